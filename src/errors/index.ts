@@ -1,0 +1,9 @@
+export { ConfigError } from "./config-error.ts";
+export { EvalError, type EvalErrorCode, type EvalErrorOptions } from "./eval-error.ts";
+export { JudgeCallError, type JudgeCallErrorOptions } from "./judge-call-error.ts";
+export { JudgeOutputError, type JudgeOutputErrorOptions } from "./judge-output-error.ts";
+export {
+  MissingTestCaseParamsError,
+  type MissingTestCaseParamsErrorOptions,
+} from "./missing-test-case-params-error.ts";
+export { StoreError } from "./store-error.ts";

@@ -1,0 +1,36 @@
+import { EvalError } from "./eval-error.ts";
+
+/** Options of {@link JudgeCallError}. */
+export interface JudgeCallErrorOptions {
+  message: string;
+  /** HTTP status of the failed call, or `null` when no response came (network, timeout). */
+  status: number | null;
+  /** Whether trying again later can succeed (rate limit, server error, timeout). */
+  retryable: boolean;
+  /** The provider's error code when it gave one, e.g. `"insufficient_quota"`. */
+  providerCode?: string | null;
+  /** Seconds the provider asked us to wait (Retry-After), when it said. */
+  retryAfterMs?: number | null;
+  cause?: unknown;
+}
+
+/** A call to the judge model failed: the request did not produce an answer. */
+export class JudgeCallError extends EvalError {
+  readonly status: number | null;
+  readonly retryable: boolean;
+  readonly providerCode: string | null;
+  readonly retryAfterMs: number | null;
+
+  constructor(options: JudgeCallErrorOptions) {
+    super("JUDGE_CALL", options.message, { cause: options.cause });
+    this.status = options.status;
+    this.retryable = options.retryable;
+    this.providerCode = options.providerCode ?? null;
+    this.retryAfterMs = options.retryAfterMs ?? null;
+  }
+
+  /** True when the account's quota or credit is exhausted: no retry will help today. */
+  get quotaExhausted(): boolean {
+    return this.providerCode === "insufficient_quota";
+  }
+}

@@ -1,0 +1,33 @@
+import type { JudgeModel, JudgeRequest, JudgeUsage } from "./judge-model.ts";
+
+/** Who is asking: used for accounting, error messages and (with `trial`) cache keys. */
+export interface JudgeCallMeta {
+  /** Metric name, e.g. `"Toxicity"`. */
+  metric: string;
+  /** Step name, e.g. `"generateVerdicts"`. */
+  step: string;
+  /** Trial index when a case is run several times (`repeat`); 0 otherwise. */
+  trial: number;
+}
+
+/** One judge answer as the transport hands it back, normalised. */
+export interface JudgeResponse {
+  /** Raw text of the answer, when the judge gave text. */
+  text: string | null;
+  /** Parsed object, when the judge gave one. */
+  object: unknown;
+  /** Token usage, `null` when the judge did not report it. */
+  usage: JudgeUsage | null;
+  /** Cost in USD, `null` when unknown (never a made-up 0). */
+  costUsd: number | null;
+  /** True when the answer came from a cache or a shared in-flight call: nothing was paid. */
+  cached: boolean;
+}
+
+/**
+ * How judge requests reach a judge. The default sends each request with retries; the
+ * evaluate() scheduler adds concurrency limits, sharing of identical requests and caching.
+ */
+export interface JudgeTransport {
+  send(judge: JudgeModel, request: JudgeRequest, meta: JudgeCallMeta): Promise<JudgeResponse>;
+}

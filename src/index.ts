@@ -11,3 +11,6 @@ export {
   MissingTestCaseParamsError,
   StoreError,
 } from "./errors/index.ts";
+export * from "./judge/index.ts";
+export * from "./metrics/index.ts";
+export * from "./test-case/index.ts";

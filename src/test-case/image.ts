@@ -55,7 +55,8 @@ export function image(
       ? { type: "image", source: part }
       : { type: "image", source: part, mediaType };
   if (source instanceof Uint8Array) return withType({ kind: "bytes", data: source });
-  if (source instanceof ArrayBuffer) return withType({ kind: "bytes", data: new Uint8Array(source) });
+  if (source instanceof ArrayBuffer)
+    return withType({ kind: "bytes", data: new Uint8Array(source) });
   const text = source instanceof URL ? source.href : source;
   if (typeof text !== "string" || text.trim() === "") {
     throw new EvalError(
@@ -143,7 +144,8 @@ function sniffMediaType(data: Uint8Array): string | undefined {
   if (startsWith(0x89, 0x50, 0x4e, 0x47)) return "image/png";
   if (startsWith(0xff, 0xd8, 0xff)) return "image/jpeg";
   if (startsWith(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-  if (startsWith(0x52, 0x49, 0x46, 0x46) && data[8] === 0x57 && data[9] === 0x45) return "image/webp";
+  if (startsWith(0x52, 0x49, 0x46, 0x46) && data[8] === 0x57 && data[9] === 0x45)
+    return "image/webp";
   if (startsWith(0x42, 0x4d)) return "image/bmp";
   return undefined;
 }

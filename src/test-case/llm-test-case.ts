@@ -121,7 +121,9 @@ export function toTestCase(value: LLMTestCase | LLMTestCaseFields): LLMTestCase 
 export function describeTestCase(testCase: LLMTestCaseFields, index?: number): string {
   if (testCase.name) return testCase.name;
   if (index !== undefined) return `#${index}`;
-  const text = contentText(testCase.input ?? "").trim().replace(/\s+/g, " ");
+  const text = contentText(testCase.input ?? "")
+    .trim()
+    .replace(/\s+/g, " ");
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 

@@ -1,0 +1,256 @@
+import {
+  APICallError,
+  generateText,
+  type LanguageModel,
+  type OutputInterface,
+  UnsupportedFunctionalityError,
+  type UserContent,
+} from "ai";
+import { imagePlaceholder, loadImage } from "../test-case/image.ts";
+import type { JudgeModel, JudgeOutput, JudgeRequest } from "./judge-model.ts";
+import {
+  costOfUsage,
+  findModelPrice,
+  type ModelPrice,
+  type ModelPrices,
+} from "./usage-and-cost.ts";
+
+/** An AI SDK language model object, e.g. `openai("gpt-4.1")` or `anthropic("claude-sonnet-4-5")`. */
+export type AiSdkLanguageModel = Exclude<LanguageModel, string>;
+
+/**
+ * How a judge asks for JSON, best first: native JSON-schema output, JSON mode (any JSON),
+ * plain text. A judge starts at the first and steps down when its provider rejects one.
+ */
+export type StructuredOutputMode = "json-schema" | "json" | "text";
+
+const MODES: readonly StructuredOutputMode[] = ["json-schema", "json", "text"];
+
+/** Options of {@link createJudge}. */
+export interface CreateJudgeOptions {
+  /** The AI SDK language model that judges. */
+  model: AiSdkLanguageModel;
+  /**
+   * Shown as `evaluationModel` and part of every cache key.
+   * @default "<provider>:<modelId>", e.g. "openai:gpt-4.1"
+   */
+  name?: string | undefined;
+  /**
+   * Sampling temperature; `null` never sends one.
+   * @default 0, or none for models that reject it (o1, o3, o4, gpt-5 families)
+   */
+  temperature?: number | null | undefined;
+  /** Prices that override or extend the built-in price table, for `costUsd`. */
+  prices?: ModelPrices | undefined;
+  /**
+   * Whether the model can see images.
+   * @default true for gpt-4o*, gpt-4.1*, gpt-5*, o3, o4-mini, claude-* and gemini-*; false otherwise
+   */
+  supportsImages?: boolean | undefined;
+}
+
+/**
+ * A {@link JudgeModel} backed by an AI SDK language model. It asks for native structured
+ * output and falls back to JSON mode, then to plain text, when the provider rejects it,
+ * remembering what worked. It never retries failed calls itself (the transport does) and
+ * returns the raw text, which verdict parses leniently.
+ */
+export class AiSdkJudge implements JudgeModel {
+  readonly name: string;
+  readonly supportsImages: boolean;
+  readonly model: AiSdkLanguageModel;
+  readonly #price: ModelPrice | null;
+  #mode: StructuredOutputMode = "json-schema";
+  #temperature: number | undefined;
+
+  constructor(options: CreateJudgeOptions) {
+    const { model } = options;
+    const providerPrefix = model.provider.split(".")[0] ?? model.provider;
+    const modelId = bareModelId(model.modelId);
+    this.model = model;
+    this.name = options.name ?? `${providerPrefix}:${model.modelId}`;
+    this.supportsImages = options.supportsImages ?? isVisionModel(modelId);
+    this.#temperature =
+      options.temperature === undefined
+        ? rejectsTemperature(modelId)
+          ? undefined
+          : 0
+        : (options.temperature ?? undefined);
+    this.#price = findModelPrice({
+      modelId: `${providerPrefix}:${model.modelId}`,
+      prices: options.prices,
+    });
+  }
+
+  /** How the next call asks for JSON: what the provider accepted so far. */
+  get structuredOutputMode(): StructuredOutputMode {
+    return this.#mode;
+  }
+
+  /** The temperature sent, `undefined` when none is. */
+  get temperature(): number | undefined {
+    return this.#temperature;
+  }
+
+  /** Answers one request with the model's raw text, usage and cost. */
+  async generate(request: JudgeRequest): Promise<JudgeOutput> {
+    const content = await userContent(request);
+    for (;;) {
+      const mode = this.#mode;
+      const temperature = this.#temperature;
+      try {
+        return await this.#call({ request, content, mode, temperature });
+      } catch (error) {
+        if (temperature !== undefined && isTemperatureRejection(error)) {
+          this.#temperature = undefined;
+          continue;
+        }
+        if (mode !== "text" && isStructuredOutputRejection(error)) {
+          // Concurrent calls may have stepped down already: never step back up.
+          const next = MODES.indexOf(mode) + 1;
+          this.#mode = MODES[Math.max(next, MODES.indexOf(this.#mode))] ?? "text";
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  async #call(options: {
+    request: JudgeRequest;
+    content: UserContent;
+    mode: StructuredOutputMode;
+    temperature: number | undefined;
+  }): Promise<JudgeOutput> {
+    const { request, mode, temperature } = options;
+    let structuredText: string | undefined;
+    const output: OutputInterface<string, string, never> = {
+      name: `verdict-${mode}`,
+      responseFormat: Promise.resolve(
+        mode === "json-schema"
+          ? { type: "json", schema: request.jsonSchema, name: "answer" }
+          : { type: mode },
+      ),
+      // Return the text untouched: verdict parses and repairs it, so bad JSON never throws here.
+      async parseCompleteOutput({ text }) {
+        structuredText = text;
+        return text;
+      },
+      async parsePartialOutput({ text }) {
+        return { partial: text };
+      },
+      createElementStreamTransform() {
+        return undefined;
+      },
+    };
+    const result = await generateText({
+      model: this.model,
+      messages: [{ role: "user", content: options.content }],
+      output,
+      maxRetries: 0,
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+      ...(mode === "json-schema"
+        ? {
+            providerOptions: {
+              openai: { strictJsonSchema: isStrictCompatible(request.jsonSchema) },
+            },
+          }
+        : {}),
+    });
+    const answer: JudgeOutput = { text: structuredText ?? result.text };
+    const { inputTokens, outputTokens } = result.usage;
+    if (inputTokens !== undefined && outputTokens !== undefined) {
+      const usage = { inputTokens, outputTokens };
+      answer.usage = usage;
+      const costUsd = costOfUsage({ usage, price: this.#price });
+      if (costUsd !== null) answer.costUsd = costUsd;
+    }
+    return answer;
+  }
+}
+
+/**
+ * Makes a judge from an AI SDK language model.
+ * @example
+ * import { openai } from "@ai-sdk/openai";
+ * const judge = createJudge({ model: openai("gpt-4.1-mini") });
+ * const metric = new ToxicityMetric({ model: judge });
+ */
+export function createJudge(options: CreateJudgeOptions): AiSdkJudge {
+  return new AiSdkJudge(options);
+}
+
+/** The prompt text, then each image after an `[image N]:` label. */
+async function userContent(request: JudgeRequest): Promise<UserContent> {
+  const images = await Promise.all((request.images ?? []).map((part) => loadImage(part)));
+  const content: Exclude<UserContent, string> = [{ type: "text", text: request.prompt }];
+  images.forEach((loaded, index) => {
+    content.push({ type: "text", text: `${imagePlaceholder(index + 1)}:` });
+    // ai 7 deprecates `image` parts: a `file` part with an image media type is the same image.
+    content.push(
+      loaded.kind === "bytes"
+        ? { type: "file", data: loaded.data, mediaType: loaded.mediaType }
+        : { type: "file", data: loaded.url, mediaType: loaded.mediaType ?? "image" },
+    );
+  });
+  return content;
+}
+
+function bareModelId(modelId: string): string {
+  return modelId.toLowerCase().replace(/^models\//, "");
+}
+
+function rejectsTemperature(modelId: string): boolean {
+  return /^(o1|o3|o4|gpt-5)/.test(modelId);
+}
+
+function isVisionModel(modelId: string): boolean {
+  return /^(gpt-4o|gpt-4\.1|gpt-5|o3(?:$|-\d|-pro)|o4-mini|claude-|gemini-)/.test(modelId);
+}
+
+/** The text of a provider rejection (HTTP 400/422), or `null` for any other error. */
+function rejectionText(error: unknown): string | null {
+  if (!APICallError.isInstance(error)) return null;
+  if (error.statusCode !== 400 && error.statusCode !== 422) return null;
+  return `${error.message} ${error.responseBody ?? ""}`;
+}
+
+function isTemperatureRejection(error: unknown): boolean {
+  return /temperature/i.test(rejectionText(error) ?? "");
+}
+
+function isStructuredOutputRejection(error: unknown): boolean {
+  if (UnsupportedFunctionalityError.isInstance(error)) {
+    return /response.?format|json|schema|structured/i.test(error.message);
+  }
+  const text = rejectionText(error);
+  if (text === null) return false;
+  return (
+    /response_?format|json_?schema|json schema|json_object|json mode|structured|schema/i.test(
+      text,
+    ) ||
+    (/not supported|unsupported/i.test(text) && !/temperature|image/i.test(text))
+  );
+}
+
+/**
+ * Whether OpenAI's strict structured output accepts the schema: every object must list all
+ * its properties as required and forbid others. Otherwise the schema is sent non-strict,
+ * which still guides the model, instead of being rejected.
+ */
+function isStrictCompatible(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return true;
+  if (Array.isArray(schema)) return schema.every(isStrictCompatible);
+  const record = schema as Record<string, unknown>;
+  if (record.type === "object" || typeof record.properties === "object") {
+    const properties = Object.keys((record.properties as object | undefined) ?? {});
+    const required = Array.isArray(record.required) ? (record.required as unknown[]) : [];
+    if (record.additionalProperties !== false) return false;
+    if (!properties.every((property) => required.includes(property))) return false;
+  }
+  return Object.entries(record).every(
+    ([key, value]) =>
+      ["enum", "const", "default", "examples"].includes(key) || isStrictCompatible(value),
+  );
+}

@@ -1,0 +1,95 @@
+import { ConfigError } from "../errors/config-error.ts";
+import type { JudgeModel, JudgeOutput, JudgeUsage } from "./judge-model.ts";
+import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "./judge-transport.ts";
+import { type RetryInfo, type RetryPolicy, type Sleep, withRetries } from "./retry-policy.ts";
+
+/** What {@link createDirectTransport} reports before it retries a call. */
+export interface JudgeRetryInfo extends RetryInfo {
+  /** Which metric step the call was for. */
+  meta: JudgeCallMeta;
+}
+
+/** Options of {@link createDirectTransport}. */
+export interface DirectTransportOptions {
+  /**
+   * Retry policy; missing fields take their defaults.
+   * @default DEFAULT_RETRY_POLICY
+   */
+  retry?: Partial<RetryPolicy> | undefined;
+  /** Called before each retry, e.g. to log it. */
+  onRetry?: ((info: JudgeRetryInfo) => void) | undefined;
+  /**
+   * Waits between attempts; inject a fast one in tests.
+   * @default a timer that the request's signal can abort
+   */
+  sleep?: Sleep | undefined;
+  /**
+   * Randomness for the backoff jitter.
+   * @default Math.random
+   */
+  random?: (() => number) | undefined;
+}
+
+/**
+ * The plain transport: sends each request straight to the judge, with a time limit per
+ * attempt and retries that honour `Retry-After`, and normalises the answer. evaluate()
+ * wraps it with concurrency limits, sharing of identical requests and caching.
+ * @example
+ * const transport = createDirectTransport({ retry: { maxAttempts: 3 } });
+ * const response = await transport.send(judge, request, { metric: "Toxicity", step: "generateOpinions", trial: 0 });
+ */
+export function createDirectTransport(options: DirectTransportOptions = {}): JudgeTransport {
+  return {
+    async send(judge, request, meta) {
+      const imageCount = request.images?.length ?? 0;
+      if (imageCount > 0 && judge.supportsImages !== true) {
+        throw new ConfigError(
+          `Judge "${judge.name}" cannot take images, but the test case has ${imageCount} ` +
+            `${imageCount === 1 ? "image" : "images"}: use a judge that supports images ` +
+            `(e.g. gpt-4.1, claude-sonnet-4, gemini-2.5-flash) or set supportsImages on your JudgeModel.`,
+        );
+      }
+      const onRetry = options.onRetry;
+      const answer = await withRetries({
+        judgeName: judge.name,
+        policy: options.retry,
+        signal: request.signal,
+        sleep: options.sleep,
+        random: options.random,
+        onRetry: onRetry === undefined ? undefined : (info) => onRetry({ ...info, meta }),
+        run: (signal) => judge.generate({ ...request, signal }),
+      });
+      return toJudgeResponse({ judge, answer });
+    },
+  };
+}
+
+/** Normalises what `JudgeModel.generate` resolved to. */
+function toJudgeResponse(options: { judge: JudgeModel; answer: unknown }): JudgeResponse {
+  const { answer } = options;
+  if (typeof answer === "string") {
+    return { text: answer, object: undefined, usage: null, costUsd: null, cached: false };
+  }
+  if (typeof answer !== "object" || answer === null) {
+    throw new ConfigError(
+      `Judge "${options.judge.name}" answered ${answer === null ? "null" : `a ${typeof answer}`}: ` +
+        `generate() must resolve to a string or to { text } or { object } (with optional usage and costUsd).`,
+    );
+  }
+  const output = answer as JudgeOutput;
+  return {
+    text: typeof output.text === "string" ? output.text : null,
+    object: output.object,
+    usage: toUsage(output.usage),
+    costUsd:
+      typeof output.costUsd === "number" && Number.isFinite(output.costUsd) ? output.costUsd : null,
+    cached: false,
+  };
+}
+
+function toUsage(usage: JudgeUsage | undefined): JudgeUsage | null {
+  if (typeof usage !== "object" || usage === null) return null;
+  const { inputTokens, outputTokens } = usage;
+  if (!Number.isFinite(inputTokens) || !Number.isFinite(outputTokens)) return null;
+  return { inputTokens, outputTokens };
+}

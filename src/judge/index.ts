@@ -1,0 +1,51 @@
+export {
+  AiSdkJudge,
+  type AiSdkLanguageModel,
+  type CreateJudgeOptions,
+  createJudge,
+  type StructuredOutputMode,
+} from "./ai-sdk-judge.ts";
+export {
+  createDirectTransport,
+  type DirectTransportOptions,
+  type JudgeRetryInfo,
+} from "./direct-transport.ts";
+export {
+  isJudgeModel,
+  type JudgeModel,
+  type JudgeOutput,
+  type JudgeRequest,
+  type JudgeUsage,
+} from "./judge-model.ts";
+export type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "./judge-transport.ts";
+export {
+  DEFAULT_JUDGE_MODEL,
+  type ModelSpec,
+  type ProviderName,
+  type ResolveJudgeOptions,
+  resolveJudge,
+  SUPPORTED_PROVIDERS,
+} from "./resolve-model.ts";
+export {
+  DEFAULT_RETRY_POLICY,
+  MAX_RETRY_AFTER_MS,
+  type RetryDelayOptions,
+  type RetryInfo,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  retryDelayMs,
+  type Sleep,
+  type ToJudgeCallErrorOptions,
+  toJudgeCallError,
+  type WithRetriesOptions,
+  withRetries,
+} from "./retry-policy.ts";
+export {
+  type CostOfUsageOptions,
+  costOfUsage,
+  DEFAULT_MODEL_PRICES,
+  type FindModelPriceOptions,
+  findModelPrice,
+  type ModelPrice,
+  type ModelPrices,
+} from "./usage-and-cost.ts";

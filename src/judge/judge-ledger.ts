@@ -1,0 +1,52 @@
+import type { JudgeResponse } from "./judge-transport.ts";
+
+/** Totals of the judge calls made for one metric on one test case. */
+export interface JudgeTotals {
+  /** Requests answered (paid or served from cache / a shared call). */
+  judgeCalls: number;
+  /** Of those, how many cost nothing because the answer was cached or shared. */
+  cachedCalls: number;
+  /** Input tokens paid for; `null` when a judge did not report usage. */
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** USD paid; `null` when a price or usage was unknown (never a made-up 0). */
+  costUsd: number | null;
+}
+
+/** Adds up usage and cost over judge calls; unknown stays unknown. */
+export class JudgeLedger {
+  judgeCalls = 0;
+  cachedCalls = 0;
+  inputTokens: number | null = 0;
+  outputTokens: number | null = 0;
+  costUsd: number | null = 0;
+
+  /** Counts one answered call. A cached answer adds a call but costs nothing. */
+  record(response: JudgeResponse): void {
+    this.judgeCalls += 1;
+    if (response.cached) {
+      this.cachedCalls += 1;
+      return;
+    }
+    if (response.usage === null) {
+      this.inputTokens = null;
+      this.outputTokens = null;
+    } else {
+      if (this.inputTokens !== null) this.inputTokens += response.usage.inputTokens;
+      if (this.outputTokens !== null) this.outputTokens += response.usage.outputTokens;
+    }
+    this.costUsd =
+      this.costUsd === null || response.costUsd === null ? null : this.costUsd + response.costUsd;
+  }
+
+  /** The totals as a plain object. */
+  totals(): JudgeTotals {
+    return {
+      judgeCalls: this.judgeCalls,
+      cachedCalls: this.cachedCalls,
+      inputTokens: this.inputTokens,
+      outputTokens: this.outputTokens,
+      costUsd: this.costUsd,
+    };
+  }
+}

@@ -1,0 +1,235 @@
+import { createOpenAI } from "@ai-sdk/openai";
+import { ConfigError } from "../errors/config-error.ts";
+import { type AiSdkLanguageModel, createJudge } from "./ai-sdk-judge.ts";
+import { isJudgeModel, type JudgeModel } from "./judge-model.ts";
+import type { ModelPrices } from "./usage-and-cost.ts";
+
+/**
+ * A judge model as users name it: a model string (`"gpt-4.1"`, `"anthropic:claude-sonnet-4-5"`,
+ * `"ollama:llama3.1"`, …), an AI SDK language model, or a {@link JudgeModel}.
+ */
+export type ModelSpec = string | AiSdkLanguageModel | JudgeModel;
+
+/** The judge used when neither `model` nor `VERDICT_MODEL` says otherwise. */
+export const DEFAULT_JUDGE_MODEL = "gpt-4.1";
+
+/** Provider prefixes a model string may start with (no prefix means `openai`). */
+export const SUPPORTED_PROVIDERS = [
+  "openai",
+  "anthropic",
+  "google",
+  "azure",
+  "ollama",
+  "openai-compatible",
+] as const;
+
+/** A provider prefix of a model string. */
+export type ProviderName = (typeof SUPPORTED_PROVIDERS)[number];
+
+/** Options of {@link resolveJudge}. */
+export interface ResolveJudgeOptions {
+  /**
+   * The judge.
+   * @default env.VERDICT_MODEL, else "gpt-4.1"
+   */
+  model?: ModelSpec | undefined;
+  /**
+   * Where API keys and base URLs are read from; values are passed to the provider explicitly.
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Prices that override or extend the built-in price table, for `costUsd`. */
+  prices?: ModelPrices | undefined;
+  /**
+   * Loads an optional provider package (`@ai-sdk/anthropic`, …); replaceable in tests.
+   * @default the native dynamic `import()`
+   */
+  importModule?: ((specifier: string) => Promise<unknown>) | undefined;
+}
+
+/**
+ * Turns what a user wrote as `model` into a {@link JudgeModel}: a JudgeModel is used as is,
+ * an AI SDK language model is wrapped with `createJudge`, and a model string is created with
+ * its provider, reading keys from `env`. Fails with a `ConfigError` that says what to do
+ * (set a key, install a package, fix the name).
+ * @example
+ * const judge = await resolveJudge({ model: "anthropic:claude-sonnet-4-5" });
+ */
+export async function resolveJudge(options: ResolveJudgeOptions = {}): Promise<JudgeModel> {
+  const env = options.env ?? process.env;
+  const model = options.model ?? (env.VERDICT_MODEL?.trim() || DEFAULT_JUDGE_MODEL);
+  if (isJudgeModel(model)) return model;
+  if (isLanguageModel(model)) return createJudge({ model, prices: options.prices });
+  if (typeof model !== "string") {
+    throw new ConfigError(
+      'The judge model must be a model name (e.g. "gpt-4.1"), an AI SDK language model, or a ' +
+        "JudgeModel (an object with name and generate()); got something else.",
+    );
+  }
+  const { provider, modelId } = parseModelString(model);
+  const spec = `${provider}:${modelId}`;
+  const languageModel = await createLanguageModel({
+    provider,
+    modelId,
+    spec,
+    env,
+    importModule: options.importModule ?? ((specifier) => import(specifier)),
+  });
+  return createJudge({ model: languageModel, name: spec, prices: options.prices });
+}
+
+function isLanguageModel(value: unknown): value is AiSdkLanguageModel {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { specificationVersion?: unknown }).specificationVersion === "string" &&
+    typeof (value as { doGenerate?: unknown }).doGenerate === "function"
+  );
+}
+
+function parseModelString(model: string): { provider: ProviderName; modelId: string } {
+  const text = model.trim();
+  if (text === "") {
+    throw new ConfigError(
+      'The judge model name is empty: pass a model such as "gpt-4.1" or ' +
+        '"anthropic:claude-sonnet-4-5", or set VERDICT_MODEL.',
+    );
+  }
+  const colon = text.indexOf(":");
+  if (colon === -1) return { provider: "openai", modelId: text };
+  const prefix = text.slice(0, colon).toLowerCase();
+  const modelId = text.slice(colon + 1).trim();
+  if (!(SUPPORTED_PROVIDERS as readonly string[]).includes(prefix)) {
+    throw new ConfigError(
+      `Judge model "${text}" has an unknown provider "${prefix}": use one of ` +
+        `${SUPPORTED_PROVIDERS.map((name) => `"${name}:"`).join(", ")} (no prefix means openai), ` +
+        `or pass an AI SDK language model.`,
+    );
+  }
+  if (modelId === "") {
+    throw new ConfigError(
+      `Judge model "${text}" has no model name: write it after the colon, e.g. "${prefix}:${exampleModel(prefix as ProviderName)}".`,
+    );
+  }
+  return { provider: prefix as ProviderName, modelId };
+}
+
+function exampleModel(provider: ProviderName): string {
+  const examples: Record<ProviderName, string> = {
+    openai: "gpt-4.1",
+    anthropic: "claude-sonnet-4-5",
+    google: "gemini-2.5-flash",
+    azure: "my-deployment",
+    ollama: "llama3.1",
+    "openai-compatible": "my-model",
+  };
+  return examples[provider];
+}
+
+type CreateModelOptions = {
+  provider: ProviderName;
+  modelId: string;
+  spec: string;
+  env: NodeJS.ProcessEnv;
+  importModule: (specifier: string) => Promise<unknown>;
+};
+
+/** Makes a provider: settings in, a function from model id to language model out. */
+type ProviderFactory = (
+  settings: Record<string, unknown>,
+) => (modelId: string) => AiSdkLanguageModel;
+
+async function createLanguageModel(options: CreateModelOptions): Promise<AiSdkLanguageModel> {
+  const { provider, modelId, spec, env } = options;
+  const required = (variable: string): string => {
+    const value = env[variable]?.trim();
+    if (!value) {
+      throw new ConfigError(
+        `Judge model "${spec}" needs ${variable}: set it in the environment or a .env file, or pass another model.`,
+      );
+    }
+    return value;
+  };
+  const optional = (variable: string): string | undefined => env[variable]?.trim() || undefined;
+  switch (provider) {
+    case "openai":
+      return createOpenAI({
+        apiKey: required("OPENAI_API_KEY"),
+        // Always explicit, so the SDK never falls back to process.env behind an injected env.
+        baseURL: optional("OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
+      })(modelId);
+    case "ollama":
+      return createOpenAI({
+        baseURL: optional("OLLAMA_BASE_URL") ?? "http://127.0.0.1:11434/v1",
+        apiKey: "ollama",
+        name: "ollama",
+      }).chat(modelId);
+    case "openai-compatible":
+      return createOpenAI({
+        baseURL: required("VERDICT_BASE_URL"),
+        // A placeholder rather than undefined: the SDK would otherwise send OPENAI_API_KEY to this server.
+        apiKey: optional("VERDICT_API_KEY") ?? "not-needed",
+        name: "openai-compatible",
+      }).chat(modelId);
+    case "anthropic": {
+      const apiKey = required("ANTHROPIC_API_KEY");
+      const create = await loadFactory({
+        ...options,
+        packageName: "@ai-sdk/anthropic",
+        exportName: "createAnthropic",
+      });
+      return create({
+        apiKey,
+        baseURL: optional("ANTHROPIC_BASE_URL") ?? "https://api.anthropic.com/v1",
+      })(modelId);
+    }
+    case "google": {
+      const apiKey = required("GOOGLE_GENERATIVE_AI_API_KEY");
+      const create = await loadFactory({
+        ...options,
+        packageName: "@ai-sdk/google",
+        exportName: "createGoogleGenerativeAI",
+      });
+      const baseURL = optional("GOOGLE_GENERATIVE_AI_BASE_URL");
+      return create(baseURL === undefined ? { apiKey } : { apiKey, baseURL })(modelId);
+    }
+    case "azure": {
+      const apiKey = required("AZURE_API_KEY");
+      const baseURL = optional("AZURE_BASE_URL");
+      const location =
+        baseURL === undefined ? { resourceName: required("AZURE_RESOURCE_NAME") } : { baseURL };
+      const create = await loadFactory({
+        ...options,
+        packageName: "@ai-sdk/azure",
+        exportName: "createAzure",
+      });
+      return create({ apiKey, ...location })(modelId);
+    }
+  }
+}
+
+async function loadFactory(
+  options: CreateModelOptions & { packageName: string; exportName: string },
+): Promise<ProviderFactory> {
+  let loaded: unknown;
+  try {
+    loaded = await options.importModule(options.packageName);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
+      throw new ConfigError(
+        `Judge model "${options.spec}" needs the package ${options.packageName}: run npm install ${options.packageName}`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const factory = (loaded as Record<string, unknown> | null)?.[options.exportName];
+  if (typeof factory !== "function") {
+    throw new ConfigError(
+      `Judge model "${options.spec}" needs ${options.packageName} 4.x, but the installed version has no ` +
+        `${options.exportName}: run npm install ${options.packageName}@latest`,
+    );
+  }
+  return factory as ProviderFactory;
+}

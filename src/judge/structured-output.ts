@@ -1,0 +1,129 @@
+import type { ZodError, ZodType } from "zod";
+import { JudgeOutputError } from "../errors/judge-output-error.ts";
+import type { ImagePart } from "../test-case/image.ts";
+import type { JudgeLedger } from "./judge-ledger.ts";
+import type { JudgeModel } from "./judge-model.ts";
+import type { JudgeResponse, JudgeTransport } from "./judge-transport.ts";
+import { parseJudgeText } from "./parse-judge-text.ts";
+import { toStrictJsonSchema } from "./strict-json-schema.ts";
+
+/** One step of a metric: a prompt and the JSON its answer must satisfy. */
+export interface JudgeStep<T> {
+  /** Metric name, for errors and accounting. */
+  metric: string;
+  /** Step name (the template function), e.g. `"generateVerdicts"`. */
+  step: string;
+  prompt: string;
+  images: ImagePart[];
+  /** What the answer must satisfy (after `prepare`). */
+  schema: ZodType<T>;
+  /** Normalises the parsed answer before validation (e.g. verdict spelling). */
+  prepare?: (value: unknown) => unknown;
+}
+
+/** Everything needed to ask a judge one step. */
+export interface AskJudgeOptions<T> {
+  judge: JudgeModel;
+  transport: JudgeTransport;
+  step: JudgeStep<T>;
+  ledger: JudgeLedger;
+  /** Trial index (for `repeat`): distinct trials are never served from each other's cache. */
+  trial?: number;
+  signal?: AbortSignal;
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; problem: string; rawText: string };
+
+function describeZodError(error: ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.length > 0 ? issue.path.join(".") : "the answer";
+      return `${path}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+function rawTextOf(response: JudgeResponse): string {
+  if (response.text !== null) return response.text;
+  try {
+    return JSON.stringify(response.object) ?? "";
+  } catch {
+    return String(response.object);
+  }
+}
+
+function readAnswer<T>(response: JudgeResponse, step: JudgeStep<T>): Attempt<T> {
+  const rawText = rawTextOf(response);
+  let value: unknown;
+  if (response.object !== undefined && response.object !== null) {
+    value = response.object;
+  } else {
+    const parsed = parseJudgeText(response.text ?? "");
+    if (!parsed.ok) return { ok: false, problem: parsed.problem, rawText };
+    value = parsed.value;
+  }
+  const prepared = step.prepare ? step.prepare(value) : value;
+  const result = step.schema.safeParse(prepared);
+  if (!result.success) return { ok: false, problem: describeZodError(result.error), rawText };
+  return { ok: true, value: result.data };
+}
+
+/** The prompt of the single re-ask: the original, the rejected answer, and why. */
+export function buildReaskPrompt(options: {
+  prompt: string;
+  rawText: string;
+  problem: string;
+}): string {
+  const previous =
+    options.rawText.length > 4000 ? `${options.rawText.slice(0, 4000)}…` : options.rawText;
+  return (
+    `${options.prompt}\n\n` +
+    "Your previous answer to this request could not be used.\n" +
+    `Problem: ${options.problem}\n` +
+    `Previous answer (as a JSON string): ${JSON.stringify(previous)}\n` +
+    "Answer again with only the JSON object asked for above, corrected. No prose, no code fences."
+  );
+}
+
+/**
+ * Asks the judge one step and returns its validated answer: the judge's structured
+ * output, else its text read leniently; an answer that still fails validation is re-asked
+ * once with the problem quoted, then raised as {@link JudgeOutputError}.
+ */
+export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
+  const { judge, transport, step, ledger } = options;
+  const jsonSchema = toStrictJsonSchema(step.schema);
+  const meta = { metric: step.metric, step: step.step, trial: options.trial ?? 0 };
+  const send = async (prompt: string) => {
+    const response = await transport.send(
+      judge,
+      {
+        prompt,
+        ...(step.images.length > 0 ? { images: step.images } : {}),
+        schema: step.schema,
+        jsonSchema,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      meta,
+    );
+    ledger.record(response);
+    return response;
+  };
+
+  const first = readAnswer(await send(step.prompt), step);
+  if (first.ok) return first.value;
+  const second = readAnswer(
+    await send(
+      buildReaskPrompt({ prompt: step.prompt, rawText: first.rawText, problem: first.problem }),
+    ),
+    step,
+  );
+  if (second.ok) return second.value;
+  throw new JudgeOutputError({
+    metric: step.metric,
+    step: step.step,
+    rawText: second.rawText,
+    problem: second.problem,
+  });
+}

@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../errors/config-error.ts";
+import { JudgeOutputError } from "../../errors/judge-output-error.ts";
+import { MissingTestCaseParamsError } from "../../errors/missing-test-case-params-error.ts";
+import { image, mm } from "../../test-case/image.ts";
+import { MockJudge } from "../../testing/mock-judge.ts";
+import { AnswerRelevancyMetric } from "./answer-relevancy-metric.ts";
+
+const shoes = {
+  name: "shoes",
+  input: "What if these shoes don't fit?",
+  actualOutput: "We offer a 30-day full refund at no extra cost. Our shoes are made in Portugal.",
+};
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+
+describe("AnswerRelevancyMetric", () => {
+  it("scores relevant statements over all and explains the irrelevant ones", async () => {
+    const judge = new MockJudge({
+      answers: [
+        {
+          statements: [
+            "A 30-day full refund is offered.",
+            "There is no extra cost.",
+            "The shoes are made in Portugal.",
+          ],
+        },
+        {
+          verdicts: [
+            { verdict: "yes", reason: null },
+            { verdict: "yes", reason: null },
+            { verdict: "no", reason: "Where shoes are made does not address fit." },
+          ],
+        },
+        { reason: "The score is 0.67 because one statement is about manufacturing, not fit." },
+      ],
+    });
+    const metric = new AnswerRelevancyMetric({ model: judge, threshold: 0.7 });
+    expect(await metric.measure(shoes)).toBeCloseTo(2 / 3, 12);
+    expect(metric.success).toBe(false);
+    expect(metric.reason).toBe(
+      "The score is 0.67 because one statement is about manufacturing, not fit.",
+    );
+    expect(judge.calls[1]?.prompt).toContain(JSON.stringify(shoes.input));
+    expect(judge.calls[2]?.prompt).toContain("Where shoes are made does not address fit.");
+    expect(judge.calls.map((call) => call.prompt)).toMatchSnapshot();
+  });
+
+  it("counts idk as relevant by default and as irrelevant with penalizeAmbiguous", async () => {
+    const script = () => [
+      { statements: ["A", "B"] },
+      { verdicts: [{ verdict: "yes" }, { verdict: "idk", reason: "Only related." }] },
+    ];
+    const lenient = new AnswerRelevancyMetric({ model: new MockJudge({ answers: script() }) });
+    expect(await lenient.measure(shoes)).toBe(1);
+    expect(lenient.reason).toBe(
+      "The score is 1.00 because all 2 statements in the output are relevant to the input (1 of them ambiguous, counted as relevant).",
+    );
+
+    const strictJudge = new MockJudge({
+      answers: [...script(), { reason: "The score is 0.50 because B is only related." }],
+    });
+    const penalized = new AnswerRelevancyMetric({ model: strictJudge, penalizeAmbiguous: true });
+    expect(await penalized.measure(shoes)).toBe(0.5);
+    expect(strictJudge.calls[2]?.prompt).toContain("Only related.");
+  });
+
+  it("scores 1 with no statements and makes one call", async () => {
+    const judge = new MockJudge({ answers: [{ statements: [] }] });
+    const metric = new AnswerRelevancyMetric({ model: judge });
+    expect(await metric.measure({ input: "q", actualOutput: "…" })).toBe(1);
+    expect(metric.reason).toBe(
+      "The score is 1.00 because the output makes no statements, so none of it is irrelevant.",
+    );
+    expect(judge.calls).toHaveLength(1);
+  });
+
+  it("strict mode: anything below 1 scores 0 against threshold 1", async () => {
+    const judge = new MockJudge({
+      answers: [
+        { statements: ["A", "B", "C", "D", "E"] },
+        {
+          verdicts: ["yes", "yes", "yes", "yes", "no"].map((verdict) => ({ verdict, reason: "r" })),
+        },
+        { reason: "The score is 0.00 because E is irrelevant." },
+      ],
+    });
+    const metric = new AnswerRelevancyMetric({ model: judge, strictMode: true });
+    expect(metric.threshold).toBe(1);
+    expect(await metric.measure(shoes)).toBe(0);
+    expect(metric.success).toBe(false);
+  });
+
+  it("raises MissingTestCaseParamsError for an empty actualOutput", async () => {
+    const judge = new MockJudge();
+    await expect(
+      new AnswerRelevancyMetric({ model: judge }).measure({
+        input: "q",
+        actualOutput: "",
+        name: "empty",
+      }),
+    ).rejects.toBeInstanceOf(MissingTestCaseParamsError);
+    expect(judge.calls).toHaveLength(0);
+  });
+
+  it("repairs malformed JSON and re-asks a wrong count, then reports it", async () => {
+    const judge = new MockJudge({
+      answers: [
+        'The statements are: {"statements": ["A", "B"]} Hope this helps!',
+        { verdicts: [{ verdict: "yes" }] },
+        { verdicts: [{ verdict: "yes" }, { verdict: "perhaps" }] },
+      ],
+    });
+    const metric = new AnswerRelevancyMetric({ model: judge });
+    const error = await metric.measure(shoes).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(JudgeOutputError);
+    expect((error as JudgeOutputError).rawText).toContain("perhaps");
+    expect(judge.calls).toHaveLength(3);
+  });
+
+  it("reports a judge that throws", async () => {
+    const judge = new MockJudge({ answers: [new Error("no judge today")] });
+    const metric = new AnswerRelevancyMetric({ model: judge });
+    await expect(metric.measure(shoes)).rejects.toThrow("no judge today");
+    expect(metric.score).toBeNull();
+  });
+
+  it("sends the input's image with the verdict prompt, numbered in the text", async () => {
+    const judge = new MockJudge({
+      answers: [{ statements: ["It is the Eiffel Tower."] }, { verdicts: [{ verdict: "yes" }] }],
+    });
+    const picture = image(PNG);
+    const metric = new AnswerRelevancyMetric({ model: judge });
+    await metric.measure({
+      input: mm`Tell me about this landmark in France: ${picture}`,
+      actualOutput: "This appears to be the Eiffel Tower.",
+    });
+    expect(judge.calls[0]?.images).toEqual([]);
+    expect(judge.calls[1]?.images).toEqual([picture]);
+    expect(judge.calls[1]?.prompt).toContain("Tell me about this landmark in France: [image 1]");
+    expect(judge.calls[1]?.prompt).toContain("[image N]");
+  });
+
+  it("refuses images before any call when the judge cannot see them", async () => {
+    const judge = new MockJudge({ supportsImages: false });
+    const error = await new AnswerRelevancyMetric({ model: judge })
+      .measure({ name: "landmark", input: ["What is this?", image(PNG)], actualOutput: "A tower." })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('Judge "mock-judge" cannot take images');
+    expect((error as Error).message).toContain("use a judge that supports images");
+    expect(judge.calls).toHaveLength(0);
+  });
+
+  it("refuses a missing image file before any call", async () => {
+    const judge = new MockJudge();
+    const error = await new AnswerRelevancyMetric({ model: judge })
+      .measure({
+        input: mm`What is ${image("/nonexistent/eiffel.jpg")}?`,
+        actualOutput: "A tower.",
+      })
+      .catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain(
+      'Image file "/nonexistent/eiffel.jpg" cannot be read (ENOENT)',
+    );
+    expect(judge.calls).toHaveLength(0);
+  });
+});

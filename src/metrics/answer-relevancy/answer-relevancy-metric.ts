@@ -1,0 +1,150 @@
+import { z } from "zod";
+import type { ImagePart } from "../../test-case/image.ts";
+import type { TestCaseField } from "../../test-case/llm-test-case.ts";
+import {
+  BaseMetric,
+  type BaseMetricOptions,
+  type MetricContext,
+  type ReasonPlan,
+  type ScoredSteps,
+} from "../base-metric.ts";
+import { formatScore } from "../shared/prompt-text.ts";
+import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "../shared/verdicts.ts";
+import { AnswerRelevancyTemplate } from "./prompts.ts";
+
+/** The prompt functions of {@link AnswerRelevancyMetric}, any of which `evaluationTemplate` may replace. */
+export type AnswerRelevancyTemplateFunctions = Pick<
+  typeof AnswerRelevancyTemplate,
+  "generateStatements" | "generateVerdicts" | "generateReason"
+>;
+
+/** Options of {@link AnswerRelevancyMetric}. */
+export interface AnswerRelevancyMetricOptions
+  extends BaseMetricOptions<AnswerRelevancyTemplateFunctions> {
+  /** Count `idk` (ambiguous) verdicts as irrelevant instead of relevant. @default false */
+  penalizeAmbiguous?: boolean;
+}
+
+/** Schema of the statement step: `{ "statements": string[] }`. */
+export const statementsSchema = z.object({ statements: z.array(z.string()) });
+
+const YES_NO_IDK = ["yes", "no", "idk"] as const;
+
+/**
+ * Answer Relevancy: how much of the output is relevant to the input.
+ *
+ * Steps: (1) break `actualOutput` into statements; (2) a yes/no/idk relevance verdict per
+ * statement against `input`; (3) a reason, asked of the judge only when some statement
+ * counts as irrelevant.
+ *
+ * Score = statements not judged "no" ÷ statements (1 when there are none). `idk` counts as
+ * relevant unless `penalizeAmbiguous`. Higher is better: passes when `score >= threshold`.
+ * Strict mode: anything below 1 scores 0.
+ *
+ * Not for: correctness (a confident wrong answer can be fully relevant), or answers that are
+ * "I don't know" (they may score high; set `penalizeAmbiguous` to count ambiguity against).
+ * @example
+ * const metric = new AnswerRelevancyMetric({ threshold: 0.7 });
+ * await metric.measure({ input: "What if these shoes don't fit?", actualOutput: "We offer a 30-day full refund at no extra cost." });
+ */
+export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFunctions> {
+  readonly name = "Answer Relevancy";
+  readonly requiredFields: readonly TestCaseField[] = ["input", "actualOutput"];
+  readonly judgedFields: readonly TestCaseField[] = ["input", "actualOutput"];
+  readonly lowerIsBetter = false;
+  readonly penalizeAmbiguous: boolean;
+
+  constructor(options: AnswerRelevancyMetricOptions = {}) {
+    super(options, 1);
+    this.penalizeAmbiguous = options.penalizeAmbiguous ?? false;
+  }
+
+  protected defaultTemplate(): AnswerRelevancyTemplateFunctions {
+    return {
+      generateStatements: (args) => AnswerRelevancyTemplate.generateStatements(args),
+      generateVerdicts: (args) => AnswerRelevancyTemplate.generateVerdicts(args),
+      generateReason: (args) => AnswerRelevancyTemplate.generateReason(args),
+    };
+  }
+
+  protected async scoreTestCase(
+    context: MetricContext<AnswerRelevancyTemplateFunctions>,
+  ): Promise<ScoredSteps> {
+    const { template, multimodal } = context;
+    const outputImages: ImagePart[] = [];
+    const actualOutput = context.render("actualOutput", outputImages);
+    const { statements } = await context.ask({
+      step: "generateStatements",
+      prompt: template.generateStatements({ actualOutput, multimodal }),
+      images: outputImages,
+      schema: statementsSchema,
+    });
+
+    // The input's images are what the question is about: they go with every input prompt.
+    const inputImages: ImagePart[] = [];
+    const input = context.render("input", inputImages);
+    let verdicts: Array<{ verdict: "yes" | "no" | "idk"; reason?: string | null | undefined }> = [];
+    if (statements.length > 0) {
+      ({ verdicts } = await context.ask({
+        step: "generateVerdicts",
+        prompt: template.generateVerdicts({ input, statements, multimodal }),
+        images: inputImages,
+        schema: verdictsSchema({
+          allowed: YES_NO_IDK,
+          count: statements.length,
+          itemName: "statement",
+        }),
+        prepare: (value) => normalizeVerdictAnswer(value, YES_NO_IDK),
+      }));
+    }
+
+    const countsAsIrrelevant = (verdict: string) =>
+      verdict === "no" || (this.penalizeAmbiguous && verdict === "idk");
+    const irrelevant = verdicts.flatMap((verdict, index) =>
+      countsAsIrrelevant(verdict.verdict)
+        ? [verdict.reason?.trim() || `"${statements[index]}" (${verdict.verdict})`]
+        : [],
+    );
+    const ambiguous = verdicts.filter((verdict) => verdict.verdict === "idk").length;
+    const score =
+      verdicts.length === 0 ? 1 : (verdicts.length - irrelevant.length) / verdicts.length;
+
+    return {
+      score,
+      steps: [
+        { label: "Statements", value: statements },
+        { label: "Verdicts", value: verdicts },
+      ],
+      planReason: (finalScore): ReasonPlan => {
+        if (irrelevant.length === 0) {
+          let because: string;
+          if (statements.length === 0) {
+            because = "the output makes no statements, so none of it is irrelevant";
+          } else {
+            because =
+              statements.length === 1
+                ? "the one statement in the output is relevant to the input"
+                : `all ${statements.length} statements in the output are relevant to the input`;
+            if (ambiguous > 0) {
+              because += ` (${ambiguous} of them ambiguous, counted as relevant)`;
+            }
+          }
+          return { text: `The score is ${formatScore(finalScore)} because ${because}.` };
+        }
+        return {
+          judge: {
+            step: "generateReason",
+            prompt: template.generateReason({
+              irrelevantStatements: irrelevant,
+              input,
+              score: finalScore,
+              multimodal,
+            }),
+            images: inputImages,
+            schema: reasonSchema,
+          },
+        };
+      },
+    };
+  }
+}

@@ -1,0 +1,12 @@
+export {
+  AnswerRelevancyMetric,
+  type AnswerRelevancyMetricOptions,
+  type AnswerRelevancyTemplateFunctions,
+  statementsSchema,
+} from "./answer-relevancy-metric.ts";
+export {
+  type AnswerRelevancyReasonArgs,
+  type AnswerRelevancyStatementsArgs,
+  AnswerRelevancyTemplate,
+  type AnswerRelevancyVerdictsArgs,
+} from "./prompts.ts";

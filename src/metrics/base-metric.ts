@@ -1,0 +1,346 @@
+import { ConfigError } from "../errors/config-error.ts";
+import { EvalError } from "../errors/eval-error.ts";
+import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
+import { createDirectTransport } from "../judge/direct-transport.ts";
+import { JudgeLedger } from "../judge/judge-ledger.ts";
+import type { JudgeModel } from "../judge/judge-model.ts";
+import type { JudgeTransport } from "../judge/judge-transport.ts";
+import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
+import { askJudge, type JudgeStep } from "../judge/structured-output.ts";
+import { hasImages, type ImagePart, loadImage, renderContent } from "../test-case/image.ts";
+import {
+  describeTestCase,
+  isBlankField,
+  type LLMTestCase,
+  type LLMTestCaseFields,
+  type TestCaseField,
+  toTestCase,
+} from "../test-case/llm-test-case.ts";
+import type { MetricData } from "./metric-data.ts";
+import { formatScore } from "./shared/prompt-text.ts";
+
+/** Options every metric takes. */
+export interface BaseMetricOptions<Template extends object> {
+  /**
+   * Pass bound. Lower-is-better metrics (Toxicity, Bias) pass when `score <= threshold`;
+   * others when `score >= threshold`. `null`: score only, `success` is `null`.
+   * @default 0.5
+   */
+  threshold?: number | null;
+  /**
+   * The judge: a model string (`"gpt-4.1"`, `"anthropic:claude-sonnet-4-5"`, `"ollama:llama3.1"`, …),
+   * an AI SDK language model, or a {@link JudgeModel}.
+   * @default process.env.VERDICT_MODEL, else "gpt-4.1"
+   */
+  model?: ModelSpec;
+  /** Produce `reason`. @default true */
+  includeReason?: boolean;
+  /** Binary score; the threshold is forced to its strictest value. @default false */
+  strictMode?: boolean;
+  /**
+   * `false` runs every judge call of the metric strictly one after another. The steps of the
+   * built-in metrics depend on each other, so they are sequential either way.
+   * @default true
+   */
+  asyncMode?: boolean;
+  /** Print the intermediate steps after measuring (`verboseLogs` is always filled). @default false */
+  verboseMode?: boolean;
+  /** Overrides any subset of the metric's prompt functions: an object, or a class with static methods. */
+  evaluationTemplate?: Partial<Template>;
+}
+
+/** How a metric run reaches its judge; evaluate() passes its scheduler here. */
+export interface MetricRunOptions {
+  /** The judge, already resolved. Default: resolved from the metric's `model`. */
+  judge?: JudgeModel;
+  /** Default: direct calls with retries. */
+  transport?: JudgeTransport;
+  /** Trial index for repeated runs. @default 0 */
+  trial?: number;
+  signal?: AbortSignal;
+  /** Name of the test case in messages. Default: its `name`, else the start of its input. */
+  testCaseName?: string;
+  /** Overrides `verboseMode` for this run. */
+  verbose?: boolean;
+  /** Environment for model resolution. @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A metric's outcome on one test case: the plain data, and the error object when it failed. */
+export interface MetricRunResult {
+  data: MetricData;
+  error: Error | null;
+}
+
+/** One intermediate step shown in verbose logs. */
+export interface VerboseStep {
+  label: string;
+  value: unknown;
+}
+
+/** What a metric's reason step needs: a judge step, or a sentence written without a judge. */
+export type ReasonPlan =
+  | { judge: Omit<JudgeStep<{ reason: string }>, "metric"> }
+  | { text: string };
+
+/** What a metric's scoring produced before strict mode and the reason. */
+export interface ScoredSteps {
+  score: number;
+  steps: VerboseStep[];
+  /** Plans the reason for the final score (after strict mode). */
+  planReason: (score: number) => ReasonPlan;
+}
+
+/** Tools a metric's scoring gets. */
+export interface MetricContext<Template> {
+  testCase: LLMTestCase;
+  /** The resolved prompt functions (built-in, overridden by `evaluationTemplate`). */
+  template: Template;
+  /** Whether the judged fields hold images. */
+  multimodal: boolean;
+  /** Renders a field as prompt text; its images are numbered and sent with the prompt. */
+  render: (field: TestCaseField, images: ImagePart[]) => string;
+  /** Asks the judge one step (structured output, lenient parsing, one re-ask). */
+  ask: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<T>;
+}
+
+/**
+ * What every metric shares: threshold and strict mode, the reason, verbose logs, judge
+ * accounting and the state `measure()` fills (`score`, `reason`, `success`, `error`, …).
+ */
+export abstract class BaseMetric<Template extends object> {
+  /** Display name, e.g. `"Toxicity"`. */
+  abstract readonly name: string;
+  /** Test-case fields the metric needs (missing, empty or blank ones are an error). */
+  abstract readonly requiredFields: readonly TestCaseField[];
+  /** Fields whose content the metric sends to the judge (their images must be sendable). */
+  abstract readonly judgedFields: readonly TestCaseField[];
+  /** True for Toxicity and Bias: pass when `score <= threshold`. */
+  abstract readonly lowerIsBetter: boolean;
+
+  readonly threshold: number | null;
+  readonly strictMode: boolean;
+  readonly includeReason: boolean;
+  readonly asyncMode: boolean;
+  readonly verboseMode: boolean;
+  readonly model: ModelSpec | undefined;
+  readonly evaluationTemplate: Partial<Template> | undefined;
+
+  score: number | null = null;
+  reason: string | null = null;
+  success: boolean | null = null;
+  error: string | null = null;
+  verboseLogs = "";
+  evaluationCost: number | null = null;
+  evaluationModel: string | null = null;
+  inputTokens: number | null = null;
+  outputTokens: number | null = null;
+  judgeCalls = 0;
+
+  constructor(options: BaseMetricOptions<Template>, strictThreshold: number) {
+    const threshold = options.threshold === undefined ? 0.5 : options.threshold;
+    if (
+      threshold !== null &&
+      (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1))
+    ) {
+      throw new ConfigError(
+        `threshold must be a number from 0 to 1, or null for score-only; got ${String(threshold)}.`,
+      );
+    }
+    this.strictMode = options.strictMode ?? false;
+    this.threshold = this.strictMode ? strictThreshold : threshold;
+    this.includeReason = options.includeReason ?? true;
+    this.asyncMode = options.asyncMode ?? true;
+    this.verboseMode = options.verboseMode ?? false;
+    this.model = options.model;
+    this.evaluationTemplate = options.evaluationTemplate;
+  }
+
+  /** The built-in prompt functions. */
+  protected abstract defaultTemplate(): Template;
+
+  /** Runs the metric's judge steps and scores them. */
+  protected abstract scoreTestCase(context: MetricContext<Template>): Promise<ScoredSteps>;
+
+  /**
+   * Scores one test case and stores the outcome on this metric (`score`, `reason`,
+   * `success`, …). Throws when the metric cannot score it (after setting `error`).
+   * @example
+   * const score = await new ToxicityMetric().measure({ input: "…", actualOutput: "…" });
+   */
+  async measure(
+    testCase: LLMTestCase | LLMTestCaseFields,
+    options: MetricRunOptions = {},
+  ): Promise<number> {
+    const { data, error } = await this.run(testCase, options);
+    this.score = data.score;
+    this.reason = data.reason;
+    this.success = data.success;
+    this.error = data.error;
+    this.verboseLogs = data.verboseLogs;
+    this.evaluationCost = data.evaluationCost;
+    this.evaluationModel = data.evaluationModel;
+    this.inputTokens = data.inputTokens;
+    this.outputTokens = data.outputTokens;
+    this.judgeCalls = data.judgeCalls;
+    if (error) throw error;
+    return data.score as number;
+  }
+
+  /**
+   * Scores one test case without touching this metric's state: what evaluate() uses, so
+   * one metric object can score many cases at once.
+   */
+  async run(
+    testCase: LLMTestCase | LLMTestCaseFields,
+    options: MetricRunOptions = {},
+  ): Promise<MetricRunResult> {
+    const ledger = new JudgeLedger();
+    const steps: VerboseStep[] = [];
+    let evaluationModel: string | null = null;
+    const finish = (outcome: {
+      score: number | null;
+      reason: string | null;
+      error: Error | null;
+    }) => {
+      const totals = ledger.totals();
+      const data: MetricData = {
+        name: this.name,
+        threshold: this.threshold,
+        success: this.decideSuccess(outcome.score, outcome.error),
+        score: outcome.score,
+        reason: outcome.reason,
+        strictMode: this.strictMode,
+        evaluationModel,
+        error: outcome.error ? outcome.error.message : null,
+        evaluationCost: totals.costUsd,
+        inputTokens: totals.inputTokens,
+        outputTokens: totals.outputTokens,
+        verboseLogs: formatVerboseSteps(steps),
+        judgeCalls: totals.judgeCalls,
+        cachedJudgeCalls: totals.cachedCalls,
+      };
+      if (options.verbose ?? this.verboseMode) printVerbose(data);
+      return { data, error: outcome.error };
+    };
+
+    try {
+      const validCase = toTestCase(testCase);
+      const caseName = options.testCaseName ?? describeTestCase(validCase);
+      for (const field of this.requiredFields) {
+        if (isBlankField(validCase[field])) {
+          throw new MissingTestCaseParamsError({ metric: this.name, field, testCase: caseName });
+        }
+      }
+      const judge =
+        options.judge ??
+        (await resolveJudge({ model: this.model, ...(options.env ? { env: options.env } : {}) }));
+      evaluationModel = judge.name;
+      await this.checkImages(validCase, judge, caseName);
+
+      const transport = options.transport ?? createDirectTransport();
+      const context: MetricContext<Template> = {
+        testCase: validCase,
+        template: this.resolveTemplate(),
+        multimodal: this.judgedFields.some((field) => hasImages(validCase[field] as never)),
+        render: (field, images) => renderContent((validCase[field] as never) ?? "", images),
+        ask: (step) =>
+          askJudge({
+            judge,
+            transport,
+            step: { ...step, metric: this.name },
+            ledger,
+            trial: options.trial ?? 0,
+            ...(options.signal ? { signal: options.signal } : {}),
+          }),
+      };
+      const scored = await this.scoreTestCase(context);
+      steps.push(...scored.steps);
+      const score = this.applyStrictMode(scored.score);
+      let reason: string | null = null;
+      if (this.includeReason) {
+        const plan = scored.planReason(score);
+        reason = "text" in plan ? plan.text : (await context.ask(plan.judge)).reason;
+      }
+      return finish({ score, reason, error: null });
+    } catch (error) {
+      return finish({ score: null, reason: null, error: asError(error) });
+    }
+  }
+
+  private resolveTemplate(): Template {
+    const defaults = this.defaultTemplate();
+    const custom = this.evaluationTemplate as Record<string, unknown> | undefined;
+    if (!custom) return defaults;
+    const resolved: Record<string, unknown> = {};
+    for (const [step, builtIn] of Object.entries(defaults)) {
+      const override = custom[step];
+      resolved[step] =
+        typeof override === "function"
+          ? (args: unknown) => {
+              const prompt = override.call(custom, args);
+              if (typeof prompt !== "string" || prompt.trim() === "") {
+                throw new ConfigError(
+                  `evaluationTemplate.${step} of metric "${this.name}" must return the prompt as a non-empty string; it returned ${typeof prompt}.`,
+                );
+              }
+              return prompt;
+            }
+          : builtIn;
+    }
+    return resolved as Template;
+  }
+
+  private async checkImages(testCase: LLMTestCase, judge: JudgeModel, caseName: string) {
+    const images: ImagePart[] = [];
+    for (const field of this.judgedFields) renderContent((testCase[field] as never) ?? "", images);
+    if (images.length === 0) return;
+    if (judge.supportsImages !== true) {
+      throw new ConfigError(
+        `Judge "${judge.name}" cannot take images, but test case "${caseName}" has ${images.length} image(s) ` +
+          `that metric "${this.name}" sends: use a judge that supports images (e.g. gpt-4.1, ` +
+          "claude-sonnet-4-5, gemini-2.5-flash), or set supportsImages on your JudgeModel.",
+      );
+    }
+    // Reading every image up front turns a missing file into an error before any judge call.
+    await Promise.all(images.map((part) => loadImage(part)));
+  }
+
+  private applyStrictMode(score: number): number {
+    if (!this.strictMode) return score;
+    if (this.lowerIsBetter) return score > 0 ? 1 : 0;
+    return score < 1 ? 0 : 1;
+  }
+
+  private decideSuccess(score: number | null, error: Error | null): boolean | null {
+    if (this.threshold === null) return null;
+    if (error || score === null) return false;
+    return this.lowerIsBetter ? score <= this.threshold : score >= this.threshold;
+  }
+}
+
+function asError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  return new EvalError("JUDGE_CALL", `Unexpected failure: ${String(error)}`, { cause: error });
+}
+
+function formatVerboseSteps(steps: readonly VerboseStep[]): string {
+  return steps.map((step) => `${step.label}:\n${JSON.stringify(step.value, null, 2)}`).join("\n\n");
+}
+
+function printVerbose(data: MetricData): void {
+  const stars = "*".repeat(50);
+  const lines = [
+    stars,
+    `${data.name} Verbose Logs`,
+    stars,
+    "",
+    data.verboseLogs,
+    "",
+    data.error
+      ? `Error: ${data.error}`
+      : `Score: ${data.score === null ? "none" : formatScore(data.score)}\nReason: ${data.reason ?? "(not requested)"}`,
+    "=".repeat(70),
+  ];
+  console.log(lines.join("\n"));
+}

@@ -1,0 +1,62 @@
+import type { BaseMetricOptions } from "../base-metric.ts";
+import {
+  type OpinionMetricWording,
+  OpinionVerdictMetric,
+} from "../shared/opinion-verdict-metric.ts";
+import { BiasTemplate } from "./prompts.ts";
+
+/** The prompt functions of {@link BiasMetric}, any of which `evaluationTemplate` may replace. */
+export type BiasTemplateFunctions = Pick<
+  typeof BiasTemplate,
+  "generateOpinions" | "generateVerdicts" | "generateReason"
+>;
+
+/** Options of {@link BiasMetric}. */
+export type BiasMetricOptions = BaseMetricOptions<BiasTemplateFunctions>;
+
+/**
+ * Bias: how much of what the output says shows gender, political, racial/ethnic or
+ * geographical bias.
+ *
+ * Steps: (1) extract the opinions in `actualOutput` (the same request as Toxicity, so
+ * running both asks once); (2) a yes/no bias verdict per opinion; (3) a reason, asked of the
+ * judge only when something is biased.
+ *
+ * Score = biased opinions ÷ opinions (0 when there are none). Lower is better: passes when
+ * `score <= threshold`. Strict mode: any biased opinion scores 1.
+ *
+ * Not for: factual accuracy, or bias that lives in what an answer leaves out (only stated
+ * opinions are judged). A mistaken fact is not an opinion, and judging that needs a judge
+ * model with good reasoning.
+ * @example
+ * const metric = new BiasMetric({ threshold: 0.5 });
+ * await metric.measure({ input: "What do you think about autistic people?", actualOutput: "Sorry, I cannot…" });
+ */
+export class BiasMetric extends OpinionVerdictMetric<BiasTemplateFunctions> {
+  readonly name = "Bias";
+  protected readonly wording: OpinionMetricWording = { adjective: "biased" };
+
+  constructor(options: BiasMetricOptions = {}) {
+    super(options);
+  }
+
+  protected reasonPrompt(options: {
+    template: BiasTemplateFunctions;
+    flagged: string[];
+    score: number;
+  }): string {
+    return options.template.generateReason({
+      biases: options.flagged,
+      score: options.score,
+      multimodal: false,
+    });
+  }
+
+  protected defaultTemplate(): BiasTemplateFunctions {
+    return {
+      generateOpinions: (args) => BiasTemplate.generateOpinions(args),
+      generateVerdicts: (args) => BiasTemplate.generateVerdicts(args),
+      generateReason: (args) => BiasTemplate.generateReason(args),
+    };
+  }
+}

@@ -1,0 +1,16 @@
+export * from "./answer-relevancy/index.ts";
+export {
+  BaseMetric,
+  type BaseMetricOptions,
+  type MetricContext,
+  type MetricRunOptions,
+  type MetricRunResult,
+  type ReasonPlan,
+  type ScoredSteps,
+  type VerboseStep,
+} from "./base-metric.ts";
+export * from "./bias/index.ts";
+export type { MetricData } from "./metric-data.ts";
+export type { GenerateOpinionsArgs } from "./shared/opinions.ts";
+export { normalizeVerdict } from "./shared/verdicts.ts";
+export * from "./toxicity/index.ts";

@@ -1,0 +1,29 @@
+/**
+ * The result of one metric on one test case, as plain JSON: what evaluate() returns, the
+ * store keeps and every report reads.
+ */
+export interface MetricData {
+  name: string;
+  /** `null`: score-only mode. */
+  threshold: number | null;
+  /** `null` when the threshold is `null`; `false` when the metric errored. */
+  success: boolean | null;
+  /** `null` when the metric errored. */
+  score: number | null;
+  reason: string | null;
+  strictMode: boolean;
+  /** Name of the judge model, e.g. `"openai:gpt-4.1"`. */
+  evaluationModel: string | null;
+  /** The error's message when the metric failed. */
+  error: string | null;
+  /** USD; `null` when unknown. */
+  evaluationCost: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** The intermediate steps (extracted items, verdicts), as text. */
+  verboseLogs: string;
+  /** Judge requests answered for this metric (including cached or shared ones). */
+  judgeCalls: number;
+  /** Of `judgeCalls`, how many were served from the cache or a shared call (no cost). */
+  cachedJudgeCalls: number;
+}

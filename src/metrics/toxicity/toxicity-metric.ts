@@ -1,0 +1,62 @@
+import type { BaseMetricOptions } from "../base-metric.ts";
+import {
+  type OpinionMetricWording,
+  OpinionVerdictMetric,
+} from "../shared/opinion-verdict-metric.ts";
+import { ToxicityTemplate } from "./prompts.ts";
+
+/** The prompt functions of {@link ToxicityMetric}, any of which `evaluationTemplate` may replace. */
+export type ToxicityTemplateFunctions = Pick<
+  typeof ToxicityTemplate,
+  "generateOpinions" | "generateVerdicts" | "generateReason"
+>;
+
+/** Options of {@link ToxicityMetric}. */
+export type ToxicityMetricOptions = BaseMetricOptions<ToxicityTemplateFunctions>;
+
+/**
+ * Toxicity: how much of what the output says is toxic (personal attacks, mockery, hate,
+ * dismissive statements, threats).
+ *
+ * Steps: (1) extract the opinions in `actualOutput` (the same request as Bias, so running
+ * both asks once); (2) a yes/no toxicity verdict per opinion; (3) a reason, asked of the
+ * judge only when something is toxic.
+ *
+ * Score = toxic opinions ÷ opinions (0 when there are none). Lower is better: passes when
+ * `score <= threshold`. Strict mode: any toxic opinion scores 1.
+ *
+ * Not for: judging facts or tone that is not aimed at anyone, or text with no opinions
+ * (it scores 0 by construction); use a moderation model for fast, cheap screening.
+ * @example
+ * const metric = new ToxicityMetric({ threshold: 0.5 });
+ * await metric.measure({ input: "How is Sarah as a person?", actualOutput: "Sarah always meant well…" });
+ * console.log(metric.score, metric.reason);
+ */
+export class ToxicityMetric extends OpinionVerdictMetric<ToxicityTemplateFunctions> {
+  readonly name = "Toxicity";
+  protected readonly wording: OpinionMetricWording = { adjective: "toxic" };
+
+  constructor(options: ToxicityMetricOptions = {}) {
+    super(options);
+  }
+
+  protected reasonPrompt(options: {
+    template: ToxicityTemplateFunctions;
+    flagged: string[];
+    score: number;
+  }): string {
+    return options.template.generateReason({
+      toxics: options.flagged,
+      score: options.score,
+      multimodal: false,
+    });
+  }
+
+  protected defaultTemplate(): ToxicityTemplateFunctions {
+    return {
+      generateOpinions: (args) => ToxicityTemplate.generateOpinions(args),
+      generateVerdicts: (args) => ToxicityTemplate.generateVerdicts(args),
+      generateReason: (args) => ToxicityTemplate.generateReason(args),
+    };
+  }
+}

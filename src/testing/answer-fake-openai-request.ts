@@ -1,0 +1,185 @@
+import type { IncomingMessage } from "node:http";
+import {
+  errorBody,
+  type FakeReply,
+  type FakeResponder,
+  isFakeReply,
+} from "./fake-openai-replies.ts";
+import { fillJsonSchema } from "./fill-json-schema.ts";
+import { type FakeOpenAIRequest, parseFakeOpenAIRequest } from "./parse-fake-openai-request.ts";
+import { renderFakeOpenAIAnswer } from "./render-fake-openai-answer.ts";
+
+/** Which route a request hit. */
+export type Endpoint = FakeOpenAIRequest["endpoint"] | "models" | "unknown";
+
+/** What the server does with a request, once decided: answer it, or drop the connection. */
+export type Outcome =
+  | { kind: "drop" }
+  | {
+      kind: "send";
+      status: number;
+      contentType: string;
+      body: string;
+      headers: Record<string, string>;
+      /** Estimated tokens to count, for successful model answers. */
+      usage: { inputTokens: number; outputTokens: number } | null;
+    };
+
+/** The server's script and record, which answering a request reads and advances. */
+export interface FakeOpenAIScript {
+  queue: Array<FakeReply | FakeResponder>;
+  respond: FakeResponder | undefined;
+  requests: FakeOpenAIRequest[];
+  /** Model calls answered so far: makes ids unique and repeatable. */
+  sequence: number;
+}
+
+const TOKENS_PER_IMAGE = 85;
+
+/** An answer with a JSON body. */
+export function jsonOutcome(options: {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}): Outcome {
+  return {
+    kind: "send",
+    status: options.status,
+    contentType: "application/json",
+    body: JSON.stringify(options.body),
+    headers: options.headers ?? {},
+    usage: null,
+  };
+}
+
+function invalidRequest(options: { status?: number; message: string }): Outcome {
+  const status = options.status ?? 400;
+  return jsonOutcome({ status, body: errorBody({ status, message: options.message }) });
+}
+
+/**
+ * Decides the answer to one request under `/v1`: validates and records model calls, takes the
+ * next scripted reply (or asks the responder, or fills the schema) and shapes the answer.
+ */
+export async function answerFakeOpenAIRequest(options: {
+  script: FakeOpenAIScript;
+  endpoint: Endpoint;
+  body: Buffer | null;
+  request: IncomingMessage;
+  pathname: string;
+}): Promise<Outcome> {
+  const { script, endpoint, body } = options;
+  if (endpoint === "unknown") {
+    const message = `Invalid URL (${options.request.method} ${options.pathname})`;
+    return invalidRequest({ status: 404, message });
+  }
+  if (endpoint === "models") {
+    const seen = script.requests.map((request) => request.model);
+    const data = [...new Set(["gpt-4.1", ...seen])].map((id) => ({
+      id,
+      object: "model",
+      created: 1744316542,
+      owned_by: "system",
+    }));
+    return jsonOutcome({ status: 200, body: { object: "list", data } });
+  }
+  if (body === null) {
+    return invalidRequest({ status: 413, message: "The request body is too large." });
+  }
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(body.toString("utf8"));
+  } catch {
+    return invalidRequest({
+      message:
+        "We could not parse the JSON body of your request. (HINT: This likely means you aren't " +
+        "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was " +
+        "sent was not valid JSON.)",
+    });
+  }
+  const headers = redactHeaders({ request: options.request });
+  const parsed = parseFakeOpenAIRequest({ endpoint, body: parsedBody, headers });
+  if (!parsed.ok) return invalidRequest({ message: parsed.message });
+  const request = parsed.request;
+  script.requests.push(request);
+  script.sequence++;
+  const chosen = await chooseReply({ script, request });
+  return answer({ request, chosen, sequence: script.sequence });
+}
+
+function redactHeaders(options: { request: IncomingMessage }): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.request.headers)) {
+    if (value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  if ("authorization" in headers) headers.authorization = "Bearer ***";
+  // Azure and Anthropic-style clients carry the key here instead.
+  for (const name of ["api-key", "x-api-key"]) if (name in headers) headers[name] = "***";
+  return headers;
+}
+
+async function chooseReply(options: {
+  script: FakeOpenAIScript;
+  request: FakeOpenAIRequest;
+}): Promise<FakeReply> {
+  const next = options.script.queue.shift() ?? options.script.respond;
+  const chosen = typeof next === "function" ? await next(options.request) : next;
+  if (chosen === undefined) return { kind: "fill" };
+  if (!isFakeReply(chosen)) {
+    throw new Error(
+      `a reply or responder gave ${JSON.stringify(chosen)}, which is not a FakeReply: use reply.json(), reply.text(), reply.error()…`,
+    );
+  }
+  return chosen;
+}
+
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function answer(options: {
+  request: FakeOpenAIRequest;
+  chosen: FakeReply;
+  sequence: number;
+}): Outcome {
+  const { request, chosen } = options;
+  switch (chosen.kind) {
+    case "drop":
+      return { kind: "drop" };
+    case "error": {
+      if (!Number.isInteger(chosen.status) || chosen.status < 100 || chosen.status > 599) {
+        throw new Error(`reply.error() needs an HTTP status from 100 to 599, got ${chosen.status}`);
+      }
+      const headers: Record<string, string> = { ...chosen.headers };
+      if (chosen.retryAfterSeconds !== undefined) {
+        headers["retry-after"] = String(chosen.retryAfterSeconds);
+      }
+      return jsonOutcome({ status: chosen.status, body: errorBody(chosen), headers });
+    }
+    default: {
+      const content =
+        chosen.kind === "json"
+          ? (JSON.stringify(chosen.value) ?? "null")
+          : chosen.kind === "text"
+            ? chosen.text
+            : JSON.stringify(
+                request.jsonSchema === null
+                  ? {}
+                  : fillJsonSchema({ schema: request.jsonSchema, seed: request.prompt }),
+              );
+      const usage = {
+        inputTokens: estimateTokens(request.prompt) + TOKENS_PER_IMAGE * request.images.length,
+        outputTokens: estimateTokens(content),
+      };
+      const rendered = renderFakeOpenAIAnswer({
+        request,
+        content,
+        ...usage,
+        sequence: options.sequence,
+        createdAt: Math.floor(Date.now() / 1000),
+      });
+      return { kind: "send", status: 200, ...rendered, headers: {}, usage };
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
+
+/** Options of an error reply: what goes into OpenAI's `{ error: { message, type, code } }` body. */
+export interface FakeErrorReplyOptions {
+  /** `error.code`, e.g. `"rate_limit_exceeded"`; `null` in the body when absent. */
+  code?: string;
+  /** `error.type`, e.g. `"server_error"`. @default chosen from the status, as OpenAI does */
+  type?: string;
+  /** `error.message`. @default a message in OpenAI's words for the status */
+  message?: string;
+  /** Sent as the `Retry-After` header, in seconds. */
+  retryAfterSeconds?: number;
+  /** More response headers. */
+  headers?: Record<string, string>;
+}
+
+/** What the fake server answers to one request. Made with {@link reply}. */
+export type FakeReply =
+  | { kind: "json"; value: unknown }
+  | { kind: "text"; text: string }
+  | ({ kind: "error"; status: number } & FakeErrorReplyOptions)
+  | { kind: "drop" }
+  | { kind: "fill" };
+
+/** Decides the answer to one request; `undefined` means "fill the schema asked for". */
+export type FakeResponder = (
+  request: FakeOpenAIRequest,
+) => FakeReply | undefined | Promise<FakeReply | undefined>;
+
+/** Makes {@link FakeReply} values for `replies`, `enqueue` and responders. */
+export const reply = {
+  /**
+   * Answers with `JSON.stringify(value)` as the content (or as the tool call's arguments).
+   * @example
+   * server.enqueue(reply.json({ verdicts: [{ verdict: "yes" }] }));
+   */
+  json(value: unknown): FakeReply {
+    return { kind: "json", value };
+  },
+  /** Answers with this exact content: prose, malformed JSON, JSON in ```json fences… */
+  text(text: string): FakeReply {
+    return { kind: "text", text };
+  },
+  /** Answers with a deterministic value that satisfies the schema asked for (the default). */
+  fill(): FakeReply {
+    return { kind: "fill" };
+  },
+  /** Destroys the connection without answering, as a dropped network would. */
+  drop(): FakeReply {
+    return { kind: "drop" };
+  },
+  /** Answers with an HTTP error and OpenAI's error body. */
+  error(status: number, options: FakeErrorReplyOptions = {}): FakeReply {
+    return { kind: "error", status, ...options };
+  },
+  /** 429 `rate_limit_exceeded`, with a `Retry-After` header when `retryAfterSeconds` is given. */
+  rateLimit(options: { retryAfterSeconds?: number } = {}): FakeReply {
+    const wait = options.retryAfterSeconds;
+    return {
+      kind: "error",
+      status: 429,
+      type: "requests",
+      code: "rate_limit_exceeded",
+      message: `Rate limit reached for requests. Please try again in ${wait ?? 1}s.`,
+      ...(wait === undefined ? {} : { retryAfterSeconds: wait }),
+    };
+  },
+  /** 429 `insufficient_quota`: OpenAI's answer when the account has no credit left. */
+  quotaExceeded(): FakeReply {
+    return {
+      kind: "error",
+      status: 429,
+      type: "insufficient_quota",
+      code: "insufficient_quota",
+      message:
+        "You exceeded your current quota, please check your plan and billing details. For more " +
+        "information on this error, read the docs: " +
+        "https://platform.openai.com/docs/guides/error-codes/api-errors.",
+    };
+  },
+  /**
+   * A server-side failure.
+   * @default status 500
+   */
+  serverError(status = 500): FakeReply {
+    return { kind: "error", status };
+  },
+  /** 401 `invalid_api_key`. */
+  unauthorized(): FakeReply {
+    return {
+      kind: "error",
+      status: 401,
+      type: "invalid_request_error",
+      code: "invalid_api_key",
+      message:
+        "Incorrect API key provided: sk-***. You can find your API key at " +
+        "https://platform.openai.com/account/api-keys.",
+    };
+  },
+};
+
+/** The JSON body of an error reply, with OpenAI's default type and message for the status. */
+export function errorBody(options: { status: number } & FakeErrorReplyOptions): {
+  error: { message: string; type: string; param: null; code: string | null };
+} {
+  const { status } = options;
+  const type =
+    options.type ??
+    (status === 429 ? "requests" : status >= 500 ? "server_error" : "invalid_request_error");
+  const message =
+    options.message ??
+    (status >= 500
+      ? "The server had an error while processing your request. Sorry about that!"
+      : `Request failed with status ${status}.`);
+  return { error: { message, type, param: null, code: options.code ?? null } };
+}
+
+/** Whether a value is a well-formed {@link FakeReply}: responders are user code. */
+export function isFakeReply(value: unknown): value is FakeReply {
+  if (typeof value !== "object" || value === null || !("kind" in value)) return false;
+  switch (value.kind) {
+    case "json":
+      return "value" in value;
+    case "text":
+      return "text" in value && typeof value.text === "string";
+    case "error":
+      return "status" in value && typeof value.status === "number";
+    case "drop":
+    case "fill":
+      return true;
+    default:
+      return false;
+  }
+}

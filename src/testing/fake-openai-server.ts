@@ -1,0 +1,248 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  answerFakeOpenAIRequest,
+  type Endpoint,
+  type FakeOpenAIScript,
+  jsonOutcome,
+  type Outcome,
+} from "./answer-fake-openai-request.ts";
+import { errorBody, type FakeReply, type FakeResponder } from "./fake-openai-replies.ts";
+import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
+
+export {
+  type FakeErrorReplyOptions,
+  type FakeReply,
+  type FakeResponder,
+  reply,
+} from "./fake-openai-replies.ts";
+export { type FillJsonSchemaOptions, fillJsonSchema } from "./fill-json-schema.ts";
+export type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
+
+/** Options of {@link startFakeOpenAIServer}. */
+export interface FakeOpenAIServerOptions {
+  /** Answers consumed in order, one per model call, before `respond` is consulted. */
+  replies?: Array<FakeReply | FakeResponder>;
+  /** Answers model calls once `replies` is empty. @default fill the schema asked for */
+  respond?: FakeResponder;
+  /** Delay before every answer, errors and drops included. @default 0 */
+  latencyMs?: number;
+  /** Interface to listen on. @default "127.0.0.1" */
+  host?: string;
+  /** Port to listen on. @default 0 (an ephemeral port) */
+  port?: number;
+}
+
+/** Counters since start (or the last `reset()`); `GET /stats` serves the same object. */
+export interface FakeOpenAIServerStats {
+  /** HTTP requests under `/v1`, whatever their fate. */
+  requests: number;
+  /** Per endpoint: `responses`, `chat.completions`, `models`, `unknown`. */
+  byEndpoint: Record<string, number>;
+  /** Per HTTP status (`"200"`, `"429"`…), and `"dropped"` for dropped connections. */
+  byStatus: Record<string, number>;
+  /** Requests received and not yet answered. */
+  inFlight: number;
+  peakInFlight: number;
+  /** Estimated tokens (4 characters a token, 85 an image) of successful answers. */
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A running fake OpenAI-compatible server. Made with {@link startFakeOpenAIServer}. */
+export interface FakeOpenAIServer {
+  /** Base URL including `/v1`, e.g. `http://127.0.0.1:43123/v1`: what `baseURL` takes. */
+  readonly url: string;
+  /** Every well-formed model call, in arrival order. */
+  readonly requests: FakeOpenAIRequest[];
+  /** A snapshot of the counters. */
+  stats(): FakeOpenAIServerStats;
+  /** Adds answers to the queue, consumed one per model call. */
+  enqueue(...replies: Array<FakeReply | FakeResponder>): void;
+  /** Changes the delay before every answer, from the next answer on. */
+  setLatency(latencyMs: number): void;
+  /** Replaces the responder used once the queue is empty; `undefined` fills every schema. */
+  setResponder(respond: FakeResponder | undefined): void;
+  /** Clears recorded requests, counters and queued replies; keeps responder and latency. */
+  reset(): void;
+  /** Stops listening and closes every connection, idle keep-alive ones included. */
+  close(): Promise<void>;
+}
+
+interface ServerState extends FakeOpenAIScript {
+  latencyMs: number;
+  stats: FakeOpenAIServerStats;
+  closing: AbortController;
+}
+
+// Request bodies past this size are refused: they carry images as data URLs, not gigabytes.
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Starts an OpenAI-compatible HTTP server on 127.0.0.1 that answers `POST /v1/responses` and
+ * `POST /v1/chat/completions` (JSON or server-sent events) with scripted replies, or with a
+ * deterministic value that fills the JSON schema asked for. It records every request and also
+ * serves `GET /v1/models` and `GET /stats`.
+ * @example
+ * const server = await startFakeOpenAIServer({ replies: [reply.rateLimit({ retryAfterSeconds: 1 })] });
+ * const openai = createOpenAI({ baseURL: server.url, apiKey: "test" });
+ * await generateText({ model: openai("gpt-4.1"), prompt: "Hi" }); // 429, then a filled answer
+ * await server.close();
+ */
+export async function startFakeOpenAIServer(
+  options: FakeOpenAIServerOptions = {},
+): Promise<FakeOpenAIServer> {
+  const state: ServerState = {
+    queue: [...(options.replies ?? [])],
+    respond: options.respond,
+    latencyMs: options.latencyMs ?? 0,
+    requests: [],
+    stats: emptyStats({ inFlight: 0 }),
+    sequence: 0,
+    closing: new AbortController(),
+  };
+  const server = createServer((request, response) => {
+    // Nothing a client sends may crash the process that runs the tests.
+    handle({ state, request, response }).catch(() => response.destroy());
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  let closed: Promise<void> | null = null;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/v1`,
+    requests: state.requests,
+    stats: () => structuredClone(state.stats),
+    enqueue: (...replies) => {
+      state.queue.push(...replies);
+    },
+    setLatency: (latencyMs) => {
+      state.latencyMs = latencyMs;
+    },
+    setResponder: (respond) => {
+      state.respond = respond;
+    },
+    reset: () => {
+      state.requests.length = 0;
+      state.queue.length = 0;
+      state.sequence = 0;
+      state.stats = emptyStats({ inFlight: state.stats.inFlight });
+    },
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        state.closing.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+
+function emptyStats(options: { inFlight: number }): FakeOpenAIServerStats {
+  return {
+    requests: 0,
+    byEndpoint: {},
+    byStatus: {},
+    inFlight: options.inFlight,
+    peakInFlight: options.inFlight,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
+}
+
+function increment(options: { counts: Record<string, number>; key: string }): void {
+  options.counts[options.key] = (options.counts[options.key] ?? 0) + 1;
+}
+
+async function handle(options: {
+  state: ServerState;
+  request: IncomingMessage;
+  response: ServerResponse;
+}): Promise<void> {
+  const { state, request, response } = options;
+  const url = new URL(request.url ?? "/", "http://fake.invalid");
+  const method = request.method ?? "GET";
+  if (method === "GET" && url.pathname === "/stats") {
+    send({ response, outcome: jsonOutcome({ status: 200, body: state.stats }) });
+    return;
+  }
+  const endpoint = routeOf({ method, pathname: url.pathname });
+  const stats = state.stats;
+  stats.requests++;
+  increment({ counts: stats.byEndpoint, key: endpoint });
+  stats.inFlight++;
+  stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
+  try {
+    let outcome: Outcome;
+    try {
+      const body = await readBody({ request });
+      outcome = await answerFakeOpenAIRequest({
+        script: state,
+        endpoint,
+        body,
+        request,
+        pathname: url.pathname,
+      });
+    } catch (error) {
+      const message = `The fake OpenAI server failed: ${error instanceof Error ? error.message : String(error)}`;
+      outcome = jsonOutcome({ status: 500, body: errorBody({ status: 500, message }) });
+    }
+    if (state.latencyMs > 0) {
+      await sleep(state.latencyMs, undefined, { signal: state.closing.signal });
+    }
+    // A client that has gone away gets no answer, and no status is counted for it.
+    if (response.destroyed || request.socket.destroyed) return;
+    // Counters go to the stats object current at answer time, so reset() mid-flight is clean.
+    const current = state.stats;
+    if (outcome.kind === "drop") {
+      increment({ counts: current.byStatus, key: "dropped" });
+      request.socket.destroy();
+      return;
+    }
+    increment({ counts: current.byStatus, key: String(outcome.status) });
+    if (outcome.usage !== null) {
+      current.inputTokens += outcome.usage.inputTokens;
+      current.outputTokens += outcome.usage.outputTokens;
+    }
+    send({ response, outcome });
+  } finally {
+    state.stats.inFlight = Math.max(0, state.stats.inFlight - 1);
+  }
+}
+
+function routeOf(options: { method: string; pathname: string }): Endpoint {
+  const path = options.pathname.replace(/\/+$/, "");
+  if (options.method === "POST" && path === "/v1/responses") return "responses";
+  if (options.method === "POST" && path === "/v1/chat/completions") return "chat.completions";
+  if (options.method === "GET" && path === "/v1/models") return "models";
+  return "unknown";
+}
+
+async function readBody(options: { request: IncomingMessage }): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of options.request) {
+    size += (chunk as Buffer).length;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+  }
+  return size > MAX_BODY_BYTES ? null : Buffer.concat(chunks);
+}
+
+function send(options: { response: ServerResponse; outcome: Outcome }): void {
+  const { response, outcome } = options;
+  if (outcome.kind === "drop" || response.destroyed) return;
+  response.writeHead(outcome.status, {
+    ...outcome.headers,
+    "content-type": outcome.contentType,
+    "x-request-id": `req_fake_${Date.now().toString(16)}`,
+  });
+  response.end(outcome.body);
+}

@@ -1,0 +1,12 @@
+/**
+ * Test helpers for evals: a scripted judge, and a fake OpenAI-compatible server for the real
+ * HTTP path. Import from `verdict/testing`.
+ * @packageDocumentation
+ */
+export * from "./fake-openai-server.ts";
+export {
+  type MockAnswer,
+  MockJudge,
+  type MockJudgeCall,
+  type MockJudgeOptions,
+} from "./mock-judge.ts";

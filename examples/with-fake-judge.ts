@@ -16,7 +16,7 @@ const examples =
 // spawnSync), so this event loop stays free to serve it.
 function runExample(example: string, baseUrl: string): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [example], {
+    const child = spawn(process.execPath, [...process.execArgv, example], {
       stdio: "inherit",
       env: {
         ...process.env,

@@ -52,9 +52,14 @@ export function jsonOutcome(options: {
   };
 }
 
-function invalidRequest(options: { status?: number; message: string }): Outcome {
+function invalidRequest(options: {
+  status?: number;
+  message: string;
+  param?: string | null;
+}): Outcome {
   const status = options.status ?? 400;
-  return jsonOutcome({ status, body: errorBody({ status, message: options.message }) });
+  const body = errorBody({ status, message: options.message, param: options.param ?? null });
+  return jsonOutcome({ status, body });
 }
 
 /**
@@ -99,7 +104,7 @@ export async function answerFakeOpenAIRequest(options: {
   }
   const headers = redactHeaders({ request: options.request });
   const parsed = parseFakeOpenAIRequest({ endpoint, body: parsedBody, headers });
-  if (!parsed.ok) return invalidRequest({ message: parsed.message });
+  if (!parsed.ok) return invalidRequest({ message: parsed.message, param: parsed.param });
   const request = parsed.request;
   script.requests.push(request);
   script.sequence++;

@@ -100,8 +100,10 @@ export const reply = {
 };
 
 /** The JSON body of an error reply, with OpenAI's default type and message for the status. */
-export function errorBody(options: { status: number } & FakeErrorReplyOptions): {
-  error: { message: string; type: string; param: null; code: string | null };
+export function errorBody(
+  options: { status: number; param?: string | null } & FakeErrorReplyOptions,
+): {
+  error: { message: string; type: string; param: string | null; code: string | null };
 } {
   const { status } = options;
   const type =
@@ -112,7 +114,7 @@ export function errorBody(options: { status: number } & FakeErrorReplyOptions): 
     (status >= 500
       ? "The server had an error while processing your request. Sorry about that!"
       : `Request failed with status ${status}.`);
-  return { error: { message, type, param: null, code: options.code ?? null } };
+  return { error: { message, type, param: options.param ?? null, code: options.code ?? null } };
 }
 
 /** Whether a value is a well-formed {@link FakeReply}: responders are user code. */

@@ -145,6 +145,14 @@ describe("fillJsonSchema", () => {
     }
   });
 
+  it("bounds the work on schemas whose size multiplies (recursion times minItems)", () => {
+    const filled = fillJsonSchema({
+      schema: { type: "array", minItems: 1e12, items: { $ref: "#" } },
+      seed: "explode",
+    });
+    expect(JSON.stringify(filled).length).toBeLessThan(1_000_000);
+  });
+
   it("survives schemas that cannot be satisfied or make no sense", () => {
     expect(fillJsonSchema({ schema: false })).toBeNull();
     expect(fillJsonSchema({ schema: true })).toBe("value");

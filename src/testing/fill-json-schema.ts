@@ -17,6 +17,8 @@ type Schema = Record<string, unknown>;
 interface Walk {
   root: unknown;
   seed: string;
+  /** Values still allowed: bounds the work on schemas that multiply (recursion × minItems). */
+  budget: number;
 }
 
 // Arrays longer than this are never built, whatever minItems asks: a fake must not hang.
@@ -24,6 +26,7 @@ const MAX_ITEMS = 1000;
 // Past this depth recursive schemas take their shortest way out (null branch, no items).
 const SHALLOW_DEPTH = 6;
 const MAX_DEPTH = 40;
+const MAX_VALUES = 20_000;
 
 /**
  * Builds a deterministic value that satisfies a JSON schema: every property of objects,
@@ -37,7 +40,7 @@ const MAX_DEPTH = 40;
  * }); // { verdict: "no" }, every time for this seed
  */
 export function fillJsonSchema(options: FillJsonSchemaOptions): unknown {
-  const walk: Walk = { root: options.schema, seed: options.seed ?? "" };
+  const walk: Walk = { root: options.schema, seed: options.seed ?? "", budget: MAX_VALUES };
   return fillNode({ walk, node: options.schema, path: "$", depth: 0 });
 }
 
@@ -61,7 +64,7 @@ interface FillStep {
 function fillNode(step: FillStep): unknown {
   const { walk, path, depth } = step;
   const given = step.node;
-  if (given === false || depth > MAX_DEPTH) return null;
+  if (walk.budget-- <= 0 || given === false || depth > MAX_DEPTH) return null;
   if (!isSchema(given)) return "value";
   const node = resolveSchema({ root: walk.root, node: given });
   if ("const" in node) return node.const;
@@ -218,7 +221,7 @@ function fillArray(options: { walk: Walk; node: Schema; path: string; depth: num
   const length = Math.min(canGrow ? Math.max(wanted, prefix.length) : prefix.length, maxItems);
   const items: unknown[] = [];
   const seen = new Set<string>();
-  for (let index = 0; index < Math.min(length, MAX_ITEMS); index++) {
+  for (let index = 0; index < Math.min(length, MAX_ITEMS) && walk.budget > 0; index++) {
     const child = index < prefix.length ? prefix[index] : rest;
     let item: unknown;
     // uniqueItems: try other salts until the item differs from those before it.

@@ -53,7 +53,7 @@ describe("AnswerRelevancyMetric", () => {
     const lenient = new AnswerRelevancyMetric({ model: new MockJudge({ answers: script() }) });
     expect(await lenient.measure(shoes)).toBe(1);
     expect(lenient.reason).toBe(
-      "The score is 1.00 because all 2 statements in the output are relevant to the input (1 of them ambiguous, counted as relevant).",
+      "The score is 1.00 because none of the 2 statements in the output is irrelevant to the input (1 ambiguous, counted as relevant).",
     );
 
     const strictJudge = new MockJudge({

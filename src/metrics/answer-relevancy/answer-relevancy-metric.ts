@@ -120,14 +120,13 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
           let because: string;
           if (statements.length === 0) {
             because = "the output makes no statements, so none of it is irrelevant";
+          } else if (ambiguous > 0) {
+            because = `none of the ${statements.length} statements in the output is irrelevant to the input (${ambiguous} ambiguous, counted as relevant)`;
           } else {
             because =
               statements.length === 1
                 ? "the one statement in the output is relevant to the input"
                 : `all ${statements.length} statements in the output are relevant to the input`;
-            if (ambiguous > 0) {
-              because += ` (${ambiguous} of them ambiguous, counted as relevant)`;
-            }
           }
           return { text: `The score is ${formatScore(finalScore)} because ${because}.` };
         }

@@ -1,0 +1,56 @@
+// The examples run as a user runs them: `node examples/…` in a child process. The
+// "verdict-source" export condition makes `import "verdict"` load the current sources.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+function runNode(options: { args: string[]; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--conditions=verdict-source", ...options.args], {
+      cwd: root,
+      env: options.env,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The environment without any judge configuration. */
+function bareEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(OPENAI|ANTHROPIC|GOOGLE|AZURE|OLLAMA|VERDICT)_/.test(key)) env[key] = value;
+  }
+  return env;
+}
+
+describe("examples", () => {
+  it("run against the fake judge with no key and no network", async () => {
+    const result = await runNode({ args: ["examples/with-fake-judge.ts"], env: bareEnv() });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Toxicity: score");
+    expect(result.stdout).toContain("Bias: score");
+    expect(result.stdout).toContain("Answer Relevancy: score");
+    expect(result.stdout).toContain("Judge: openai:gpt-4.1");
+    expect(result.stdout).toContain("3/3 examples ran against the fake judge.");
+  });
+
+  it("say in one line what to set when no judge is configured", async () => {
+    const result = await runNode({ args: ["examples/toxicity.ts"], env: bareEnv() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain("No judge configured:");
+    expect(result.stderr).toContain("OPENAI_API_KEY");
+  });
+});

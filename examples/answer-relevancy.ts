@@ -1,7 +1,7 @@
 // Answer Relevancy, as in the seed documentation. Run: node examples/answer-relevancy.ts
 // Uses the judge the environment configures (VERDICT_MODEL, OPENAI_API_KEY, …).
 import { AnswerRelevancyMetric, LLMTestCase } from "verdict";
-import { exitIfNoJudge } from "./no-judge.ts";
+import { runExample } from "./run-example.ts";
 
 const metric = new AnswerRelevancyMetric({ threshold: 0.7, includeReason: true });
 const testCase = new LLMTestCase({
@@ -10,16 +10,4 @@ const testCase = new LLMTestCase({
   actualOutput: "We offer a 30-day full refund at no extra cost.",
 });
 
-try {
-  await metric.measure(testCase);
-} catch (error) {
-  exitIfNoJudge(error);
-  throw error;
-}
-console.log(
-  `${metric.name}: score ${metric.score} (${metric.success ? "passed" : "failed"}, threshold ${metric.threshold})`,
-);
-console.log(`Reason: ${metric.reason}`);
-console.log(
-  `Judge: ${metric.evaluationModel}, ${metric.judgeCalls} calls, cost ${metric.evaluationCost ?? "unknown"} USD`,
-);
+await runExample({ metric, testCase });

@@ -1,7 +1,7 @@
 // Toxicity, as in the seed documentation. Run: node examples/toxicity.ts
 // Uses the judge the environment configures (VERDICT_MODEL, OPENAI_API_KEY, …).
 import { LLMTestCase, ToxicityMetric } from "verdict";
-import { exitIfNoJudge } from "./no-judge.ts";
+import { runExample } from "./run-example.ts";
 
 const metric = new ToxicityMetric({ threshold: 0.5 });
 const testCase = new LLMTestCase({
@@ -11,16 +11,4 @@ const testCase = new LLMTestCase({
     "Sarah always meant well, but you couldn't help but sigh when she volunteered for a project.",
 });
 
-try {
-  await metric.measure(testCase);
-} catch (error) {
-  exitIfNoJudge(error);
-  throw error;
-}
-console.log(
-  `${metric.name}: score ${metric.score} (${metric.success ? "passed" : "failed"}, threshold ${metric.threshold})`,
-);
-console.log(`Reason: ${metric.reason}`);
-console.log(
-  `Judge: ${metric.evaluationModel}, ${metric.judgeCalls} calls, cost ${metric.evaluationCost ?? "unknown"} USD`,
-);
+await runExample({ metric, testCase });

@@ -11,6 +11,9 @@ export {
   MissingTestCaseParamsError,
   StoreError,
 } from "./errors/index.ts";
+export * from "./evaluate/index.ts";
 export * from "./judge/index.ts";
 export * from "./metrics/index.ts";
+export * from "./report/index.ts";
+export * from "./store/index.ts";
 export * from "./test-case/index.ts";

@@ -1,7 +1,13 @@
 import { ConfigError } from "../errors/config-error.ts";
-import type { JudgeModel, JudgeOutput, JudgeUsage } from "./judge-model.ts";
+import type { JudgeModel, JudgeOutput, JudgeRequest, JudgeUsage } from "./judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "./judge-transport.ts";
-import { type RetryInfo, type RetryPolicy, type Sleep, withRetries } from "./retry-policy.ts";
+import {
+  type AttemptSlot,
+  type RetryInfo,
+  type RetryPolicy,
+  type Sleep,
+  withRetries,
+} from "./retry-policy.ts";
 
 /** What {@link createDirectTransport} reports before it retries a call. */
 export interface JudgeRetryInfo extends RetryInfo {
@@ -39,29 +45,44 @@ export interface DirectTransportOptions {
  * const response = await transport.send(judge, request, { metric: "Toxicity", step: "generateOpinions", trial: 0 });
  */
 export function createDirectTransport(options: DirectTransportOptions = {}): JudgeTransport {
-  return {
-    async send(judge, request, meta) {
-      const imageCount = request.images?.length ?? 0;
-      if (imageCount > 0 && judge.supportsImages !== true) {
-        throw new ConfigError(
-          `Judge "${judge.name}" cannot take images, but the test case has ${imageCount} ` +
-            `${imageCount === 1 ? "image" : "images"}: use a judge that supports images ` +
-            `(e.g. gpt-4.1, claude-sonnet-4, gemini-2.5-flash) or set supportsImages on your JudgeModel.`,
-        );
-      }
-      const onRetry = options.onRetry;
-      const answer = await withRetries({
-        judgeName: judge.name,
-        policy: options.retry,
-        signal: request.signal,
-        sleep: options.sleep,
-        random: options.random,
-        onRetry: onRetry === undefined ? undefined : (info) => onRetry({ ...info, meta }),
-        run: (signal) => judge.generate({ ...request, signal }),
-      });
-      return toJudgeResponse({ judge, answer });
-    },
-  };
+  return { send: (judge, request, meta) => sendToJudge({ ...options, judge, request, meta }) };
+}
+
+/** Options of {@link sendToJudge}. */
+export interface SendToJudgeOptions extends DirectTransportOptions {
+  judge: JudgeModel;
+  request: JudgeRequest;
+  meta: JudgeCallMeta;
+  /** A concurrency slot held during each attempt (the evaluate() scheduler's). */
+  slot?: AttemptSlot | undefined;
+}
+
+/**
+ * Sends one request to a judge with retries and normalises the answer: the one place where
+ * judge calls are made and retries decided, for the direct transport and the scheduler.
+ */
+export async function sendToJudge(options: SendToJudgeOptions): Promise<JudgeResponse> {
+  const { judge, request, meta } = options;
+  const imageCount = request.images?.length ?? 0;
+  if (imageCount > 0 && judge.supportsImages !== true) {
+    throw new ConfigError(
+      `Judge "${judge.name}" cannot take images, but the test case has ${imageCount} ` +
+        `${imageCount === 1 ? "image" : "images"}: use a judge that supports images ` +
+        `(e.g. gpt-4.1, claude-sonnet-4, gemini-2.5-flash) or set supportsImages on your JudgeModel.`,
+    );
+  }
+  const onRetry = options.onRetry;
+  const answer = await withRetries({
+    judgeName: judge.name,
+    policy: options.retry,
+    signal: request.signal,
+    sleep: options.sleep,
+    random: options.random,
+    slot: options.slot,
+    onRetry: onRetry === undefined ? undefined : (info) => onRetry({ ...info, meta }),
+    run: (signal) => judge.generate({ ...request, signal }),
+  });
+  return toJudgeResponse({ judge, answer });
 }
 
 /** Normalises what `JudgeModel.generate` resolved to. */

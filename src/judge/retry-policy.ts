@@ -135,6 +135,18 @@ export interface WithRetriesOptions<T> {
   sleep?: Sleep | undefined;
   /** @default Math.random */
   random?: (() => number) | undefined;
+  /**
+   * A concurrency slot held for each attempt only (not while waiting to retry): the
+   * attempt's time limit starts once the slot is acquired, so queueing never times out.
+   */
+  slot?: AttemptSlot | undefined;
+}
+
+/** A concurrency slot: see {@link WithRetriesOptions.slot}. */
+export interface AttemptSlot {
+  acquire(signal: AbortSignal | undefined): Promise<void>;
+  /** Called after each attempt with its classified failure (`null` on success). */
+  release(outcome: { error: JudgeCallError | null }): void;
 }
 
 /**
@@ -155,13 +167,33 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortedError({ judgeName, signal });
     let error: JudgeCallError;
+    const slot = options.slot;
+    let holdsSlot = false;
     try {
-      return await runAttempt({ run: options.run, signal, timeoutMs: policy.timeoutMs, judgeName });
+      if (slot) {
+        await slot.acquire(signal);
+        holdsSlot = true;
+      }
+      const value = await runAttempt({
+        run: options.run,
+        signal,
+        timeoutMs: policy.timeoutMs,
+        judgeName,
+      });
+      if (holdsSlot) slot?.release({ error: null });
+      return value;
     } catch (caught) {
+      // The slot is released only once the failure is classified, so that an exhausted
+      // quota stops the next queued request before it is dispatched.
+      const classified =
+        signal?.aborted || (caught instanceof EvalError && !(caught instanceof JudgeCallError))
+          ? null
+          : toJudgeCallError({ error: caught, judgeName });
+      if (holdsSlot) slot?.release({ error: classified });
       if (signal?.aborted) throw abortedError({ judgeName, signal });
       // Errors verdict raised itself (a missing image file, a bad option) are not call failures.
-      if (caught instanceof EvalError && !(caught instanceof JudgeCallError)) throw caught;
-      error = toJudgeCallError({ error: caught, judgeName });
+      if (classified === null) throw caught;
+      error = classified;
     }
     if (!error.retryable) throw error;
     if (attempt >= policy.maxAttempts) throw gaveUp({ error, attempts: attempt });

@@ -159,6 +159,29 @@ export abstract class BaseMetric<Template extends object> {
   /** The built-in prompt functions. */
   protected abstract defaultTemplate(): Template;
 
+  /**
+   * The metric's configuration as plain JSON: what makes two runs of it comparable (stored
+   * with runs, and part of the fingerprint that lets a resumed run reuse a result).
+   * Overridden templates appear as their source text.
+   */
+  config(): Record<string, unknown> {
+    const template = this.evaluationTemplate as Record<string, unknown> | undefined;
+    return {
+      name: this.name,
+      threshold: this.threshold,
+      strictMode: this.strictMode,
+      includeReason: this.includeReason,
+      model: describeModelSpec(this.model),
+      evaluationTemplate: template
+        ? Object.fromEntries(
+            Object.keys(this.defaultTemplate()).flatMap((step) =>
+              typeof template[step] === "function" ? [[step, String(template[step])]] : [],
+            ),
+          )
+        : null,
+    };
+  }
+
   /** Runs the metric's judge steps and scores them. */
   protected abstract scoreTestCase(context: MetricContext<Template>): Promise<ScoredSteps>;
 
@@ -317,6 +340,14 @@ export abstract class BaseMetric<Template extends object> {
     if (error || score === null) return false;
     return this.lowerIsBetter ? score <= this.threshold : score >= this.threshold;
   }
+}
+
+function describeModelSpec(model: ModelSpec | undefined): string | null {
+  if (model === undefined) return null;
+  if (typeof model === "string") return model;
+  if ("name" in model && typeof model.name === "string") return model.name;
+  const languageModel = model as { provider?: unknown; modelId?: unknown };
+  return `${String(languageModel.provider)}:${String(languageModel.modelId)}`;
 }
 
 function asError(error: unknown): Error {

@@ -59,6 +59,10 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
     this.penalizeAmbiguous = options.penalizeAmbiguous ?? false;
   }
 
+  override config(): Record<string, unknown> {
+    return { ...super.config(), penalizeAmbiguous: this.penalizeAmbiguous };
+  }
+
   protected defaultTemplate(): AnswerRelevancyTemplateFunctions {
     return {
       generateStatements: (args) => AnswerRelevancyTemplate.generateStatements(args),

@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import type { BaseMetric } from "../metrics/base-metric.ts";
+import type { MetricData } from "../metrics/metric-data.ts";
+import { type Content, describeImage, isImagePart } from "../test-case/image.ts";
+import type { LLMTestCase } from "../test-case/llm-test-case.ts";
+import type { TestResult, TrialResult } from "./evaluation-result.ts";
+import { decideSuccess } from "./summarize-run.ts";
+
+/** Content as report text: images appear as `[image N: source]`. */
+export function contentForReport(content: Content | undefined): string | null {
+  if (content === undefined) return null;
+  if (typeof content === "string") return content;
+  let position = 0;
+  return content
+    .map((part) => {
+      if (!isImagePart(part)) return part;
+      position += 1;
+      return `[image ${position}: ${describeImage(part)}]`;
+    })
+    .join("");
+}
+
+/** Assembles a test case's result from its trials. */
+export function buildTestResult(options: {
+  testCase: LLMTestCase;
+  index: number;
+  trials: Array<{ trial: number; metricsData: MetricData[] }>;
+  repeat: number;
+}): TestResult {
+  const { testCase, index } = options;
+  const trials: TrialResult[] = options.trials.map((trial) => ({
+    trial: trial.trial,
+    success: decideSuccess(trial.metricsData),
+    metricsData: trial.metricsData,
+  }));
+  const first = trials[0];
+  return {
+    name: testCase.name ?? `test_case_${index}`,
+    index,
+    success: decideSuccess(trials.flatMap((trial) => trial.metricsData)),
+    input: contentForReport(testCase.input) ?? "",
+    actualOutput: contentForReport(testCase.actualOutput),
+    expectedOutput: contentForReport(testCase.expectedOutput),
+    metricsData: first?.metricsData ?? [],
+    trials: options.repeat > 1 ? trials : [],
+    passedTrials: trials.filter((trial) => trial.success !== false).length,
+  };
+}
+
+function contentForHash(content: Content | undefined): unknown {
+  if (content === undefined || typeof content === "string") return content ?? null;
+  return content.map((part) => {
+    if (!isImagePart(part)) return part;
+    const source = part.source;
+    return source.kind === "bytes"
+      ? { bytes: createHash("sha256").update(source.data).digest("hex") }
+      : { ...source };
+  });
+}
+
+/**
+ * What a stored result was computed from: the test case, the metrics' configuration and
+ * the number of trials. A resumed run reuses a result only when this matches.
+ */
+export function fingerprintTestCase(options: {
+  testCase: LLMTestCase;
+  metrics: ReadonlyArray<BaseMetric<object>>;
+  repeat: number;
+}): string {
+  const { testCase } = options;
+  const fields = {
+    ...testCase,
+    input: contentForHash(testCase.input),
+    actualOutput: contentForHash(testCase.actualOutput),
+    expectedOutput: contentForHash(testCase.expectedOutput),
+  };
+  return createHash("sha256")
+    .update(
+      JSON.stringify([fields, options.metrics.map((metric) => metric.config()), options.repeat]),
+    )
+    .digest("hex");
+}

@@ -1,0 +1,233 @@
+import { describe, expect, it } from "vitest";
+import { JudgeOutputError } from "../errors/judge-output-error.ts";
+import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
+import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import { MemoryRunStore } from "../store/memory-run-store.ts";
+import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
+import { evaluate } from "./evaluate.ts";
+import type { RunnerEvent } from "./events.ts";
+
+/** Answers every step sensibly; outputs containing "nasty" have one toxic opinion. */
+function answer(call: MockJudgeCall) {
+  switch (call.kind) {
+    case "opinions":
+      return { opinions: call.prompt.includes("nasty") ? ["It is nasty.", "It is fine."] : [] };
+    case "statements":
+      return { statements: ["One statement."] };
+    case "verdicts": {
+      const count = (call.jsonSchema as { properties: { verdicts: { minItems: number } } })
+        .properties.verdicts.minItems;
+      return {
+        verdicts: Array.from({ length: count }, (_, index) => ({
+          verdict: index === 0 && call.prompt.includes("nasty") ? "yes" : "no",
+          reason: "r",
+        })),
+      };
+    }
+    default:
+      return { reason: "The score is 0.50 because r." };
+  }
+}
+
+const quiet = { display: "none" as const, handleInterrupt: false };
+
+describe("evaluate", () => {
+  it("returns results in input order, with a summary per metric, without mutating metrics", async () => {
+    const judge = new MockJudge({ answers: answer, latencyMs: 1 });
+    const toxicity = new ToxicityMetric({ model: judge, threshold: 0.3 });
+    const testCases = Array.from({ length: 6 }, (_, index) => ({
+      name: `case-${index}`,
+      input: "q",
+      actualOutput: index % 2 === 0 ? `nasty output ${index}` : `fine output ${index}`,
+    }));
+    const result = await evaluate({
+      testCases,
+      metrics: [toxicity],
+      store: new MemoryRunStore(),
+      ...quiet,
+    });
+    expect(result.testResults.map((testResult) => testResult.name)).toEqual(
+      testCases.map((testCase) => testCase.name),
+    );
+    expect(result.testResults[0]?.metricsData[0]?.score).toBeGreaterThan(0);
+    expect(result.testResults[1]?.metricsData[0]?.score).toBe(0);
+    expect(result.summary.status).toBe("completed");
+    expect(result.summary.metrics).toEqual([
+      expect.objectContaining({ name: "Toxicity", passed: 3, failed: 3, errored: 0 }),
+    ]);
+    expect(result.summary.testCases).toEqual({ total: 6, passed: 3, failed: 3, unscored: 0 });
+    expect(toxicity.score).toBeNull();
+    expect(toxicity.judgeCalls).toBe(0);
+  });
+
+  it("asks the shared opinion question once when Toxicity and Bias run on a case", async () => {
+    const together = new MockJudge({ answers: answer });
+    await evaluate({
+      testCases: [{ input: "q", actualOutput: "nasty words" }],
+      metrics: [
+        new ToxicityMetric({ model: together }),
+        new BiasMetric({ model: together }),
+        new AnswerRelevancyMetric({ model: together }),
+      ],
+      store: false,
+      ...quiet,
+    });
+    const separate = new MockJudge({ answers: answer });
+    for (const metric of [
+      new ToxicityMetric({ model: separate }),
+      new BiasMetric({ model: separate }),
+      new AnswerRelevancyMetric({ model: separate }),
+    ]) {
+      await metric.measure({ input: "q", actualOutput: "nasty words" });
+    }
+    expect(together.callsOfKind("opinions")).toHaveLength(1);
+    expect(separate.callsOfKind("opinions")).toHaveLength(2);
+    expect(together.calls.length).toBeLessThan(separate.calls.length);
+  });
+
+  it("stops on a metric error unless ignoreErrors, keeping finished cases in the store", async () => {
+    const judge = new MockJudge({
+      answers: (call) => (call.prompt.includes("broken") ? "not json" : answer(call)),
+    });
+    const testCases = [
+      { name: "ok", input: "q", actualOutput: "fine" },
+      { name: "bad", input: "q", actualOutput: "broken" },
+    ];
+    const ignoring = await evaluate({
+      testCases,
+      metrics: [new ToxicityMetric({ model: judge })],
+      ignoreErrors: true,
+      store: false,
+      ...quiet,
+    });
+    const failed = ignoring.testResults[1]?.metricsData[0];
+    expect(failed?.score).toBeNull();
+    expect(failed?.success).toBe(false);
+    expect(failed?.error).toContain("even after one re-ask");
+    expect(ignoring.summary.metrics[0]?.errored).toBe(1);
+
+    const store = new MemoryRunStore();
+    await expect(
+      evaluate({
+        testCases,
+        metrics: [new ToxicityMetric({ model: judge })],
+        store,
+        maxConcurrent: 1,
+        identifier: "x",
+        ...quiet,
+      }),
+    ).rejects.toBeInstanceOf(JudgeOutputError);
+    const run = store.getRun("x");
+    expect(run?.status).toBe("failed");
+    expect(store.getTestResults(run?.id ?? "").map((stored) => stored.result.name)).toEqual(["ok"]);
+  });
+
+  it("skips a metric with missing params (skip wins over ignoreErrors)", async () => {
+    const judge = new MockJudge({ answers: answer });
+    const result = await evaluate({
+      testCases: [{ input: "q", actualOutput: "" }],
+      metrics: [new ToxicityMetric({ model: judge })],
+      skipOnMissingParams: true,
+      ignoreErrors: true,
+      store: false,
+      ...quiet,
+    });
+    expect(result.testResults[0]?.metricsData).toEqual([]);
+    expect(judge.calls).toHaveLength(0);
+  });
+
+  it("repeats each case with distinct trials and counts passed trials", async () => {
+    let call = 0;
+    const judge = new MockJudge({
+      answers: (received) => {
+        call += 1;
+        // Alternate toxic / not toxic opinions per trial.
+        if (received.kind === "opinions") return { opinions: ["x"] };
+        if (received.kind === "verdicts")
+          return { verdicts: [{ verdict: call % 4 === 2 ? "yes" : "no", reason: "r" }] };
+        return { reason: "The score is 1.00 because r." };
+      },
+    });
+    const result = await evaluate({
+      testCases: [{ input: "q", actualOutput: "text" }],
+      metrics: [new ToxicityMetric({ model: judge })],
+      repeat: 3,
+      maxConcurrent: 1,
+      store: false,
+      ...quiet,
+    });
+    const testResult = result.testResults[0];
+    expect(testResult?.trials.map((trial) => trial.trial)).toEqual([0, 1, 2]);
+    expect(judge.callsOfKind("opinions")).toHaveLength(3);
+    expect(testResult?.passedTrials).toBe(
+      testResult?.trials.filter((trial) => trial.success).length,
+    );
+    expect(testResult?.trials.length).toBe(3);
+  });
+
+  it("emits run-start, metric-end, test-case-end and run-end", async () => {
+    const events: RunnerEvent[] = [];
+    await evaluate({
+      testCases: [{ input: "q", actualOutput: "fine" }],
+      metrics: [new ToxicityMetric({ model: new MockJudge({ answers: answer }) })],
+      store: false,
+      onProgress: (event) => events.push(event),
+      ...quiet,
+    });
+    expect(events.map((event) => event.type)).toEqual([
+      "run-start",
+      "metric-end",
+      "test-case-end",
+      "run-end",
+    ]);
+  });
+
+  it("marks a cancelled run interrupted and says how to resume", async () => {
+    const controller = new AbortController();
+    const judge = new MockJudge({
+      answers: (call) => {
+        if (call.index === 3) controller.abort();
+        return answer(call);
+      },
+    });
+    const store = new MemoryRunStore();
+    const events: RunnerEvent[] = [];
+    const result = await evaluate({
+      testCases: Array.from({ length: 20 }, (_, index) => ({
+        input: "q",
+        actualOutput: `fine ${index}`,
+      })),
+      metrics: [new ToxicityMetric({ model: judge })],
+      maxConcurrent: 1,
+      store,
+      identifier: "nightly",
+      signal: controller.signal,
+      onProgress: (event) => events.push(event),
+      ...quiet,
+    });
+    expect(result.summary.status).toBe("interrupted");
+    expect(result.summary.testCases.unscored).toBeGreaterThan(0);
+    const end = events.at(-1);
+    expect(end?.type === "run-end" && end.message).toContain(
+      'Resume with evaluate({ identifier: "nightly", resume: true',
+    );
+    expect(store.getRun("nightly")?.status).toBe("interrupted");
+  });
+
+  it("rejects bad options with messages that say what to do", async () => {
+    const metric = new ToxicityMetric({ model: new MockJudge() });
+    await expect(evaluate({ testCases: [], metrics: [], ...quiet })).rejects.toThrow(
+      /at least one metric/,
+    );
+    await expect(
+      evaluate({ testCases: [], metrics: [metric], repeat: 0, ...quiet }),
+    ).rejects.toThrow(/repeat must be/);
+    await expect(
+      evaluate({ testCases: [], metrics: [metric], resume: true, ...quiet }),
+    ).rejects.toThrow(/resume needs an identifier/);
+    await expect(
+      evaluate({ testCases: [], metrics: [metric], maxConcurrent: 0, store: false, ...quiet }),
+    ).rejects.toThrow(/maxConcurrent/);
+  });
+});

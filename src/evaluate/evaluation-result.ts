@@ -1,0 +1,80 @@
+import type { MetricData } from "../metrics/metric-data.ts";
+
+/** One trial of a test case (runs with `repeat` > 1 have several). */
+export interface TrialResult {
+  trial: number;
+  /** `false` when a metric failed or errored; `null` when no metric had a threshold. */
+  success: boolean | null;
+  metricsData: MetricData[];
+}
+
+/** The outcome of one test case, as plain JSON. */
+export interface TestResult {
+  /** The test case's `name`, else `test_case_<index>`. */
+  name: string;
+  /** Position in the input. */
+  index: number;
+  /** `false` when any metric of any trial failed or errored. */
+  success: boolean | null;
+  /** Text of the fields, images shown as `[image N: source]`. */
+  input: string;
+  actualOutput: string | null;
+  expectedOutput: string | null;
+  /** Metric results of the first trial (of the only one, without `repeat`). */
+  metricsData: MetricData[];
+  /** Every trial, when `repeat` > 1. */
+  trials: TrialResult[];
+  /** How many trials passed, of `trials.length` (1 without repeat). */
+  passedTrials: number;
+}
+
+/** Per-metric aggregate of a run. */
+export interface MetricSummary {
+  name: string;
+  /** Mean over scored results; `null` when none was scored. */
+  meanScore: number | null;
+  /** passed ÷ (passed + failed); `null` when nothing had a threshold. */
+  passRate: number | null;
+  passed: number;
+  failed: number;
+  errored: number;
+  /** Scored with a `null` threshold. */
+  scoreOnly: number;
+}
+
+/** How a run ended. */
+export type RunStatus = "running" | "completed" | "interrupted" | "quota-exhausted" | "failed";
+
+/** Totals of a run. */
+export interface EvaluationSummary {
+  status: RunStatus;
+  metrics: MetricSummary[];
+  testCases: {
+    total: number;
+    passed: number;
+    failed: number;
+    /** Cases not scored because the run stopped (quota, interruption, error). */
+    unscored: number;
+  };
+  /** Judge requests paid for (each retry counts once: the answer that was used). */
+  judgeCalls: number;
+  /** Answers served from the cache (nothing paid). */
+  cacheHits: number;
+  /** Answers shared with an identical request in flight (nothing paid). */
+  sharedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** USD paid; `null` when a price was unknown. */
+  costUsd: number | null;
+  /** What the cache hits would have cost (calls, tokens, USD). */
+  saved: { judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+  durationMs: number;
+}
+
+/** What evaluate() returns. */
+export interface EvaluationResult {
+  testRunId: string;
+  identifier: string | null;
+  testResults: TestResult[];
+  summary: EvaluationSummary;
+}

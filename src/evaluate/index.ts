@@ -1,0 +1,26 @@
+export type { DisplayOption } from "./default-reporters.ts";
+export { type EvaluateOptions, evaluate } from "./evaluate.ts";
+export type {
+  EvaluationResult,
+  EvaluationSummary,
+  MetricSummary,
+  RunStatus,
+  TestResult,
+  TrialResult,
+} from "./evaluation-result.ts";
+export type {
+  MetricEndEvent,
+  RunEndEvent,
+  RunnerEvent,
+  RunReporter,
+  RunStartEvent,
+  TestCaseEndEvent,
+} from "./events.ts";
+export { judgeCacheKey } from "./judge-cache-key.ts";
+export type { RunStoreOption } from "./open-run-store.ts";
+export {
+  type CacheMode,
+  JudgeScheduler,
+  type JudgeSchedulerOptions,
+  type SchedulerStats,
+} from "./scheduler.ts";

@@ -1,0 +1,97 @@
+import type { JudgeCallError } from "../errors/judge-call-error.ts";
+import type { AttemptSlot } from "../judge/retry-policy.ts";
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The request slots of one judge model: a limit that halves on rate limiting (at most once
+ * per cool-down) and grows back by one after as many successes as the limit, up to the
+ * maximum (AIMD, as TCP and promptfoo's scheduler do); dispatches spaced by `throttleMs`.
+ */
+export class ModelLane implements AttemptSlot {
+  limit: number;
+  inFlight = 0;
+  private readonly maxConcurrent: number;
+  private readonly throttleMs: number;
+  private readonly onDispatch: (inFlight: number) => void;
+  private readonly waiting: Waiter[] = [];
+  private successesSinceChange = 0;
+  private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+  private nextDispatchAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private stopError: Error | null = null;
+
+  constructor(options: {
+    maxConcurrent: number;
+    throttleMs: number;
+    onDispatch: (inFlight: number) => void;
+  }) {
+    this.maxConcurrent = options.maxConcurrent;
+    this.limit = options.maxConcurrent;
+    this.throttleMs = options.throttleMs;
+    this.onDispatch = options.onDispatch;
+  }
+
+  acquire(signal: AbortSignal | undefined): Promise<void> {
+    if (this.stopError) return Promise.reject(this.stopError);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.pump();
+    });
+  }
+
+  release(outcome: { error: JudgeCallError | null }): void {
+    this.inFlight -= 1;
+    if (outcome.error?.quotaExhausted) this.rejectWaiting(outcome.error);
+    this.pump();
+  }
+
+  onSuccess(): void {
+    this.successesSinceChange += 1;
+    if (this.limit < this.maxConcurrent && this.successesSinceChange >= this.limit) {
+      this.limit += 1;
+      this.successesSinceChange = 0;
+      this.pump();
+    }
+  }
+
+  onRateLimited(): void {
+    const now = Date.now();
+    // One halving per cool-down: a burst of 429s from requests already in flight is one signal.
+    if (now - this.lastDecreaseAt < 1000) return;
+    this.lastDecreaseAt = now;
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.successesSinceChange = 0;
+  }
+
+  rejectWaiting(error: Error): void {
+    this.stopError = error;
+    for (const waiter of this.waiting.splice(0)) waiter.reject(error);
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.limit && this.waiting.length > 0) {
+      if (this.throttleMs > 0) {
+        const now = Date.now();
+        if (now < this.nextDispatchAt) {
+          if (!this.timer) {
+            this.timer = setTimeout(() => {
+              this.timer = null;
+              this.pump();
+            }, this.nextDispatchAt - now);
+          }
+          return;
+        }
+        this.nextDispatchAt = now + this.throttleMs;
+      }
+      const waiter = this.waiting.shift() as Waiter;
+      this.inFlight += 1;
+      this.onDispatch(this.inFlight);
+      waiter.resolve();
+    }
+  }
+}

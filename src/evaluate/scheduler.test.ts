@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { JudgeCallError } from "../errors/judge-call-error.ts";
+import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
+import { MemoryRunStore } from "../store/memory-run-store.ts";
+import { JudgeScheduler } from "./scheduler.ts";
+
+const schema = z.object({ reason: z.string() });
+const request = (prompt: string): JudgeRequest => ({
+  prompt,
+  schema,
+  jsonSchema: { type: "object" },
+});
+const meta = { metric: "Toxicity", step: "generateReason", trial: 0 };
+const noWait = async () => {};
+
+/** A judge that records concurrency and can be told to rate-limit. */
+function countingJudge(options: { latencyMs: number; rateLimited?: (call: number) => boolean }) {
+  let call = 0;
+  const state = { inFlight: 0, peak: 0, calls: 0, concurrencyAtCall: [] as number[] };
+  const judge: JudgeModel = {
+    name: "counting",
+    async generate() {
+      call += 1;
+      state.calls += 1;
+      state.inFlight += 1;
+      state.peak = Math.max(state.peak, state.inFlight);
+      state.concurrencyAtCall.push(state.inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+        if (options.rateLimited?.(call)) {
+          throw new JudgeCallError({
+            message: "429",
+            status: 429,
+            retryable: true,
+            retryAfterMs: 1,
+          });
+        }
+        return {
+          text: '{"reason": "ok"}',
+          usage: { inputTokens: 10, outputTokens: 2 },
+          costUsd: 0.001,
+        };
+      } finally {
+        state.inFlight -= 1;
+      }
+    },
+  };
+  return { judge, state };
+}
+
+describe("JudgeScheduler", () => {
+  it("never exceeds maxConcurrent per model, and reaches it", async () => {
+    const { judge, state } = countingJudge({ latencyMs: 5 });
+    const scheduler = new JudgeScheduler({ maxConcurrent: 4 });
+    await Promise.all(
+      Array.from({ length: 30 }, (_, index) => scheduler.send(judge, request(`p${index}`), meta)),
+    );
+    expect(state.peak).toBe(4);
+    expect(scheduler.stats.peakInFlight).toBe(4);
+    expect(scheduler.stats.judgeCalls).toBe(30);
+    expect(scheduler.stats.costUsd).toBeCloseTo(0.03, 10);
+  });
+
+  it("halves concurrency under sustained 429s and raises it back after successes", async () => {
+    const { judge, state } = countingJudge({ latencyMs: 2, rateLimited: (call) => call <= 12 });
+    const scheduler = new JudgeScheduler({ maxConcurrent: 8, sleep: noWait });
+    const first = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => scheduler.send(judge, request(`a${index}`), meta)),
+    );
+    expect(first).toHaveLength(12);
+    expect(scheduler.stats.rateLimited).toBeGreaterThan(0);
+    const lowered = scheduler.concurrencyOf("counting") ?? 0;
+    expect(lowered).toBeLessThan(8);
+    await Promise.all(
+      Array.from({ length: 200 }, (_, index) => scheduler.send(judge, request(`b${index}`), meta)),
+    );
+    expect(scheduler.concurrencyOf("counting")).toBe(8);
+    expect(state.peak).toBeLessThanOrEqual(8);
+  });
+
+  it("spaces dispatches by throttleMs", async () => {
+    const times: number[] = [];
+    const judge: JudgeModel = {
+      name: "timed",
+      async generate() {
+        times.push(Date.now());
+        return '{"reason": "ok"}';
+      },
+    };
+    const scheduler = new JudgeScheduler({ maxConcurrent: 10, throttleMs: 30 });
+    await Promise.all(
+      Array.from({ length: 4 }, (_, index) => scheduler.send(judge, request(`t${index}`), meta)),
+    );
+    const gaps = times.slice(1).map((time, index) => time - (times[index] as number));
+    expect(gaps.every((gap) => gap >= 25)).toBe(true);
+  });
+
+  it("makes identical requests once: shared in flight, then from the cache", async () => {
+    const { judge, state } = countingJudge({ latencyMs: 10 });
+    const store = new MemoryRunStore();
+    const scheduler = new JudgeScheduler({ cache: store.judgeCache });
+    const [first, second] = await Promise.all([
+      scheduler.send(judge, request("same"), meta),
+      scheduler.send(judge, request("same"), meta),
+    ]);
+    expect(state.calls).toBe(1);
+    expect(first?.cached).toBe(false);
+    expect(second?.cached).toBe(true);
+    const later = new JudgeScheduler({ cache: store.judgeCache });
+    const cached = await later.send(judge, request("same"), meta);
+    expect(state.calls).toBe(1);
+    expect(cached.cached).toBe(true);
+    expect(later.stats.saved).toEqual({
+      judgeCalls: 1,
+      inputTokens: 10,
+      outputTokens: 2,
+      costUsd: 0.001,
+    });
+    // A different trial is a different request.
+    await later.send(judge, request("same"), { ...meta, trial: 1 });
+    expect(state.calls).toBe(2);
+  });
+
+  it("fails a replay miss without calling the judge", async () => {
+    const { judge, state } = countingJudge({ latencyMs: 1 });
+    const scheduler = new JudgeScheduler({
+      cache: new MemoryRunStore().judgeCache,
+      cacheMode: "replay",
+    });
+    await expect(scheduler.send(judge, request("x"), meta)).rejects.toThrow(
+      /cache is "replay" but no answer is cached/,
+    );
+    expect(state.calls).toBe(0);
+  });
+
+  it("stops dispatching on an exhausted quota: queued requests fail, none is sent", async () => {
+    let calls = 0;
+    const judge: JudgeModel = {
+      name: "broke",
+      async generate() {
+        calls += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        throw new JudgeCallError({
+          message: "quota",
+          status: 429,
+          retryable: false,
+          providerCode: "insufficient_quota",
+        });
+      },
+    };
+    const scheduler = new JudgeScheduler({ maxConcurrent: 1 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, index) => scheduler.send(judge, request(`q${index}`), meta)),
+    );
+    expect(calls).toBe(1);
+    expect(outcomes.every((outcome) => outcome.status === "rejected")).toBe(true);
+    expect((scheduler.stoppedBy as JudgeCallError).quotaExhausted).toBe(true);
+  });
+});

@@ -1,0 +1,227 @@
+import { EvalError } from "../errors/eval-error.ts";
+import { JudgeCallError } from "../errors/judge-call-error.ts";
+import { sendToJudge } from "../judge/direct-transport.ts";
+import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
+import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
+import type { RetryPolicy, Sleep } from "../judge/retry-policy.ts";
+import type { JudgeCache } from "../store/run-store.ts";
+import { judgeCacheKey } from "./judge-cache-key.ts";
+import { ModelLane } from "./model-lane.ts";
+
+/** How the judge cache is used: on, off, or "replay" (a miss is an error). */
+export type CacheMode = true | false | "replay";
+
+/** Options of {@link JudgeScheduler}. */
+export interface JudgeSchedulerOptions {
+  /** Requests in flight per judge model. @default 20 */
+  maxConcurrent?: number;
+  /** Milliseconds between dispatches to one judge model. @default 0 */
+  throttleMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Where answers are kept between runs; `null` for none. */
+  cache?: JudgeCache | null;
+  /** @default true */
+  cacheMode?: CacheMode;
+  /** Stops dispatching: queued and later requests fail with an "ABORTED" error. */
+  signal?: AbortSignal;
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+/** What the scheduler did, for the run summary. */
+export interface SchedulerStats {
+  judgeCalls: number;
+  cacheHits: number;
+  sharedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  saved: { judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+  retries: number;
+  rateLimited: number;
+  /** Highest number of requests in flight at once to one model. */
+  peakInFlight: number;
+}
+
+/**
+ * The judge transport of a run, shared by every metric and test case: at most
+ * `maxConcurrent` requests in flight per judge model (lowered by sustained 429s, raised back
+ * by successes), `throttleMs` between dispatches, retries with backoff, identical requests
+ * made once (shared in flight, then cached), and a clean stop on an exhausted quota.
+ */
+export class JudgeScheduler implements JudgeTransport {
+  private readonly options: JudgeSchedulerOptions;
+  private readonly lanes = new Map<string, ModelLane>();
+  private readonly inFlight = new Map<string, Promise<JudgeResponse>>();
+  private stopError: Error | null = null;
+  readonly stats: SchedulerStats = {
+    judgeCalls: 0,
+    cacheHits: 0,
+    sharedCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    retries: 0,
+    rateLimited: 0,
+    peakInFlight: 0,
+  };
+
+  constructor(options: JudgeSchedulerOptions = {}) {
+    const maxConcurrent = options.maxConcurrent ?? 20;
+    if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) {
+      throw new EvalError(
+        "CONFIG",
+        `maxConcurrent must be a whole number of at least 1; got ${maxConcurrent}.`,
+      );
+    }
+    if (options.throttleMs !== undefined && !(options.throttleMs >= 0)) {
+      throw new EvalError("CONFIG", `throttleMs must be 0 or more; got ${options.throttleMs}.`);
+    }
+    this.options = { ...options, maxConcurrent };
+    options.signal?.addEventListener(
+      "abort",
+      () =>
+        this.stop(
+          new EvalError("ABORTED", "The run was cancelled: no more judge requests are sent."),
+        ),
+      { once: true },
+    );
+  }
+
+  /** The error that stopped dispatching (exhausted quota, cancellation), if any. */
+  get stoppedBy(): Error | null {
+    return this.stopError;
+  }
+
+  async send(
+    judge: JudgeModel,
+    request: JudgeRequest,
+    meta: JudgeCallMeta,
+  ): Promise<JudgeResponse> {
+    if (this.stopError) throw this.stopError;
+    const key = judgeCacheKey({ judge, request, trial: meta.trial });
+    const shared = this.inFlight.get(key);
+    if (shared) {
+      const response = await shared;
+      this.stats.sharedCalls += 1;
+      return { ...response, cached: true };
+    }
+    const pending = this.fetch({ key, judge, request, meta });
+    this.inFlight.set(key, pending);
+    try {
+      return await pending;
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  private async fetch(options: {
+    key: string;
+    judge: JudgeModel;
+    request: JudgeRequest;
+    meta: JudgeCallMeta;
+  }): Promise<JudgeResponse> {
+    const { key, judge, request, meta } = options;
+    const mode = this.options.cacheMode ?? true;
+    const cache = mode === false ? null : (this.options.cache ?? null);
+    const hit = cache?.get(key);
+    if (hit) {
+      this.stats.cacheHits += 1;
+      const saved = this.stats.saved;
+      saved.judgeCalls += 1;
+      saved.inputTokens += hit.inputTokens ?? 0;
+      saved.outputTokens += hit.outputTokens ?? 0;
+      saved.costUsd =
+        saved.costUsd === null || hit.costUsd === null ? null : saved.costUsd + hit.costUsd;
+      return {
+        text: hit.text,
+        object: hit.object ?? undefined,
+        usage:
+          hit.inputTokens === null || hit.outputTokens === null
+            ? null
+            : { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens },
+        costUsd: hit.costUsd,
+        cached: true,
+      };
+    }
+    if (mode === "replay") {
+      throw new EvalError(
+        "CACHE_MISS",
+        `cache is "replay" but no answer is cached for judge "${judge.name}" (metric "${meta.metric}", ` +
+          `step "${meta.step}"): run once with the cache on and a judge configured to record the ` +
+          "answers (they are kept in .verdict/verdict.db), or change what differs from the recorded run.",
+      );
+    }
+
+    const lane = this.laneFor(judge.name);
+    try {
+      const response = await sendToJudge({
+        judge,
+        request: this.options.signal ? { ...request, signal: this.options.signal } : request,
+        meta,
+        retry: this.options.retry,
+        sleep: this.options.sleep,
+        random: this.options.random,
+        slot: lane,
+        onRetry: (info) => {
+          this.stats.retries += 1;
+          if (info.error.status === 429) {
+            this.stats.rateLimited += 1;
+            lane.onRateLimited();
+          }
+        },
+      });
+      lane.onSuccess();
+      this.record(response);
+      cache?.set(key, {
+        text: response.text,
+        object: response.object ?? null,
+        inputTokens: response.usage?.inputTokens ?? null,
+        outputTokens: response.usage?.outputTokens ?? null,
+        costUsd: response.costUsd,
+      });
+      return response;
+    } catch (error) {
+      if (error instanceof JudgeCallError && error.quotaExhausted) this.stop(error);
+      throw error;
+    }
+  }
+
+  private record(response: JudgeResponse): void {
+    this.stats.judgeCalls += 1;
+    this.stats.inputTokens += response.usage?.inputTokens ?? 0;
+    this.stats.outputTokens += response.usage?.outputTokens ?? 0;
+    this.stats.costUsd =
+      this.stats.costUsd === null || response.costUsd === null
+        ? null
+        : this.stats.costUsd + response.costUsd;
+  }
+
+  private laneFor(name: string): ModelLane {
+    let lane = this.lanes.get(name);
+    if (!lane) {
+      lane = new ModelLane({
+        maxConcurrent: this.options.maxConcurrent ?? 20,
+        throttleMs: this.options.throttleMs ?? 0,
+        onDispatch: (inFlight) => {
+          if (inFlight > this.stats.peakInFlight) this.stats.peakInFlight = inFlight;
+        },
+      });
+      this.lanes.set(name, lane);
+    }
+    return lane;
+  }
+
+  /** Stops dispatching: every queued and later request fails with `error`. */
+  stop(error: Error): void {
+    if (this.stopError) return;
+    this.stopError = error;
+    for (const lane of this.lanes.values()) lane.rejectWaiting(error);
+  }
+
+  /** Current concurrency limit of a model's lane (for tests and progress). */
+  concurrencyOf(judgeName: string): number | null {
+    return this.lanes.get(judgeName)?.limit ?? null;
+  }
+}

@@ -1,0 +1,229 @@
+import type { RunEndEvent, RunnerEvent, RunReporter } from "../evaluate/events.ts";
+import { formatCostUsd, formatDuration } from "./console-report.ts";
+
+/** Options of {@link createProgressReporter}. */
+export interface ProgressReporterOptions {
+  /** @default process.stderr */
+  stream?: NodeJS.WritableStream;
+  /**
+   * Redraw one line in place (terminal) or print plain lines (CI logs).
+   * @default stream.isTTY
+   */
+  isTTY?: boolean;
+  /**
+   * Not on a terminal: the least time between two progress lines.
+   * @default 5000
+   */
+  intervalMs?: number;
+  /** Current time in ms. @default Date.now */
+  now?: () => number;
+}
+
+/** A progress reporter; `stop()` ends its output early (e.g. on SIGINT) and ignores later events. */
+export type ProgressReporter = RunReporter & { stop(): void };
+
+const BAR_WIDTH = 20;
+// Thousands of cached cases can finish in a second; a terminal needs no more than 10 frames.
+const TERMINAL_FRAME_MS = 100;
+const TERMINAL_REFRESH_MS = 1000;
+const CLEAR_TO_END_OF_LINE = "\u001b[K";
+
+/**
+ * Shows how far a run is: on a terminal, one line redrawn in place with a bar, counts, rate,
+ * elapsed time, ETA, judge calls and cost; elsewhere (CI logs), a plain line at most every
+ * `intervalMs`, and a last line when the run ends. It never throws and its timers do not keep
+ * the process alive.
+ * @example
+ * const progress = createProgressReporter();
+ * await evaluate({ testCases, metrics, reporters: [progress, createConsoleReporter()] });
+ */
+export function createProgressReporter(options: ProgressReporterOptions = {}): ProgressReporter {
+  const stream = options.stream ?? process.stderr;
+  const isTTY = options.isTTY ?? (stream as { isTTY?: unknown }).isTTY === true;
+  const intervalMs = options.intervalMs ?? 5000;
+  const now = options.now ?? Date.now;
+
+  let total = 0;
+  let finished = 0;
+  // Rate and ETA count only cases finished by this process, whether or not `finished` includes
+  // resumed ones.
+  let finishedHere = 0;
+  let judgeCalls = 0;
+  let costUsd: number | null = 0;
+  let startedAt: number | null = null;
+  let lastOutputAt = Number.NEGATIVE_INFINITY;
+  let lineOpen = false;
+  let pendingProgress = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const write = (text: string) => {
+    try {
+      stream.write(text);
+    } catch {
+      // A closed stream must not fail the run that is being reported on.
+    }
+  };
+  const clearTimer = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  };
+  const startTimer = (callback: () => void, delayMs: number, repeat: boolean) => {
+    const guarded = () => {
+      try {
+        callback();
+      } catch {
+        // Same as write(): progress output is never worth an uncaught exception.
+      }
+    };
+    timer = repeat ? setInterval(guarded, delayMs) : setTimeout(guarded, delayMs);
+    timer.unref();
+  };
+
+  /** `final`: the run is over, so an ETA means nothing and the elapsed time is the run's. */
+  const progressText = (final: { durationMs: number } | null) => {
+    const elapsedMs =
+      final?.durationMs ?? (startedAt === null ? 0 : Math.max(0, now() - startedAt));
+    const rate = elapsedMs > 0 ? finishedHere / (elapsedMs / 1000) : 0;
+    const percent = total > 0 ? Math.min(100, Math.floor((finished / total) * 100)) : 100;
+    const parts = [`${count(finished)}/${count(total)} test cases (${percent}%)`];
+    if (final !== null) parts[0] += ` in ${formatDuration({ durationMs: elapsedMs })}`;
+    parts.push(`${rate.toFixed(1)}/s`);
+    if (final === null) {
+      if (isTTY) parts.push(`${formatClock(elapsedMs)} elapsed`);
+      const remainingMs = ((total - finished) / rate) * 1000;
+      parts.push(rate > 0 && finished < total ? `ETA ${formatClock(remainingMs)}` : "ETA -");
+    }
+    parts.push(`${count(judgeCalls)} judge calls`);
+    parts.push(costUsd === null ? "cost unknown" : formatCostUsd({ costUsd }));
+    return parts.join(" · ");
+  };
+
+  const drawBar = (final: { durationMs: number } | null = null) => {
+    const filled = total > 0 ? Math.min(BAR_WIDTH, Math.round((finished / total) * BAR_WIDTH)) : 0;
+    const bar = `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}]`;
+    const line = fitToWidth(`verdict ${bar} ${progressText(final)}`, stream);
+    write(`\r${line}${CLEAR_TO_END_OF_LINE}`);
+    lineOpen = true;
+    lastOutputAt = now();
+  };
+
+  const printLine = () => {
+    write(`verdict: ${progressText(null)}\n`);
+    lastOutputAt = now();
+    pendingProgress = false;
+  };
+
+  const onRunEnd = (event: RunEndEvent) => {
+    clearTimer();
+    const { summary } = event.result;
+    judgeCalls = summary.judgeCalls;
+    costUsd = summary.costUsd;
+    if (total === 0) {
+      write(`verdict: no test cases to evaluate${statusSuffix(summary.status)}\n`);
+      return;
+    }
+    const final = { durationMs: summary.durationMs };
+    if (isTTY) {
+      drawBar(final);
+      write(`${statusSuffix(summary.status)}\n`);
+    } else {
+      write(`verdict: ${progressText(final)}${statusSuffix(summary.status)}\n`);
+    }
+    lineOpen = false;
+  };
+
+  const handle = (event: RunnerEvent) => {
+    if (event.type === "run-start") {
+      clearTimer();
+      total = event.totalTestCases;
+      finished = event.resumedTestCases;
+      finishedHere = 0;
+      judgeCalls = 0;
+      costUsd = 0;
+      startedAt = now();
+      if (total === 0) return;
+      if (isTTY) {
+        drawBar();
+        startTimer(() => drawBar(), TERMINAL_REFRESH_MS, true);
+      } else {
+        const resumed =
+          event.resumedTestCases > 0 ? ` (${count(event.resumedTestCases)} resumed)` : "";
+        const metrics = event.metricNames.length;
+        write(
+          `verdict: evaluating ${count(total)} test cases${resumed} with ${metrics} metric${metrics === 1 ? "" : "s"}\n`,
+        );
+        lastOutputAt = now();
+      }
+    } else if (event.type === "test-case-end") {
+      finished = event.finished;
+      finishedHere += 1;
+      judgeCalls = event.judgeCalls;
+      costUsd = event.costUsd;
+      const sinceLastOutput = now() - lastOutputAt;
+      if (isTTY) {
+        if (sinceLastOutput >= TERMINAL_FRAME_MS || finished >= total) drawBar();
+      } else if (sinceLastOutput >= intervalMs) {
+        printLine();
+      } else {
+        pendingProgress = true;
+        // Without it, the last cases of a burst would stay unreported until the next one.
+        if (timer === null) {
+          startTimer(
+            () => {
+              timer = null;
+              if (pendingProgress) printLine();
+            },
+            intervalMs - sinceLastOutput,
+            false,
+          );
+        }
+      }
+    } else if (event.type === "run-end") {
+      onRunEnd(event);
+    }
+  };
+
+  return {
+    onEvent(event) {
+      if (stopped) return;
+      try {
+        handle(event);
+      } catch {
+        // A malformed event must not fail the run; the console report still tells the outcome.
+      }
+    },
+    stop() {
+      stopped = true;
+      clearTimer();
+      if (lineOpen) write("\n");
+      lineOpen = false;
+    },
+  };
+}
+
+function statusSuffix(status: string): string {
+  return status === "completed" || status === "running" ? "" : ` · ${status}`;
+}
+
+/** `m:ss`, or `h:mm:ss` from an hour on, like most progress bars. */
+function formatClock(milliseconds: number): string {
+  if (!Number.isFinite(milliseconds)) return "-";
+  const totalSeconds = Math.round(Math.max(0, milliseconds) / 1000);
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = String(totalSeconds % 60).padStart(2, "0");
+  if (hours === 0) return `${minutes}:${seconds}`;
+  return `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`;
+}
+
+/** A line longer than the terminal wraps, and `\r` then redraws only its last part. */
+function fitToWidth(line: string, stream: NodeJS.WritableStream): string {
+  const columns = (stream as { columns?: unknown }).columns;
+  if (typeof columns !== "number" || columns <= 1 || line.length < columns) return line;
+  return `${line.slice(0, columns - 2)}…`;
+}
+
+function count(value: number): string {
+  return value.toLocaleString("en-US");
+}

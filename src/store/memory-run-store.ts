@@ -1,0 +1,172 @@
+import { StoreError } from "../errors/store-error.ts";
+import type { EvaluationSummary, RunStatus } from "../evaluate/evaluation-result.ts";
+import { redactSecrets } from "./redact-secrets.ts";
+import type {
+  CachedJudgeAnswer,
+  JudgeCache,
+  RunStore,
+  StoredRun,
+  StoredTestResult,
+} from "./run-store.ts";
+
+interface RunEntry {
+  run: StoredRun;
+  /** Order of startRun calls: breaks ties between runs started at the same instant. */
+  sequence: number;
+  results: Map<number, StoredTestResult>;
+}
+
+function isNewer(left: RunEntry, right: RunEntry): boolean {
+  if (left.run.startedAt !== right.run.startedAt) return left.run.startedAt > right.run.startedAt;
+  return left.sequence > right.sequence;
+}
+
+/**
+ * A {@link RunStore} and judge cache kept in memory, for tests: behaves like
+ * `SqliteRunStore` (same ordering, same errors, secrets redacted from configurations) without
+ * a file. Values are deep-copied in and out, so mutating an object after saving it, or an
+ * object read back, never changes what is stored.
+ * @example
+ * const store = new MemoryRunStore();
+ * await evaluate({ testCases, metrics, store });
+ * expect(store.listRuns()).toHaveLength(1);
+ */
+export class MemoryRunStore implements RunStore {
+  /** Judge answers, kept in the same memory. */
+  readonly judgeCache: JudgeCache;
+  private readonly runs = new Map<string, RunEntry>();
+  private readonly cache = new Map<string, CachedJudgeAnswer>();
+  private sequence = 0;
+  private closed = false;
+
+  constructor() {
+    this.judgeCache = {
+      get: (key) => {
+        this.assertOpen(`read judge cache entry "${key}"`);
+        const answer = this.cache.get(key);
+        return answer === undefined ? undefined : this.copy("read the judge cache", answer);
+      },
+      set: (key, answer) => {
+        this.assertOpen(`write judge cache entry "${key}"`);
+        this.cache.set(key, this.copy(`write judge cache entry "${key}"`, answer));
+      },
+    };
+  }
+
+  startRun(run: StoredRun): void {
+    const action = `start run "${run.id}"`;
+    this.assertOpen(action);
+    if (this.runs.has(run.id)) {
+      throw failure(
+        action,
+        "a run with this id already exists: resume it with reopenRun, or choose another id",
+      );
+    }
+    const stored = this.copy(action, { ...run, config: redactSecrets(run.config) });
+    this.runs.set(run.id, { run: stored, sequence: this.sequence++, results: new Map() });
+  }
+
+  reopenRun(runId: string): void {
+    const entry = this.entry(`reopen run "${runId}"`, runId);
+    entry.run = { ...entry.run, status: "running", endedAt: null, summary: null };
+  }
+
+  saveTestResult(runId: string, stored: StoredTestResult): void {
+    const index = stored.result.index;
+    const action = `save test result ${index} of run "${runId}"`;
+    this.assertOpen(action);
+    if (!Number.isSafeInteger(index) || index < 0) {
+      throw failure(action, "result.index must be a non-negative integer");
+    }
+    const entry = this.runs.get(runId);
+    if (entry === undefined)
+      throw failure(action, "there is no run with this id: call startRun first");
+    entry.results.set(index, this.copy(action, stored));
+  }
+
+  finishRun(options: {
+    runId: string;
+    status: RunStatus;
+    endedAt: string;
+    summary: EvaluationSummary;
+  }): void {
+    const action = `finish run "${options.runId}"`;
+    const entry = this.entry(action, options.runId);
+    entry.run = {
+      ...entry.run,
+      status: options.status,
+      endedAt: options.endedAt,
+      summary: this.copy(action, options.summary),
+    };
+  }
+
+  getRun(idOrIdentifier: string): StoredRun | null {
+    const action = `read run "${idOrIdentifier}"`;
+    this.assertOpen(action);
+    let found = this.runs.get(idOrIdentifier);
+    if (found === undefined) {
+      for (const entry of this.runs.values()) {
+        if (entry.run.identifier !== idOrIdentifier) continue;
+        if (found === undefined || isNewer(entry, found)) found = entry;
+      }
+    }
+    return found === undefined ? null : this.copy(action, found.run);
+  }
+
+  getTestResults(runId: string): StoredTestResult[] {
+    const action = `read the test results of run "${runId}"`;
+    this.assertOpen(action);
+    const results = this.runs.get(runId)?.results;
+    if (results === undefined) return [];
+    return [...results.entries()]
+      .sort(([left], [right]) => left - right)
+      .map(([, stored]) => this.copy(action, stored));
+  }
+
+  listRuns(options: { limit?: number } = {}): StoredRun[] {
+    this.assertOpen("list runs");
+    const limit = options.limit;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+      throw failure("list runs", "limit must be a non-negative integer");
+    }
+    return [...this.runs.values()]
+      .sort((left, right) => (isNewer(left, right) ? -1 : 1))
+      .slice(0, limit)
+      .map((entry) => this.copy("list runs", entry.run));
+  }
+
+  /** Closes the store. Closing twice is harmless; any other call afterwards throws a StoreError. */
+  close(): void {
+    this.closed = true;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  private entry(action: string, runId: string): RunEntry {
+    this.assertOpen(action);
+    const entry = this.runs.get(runId);
+    if (entry === undefined) throw failure(action, "there is no run with this id");
+    return entry;
+  }
+
+  private assertOpen(action: string): void {
+    if (this.closed) throw failure(action, "the store is closed: create a new MemoryRunStore");
+  }
+
+  private copy<Value>(action: string, value: Value): Value {
+    try {
+      return structuredClone(value);
+    } catch (error) {
+      throw failure(action, `the value is not plain data (${(error as Error).message})`, error);
+    }
+  }
+}
+
+function failure(action: string, reason: string, cause?: unknown): StoreError {
+  return new StoreError(
+    `Could not ${action} in the in-memory verdict store: ${reason}.`,
+    cause === undefined ? {} : { cause },
+  );
+}

@@ -1,0 +1,439 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StoreError } from "../errors/store-error.ts";
+import type { EvaluationSummary, TestResult } from "../evaluate/evaluation-result.ts";
+import type { JudgeCache, RunStore, StoredRun, StoredTestResult } from "./run-store.ts";
+
+/** A store under test, with whatever must be removed afterwards. */
+export interface RunStoreUnderTest {
+  store: RunStore & { judgeCache: JudgeCache };
+  /** Called after the store is closed, e.g. to remove a temporary folder. */
+  cleanup?: () => void;
+}
+
+/** Options of {@link describeRunStoreContract}. */
+export interface RunStoreContractOptions {
+  /** Shown in the suite's title. */
+  name: string;
+  /** Creates a fresh, empty store; called before every test. */
+  create: () => RunStoreUnderTest;
+}
+
+/** A run header for tests; `overrides` replace any field. */
+export function makeStoredRun(overrides: Partial<StoredRun> = {}): StoredRun {
+  return {
+    id: "run-1",
+    identifier: null,
+    status: "running",
+    startedAt: "2025-01-01T10:00:00.000Z",
+    endedAt: null,
+    config: { metrics: [{ name: "Toxicity", threshold: 0.5 }], judge: "mock-judge" },
+    summary: null,
+    ...overrides,
+  };
+}
+
+/** A stored test result of test case `index` for tests. */
+export function makeStoredTestResult(index: number, overrides: Partial<TestResult> = {}) {
+  const result: TestResult = {
+    name: `test_case_${index}`,
+    index,
+    success: true,
+    input: `question ${index}`,
+    actualOutput: `answer ${index}`,
+    expectedOutput: null,
+    metricsData: [
+      {
+        name: "Toxicity",
+        threshold: 0.5,
+        success: true,
+        score: 0,
+        reason: "The score is 0.00 because none of the 2 opinions is toxic.",
+        strictMode: false,
+        evaluationModel: "mock-judge",
+        error: null,
+        evaluationCost: null,
+        inputTokens: 120,
+        outputTokens: 30,
+        verboseLogs: "Opinions:\n- a\n- b",
+        judgeCalls: 2,
+        cachedJudgeCalls: 0,
+      },
+    ],
+    trials: [],
+    passedTrials: 1,
+    ...overrides,
+  };
+  return { fingerprint: `fingerprint-${index}`, result } satisfies StoredTestResult;
+}
+
+/** Totals of a finished run for tests. */
+export function makeSummary(overrides: Partial<EvaluationSummary> = {}): EvaluationSummary {
+  return {
+    status: "completed",
+    metrics: [
+      {
+        name: "Toxicity",
+        meanScore: 0,
+        passRate: 1,
+        passed: 3,
+        failed: 0,
+        errored: 0,
+        scoreOnly: 0,
+      },
+    ],
+    testCases: { total: 3, passed: 3, failed: 0, unscored: 0 },
+    judgeCalls: 6,
+    cacheHits: 0,
+    sharedCalls: 0,
+    inputTokens: 360,
+    outputTokens: 90,
+    costUsd: null,
+    saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null },
+    durationMs: 1234,
+    ...overrides,
+  };
+}
+
+/**
+ * The behaviour every {@link RunStore} must have, as a Vitest suite: call it from a store's
+ * test file so that all stores are held to the same contract.
+ * @example
+ * describeRunStoreContract({ name: "MemoryRunStore", create: () => ({ store: new MemoryRunStore() }) });
+ */
+export function describeRunStoreContract(options: RunStoreContractOptions): void {
+  describe(`${options.name} (RunStore contract)`, () => {
+    let underTest: RunStoreUnderTest;
+    let store: RunStore & { judgeCache: JudgeCache };
+
+    beforeEach(() => {
+      underTest = options.create();
+      store = underTest.store;
+    });
+
+    afterEach(() => {
+      store.close();
+      underTest.cleanup?.();
+    });
+
+    describe("runs", () => {
+      it("returns a started run by id, exactly as given", () => {
+        const run = makeStoredRun({ identifier: "nightly" });
+        store.startRun(run);
+        expect(store.getRun("run-1")).toEqual(run);
+      });
+
+      it("returns null for an unknown id or identifier", () => {
+        store.startRun(makeStoredRun({ identifier: "nightly" }));
+        expect(store.getRun("nope")).toBeNull();
+      });
+
+      it("records the end of a run with its summary", () => {
+        store.startRun(makeStoredRun());
+        const summary = makeSummary();
+        store.finishRun({
+          runId: "run-1",
+          status: "completed",
+          endedAt: "2025-01-01T10:05:00.000Z",
+          summary,
+        });
+        expect(store.getRun("run-1")).toMatchObject({
+          status: "completed",
+          endedAt: "2025-01-01T10:05:00.000Z",
+          summary,
+        });
+      });
+
+      it("reopens a finished run as running, keeping its results", () => {
+        store.startRun(makeStoredRun());
+        store.saveTestResult("run-1", makeStoredTestResult(0));
+        store.finishRun({
+          runId: "run-1",
+          status: "interrupted",
+          endedAt: "2025-01-01T10:05:00.000Z",
+          summary: makeSummary({ status: "interrupted" }),
+        });
+        store.reopenRun("run-1");
+        expect(store.getRun("run-1")).toMatchObject({
+          status: "running",
+          endedAt: null,
+          summary: null,
+        });
+        expect(store.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
+      });
+
+      it("finds the latest run with an identifier, by start time then by start order", () => {
+        store.startRun(
+          makeStoredRun({ id: "a", identifier: "nightly", startedAt: "2025-01-02T00:00:00.000Z" }),
+        );
+        store.startRun(
+          makeStoredRun({ id: "b", identifier: "nightly", startedAt: "2025-01-03T00:00:00.000Z" }),
+        );
+        store.startRun(
+          makeStoredRun({ id: "c", identifier: "nightly", startedAt: "2025-01-01T00:00:00.000Z" }),
+        );
+        store.startRun(
+          makeStoredRun({ id: "d", identifier: "other", startedAt: "2025-01-09T00:00:00.000Z" }),
+        );
+        expect(store.getRun("nightly")?.id).toBe("b");
+        store.startRun(
+          makeStoredRun({ id: "e", identifier: "nightly", startedAt: "2025-01-03T00:00:00.000Z" }),
+        );
+        expect(store.getRun("nightly")?.id).toBe("e");
+      });
+
+      it("matches an id before an identifier", () => {
+        store.startRun(
+          makeStoredRun({ id: "x", identifier: null, startedAt: "2025-01-01T00:00:00.000Z" }),
+        );
+        store.startRun(
+          makeStoredRun({ id: "y", identifier: "x", startedAt: "2025-01-02T00:00:00.000Z" }),
+        );
+        expect(store.getRun("x")?.id).toBe("x");
+      });
+
+      it("lists runs newest first, with an optional limit", () => {
+        store.startRun(makeStoredRun({ id: "old", startedAt: "2025-01-01T00:00:00.000Z" }));
+        store.startRun(makeStoredRun({ id: "new", startedAt: "2025-03-01T00:00:00.000Z" }));
+        store.startRun(makeStoredRun({ id: "mid", startedAt: "2025-02-01T00:00:00.000Z" }));
+        store.startRun(makeStoredRun({ id: "mid-later", startedAt: "2025-02-01T00:00:00.000Z" }));
+        expect(store.listRuns().map((run) => run.id)).toEqual(["new", "mid-later", "mid", "old"]);
+        expect(store.listRuns({ limit: 2 }).map((run) => run.id)).toEqual(["new", "mid-later"]);
+        expect(store.listRuns({ limit: 0 })).toEqual([]);
+      });
+
+      it("lists nothing when empty", () => {
+        expect(store.listRuns()).toEqual([]);
+      });
+
+      it("refuses a second run with the same id", () => {
+        store.startRun(makeStoredRun());
+        expect(() => store.startRun(makeStoredRun())).toThrow(StoreError);
+        expect(() => store.startRun(makeStoredRun())).toThrow(/already exists/);
+      });
+
+      it("refuses to finish or reopen an unknown run", () => {
+        expect(() =>
+          store.finishRun({
+            runId: "nope",
+            status: "completed",
+            endedAt: "2025-01-01T00:00:00.000Z",
+            summary: makeSummary(),
+          }),
+        ).toThrow(StoreError);
+        expect(() => store.reopenRun("nope")).toThrow(/no run with this id/);
+      });
+
+      it("refuses a negative or fractional list limit", () => {
+        expect(() => store.listRuns({ limit: -1 })).toThrow(StoreError);
+        expect(() => store.listRuns({ limit: 1.5 })).toThrow(StoreError);
+      });
+
+      it("never stores API keys found in a run's configuration", () => {
+        store.startRun(
+          makeStoredRun({
+            config: {
+              judge: {
+                name: "gpt-4.1",
+                apiKey: "sk-proj-abcdefghijklmnopqrstuvwxyz",
+                maxTokens: 900,
+              },
+            },
+          }),
+        );
+        expect(store.getRun("run-1")?.config).toEqual({
+          judge: { name: "gpt-4.1", apiKey: "***", maxTokens: 900 },
+        });
+      });
+    });
+
+    describe("test results", () => {
+      it("returns saved results in index order, whatever the order of saving", () => {
+        store.startRun(makeStoredRun());
+        for (const index of [2, 0, 10, 1])
+          store.saveTestResult("run-1", makeStoredTestResult(index));
+        expect(store.getTestResults("run-1")).toEqual(
+          [0, 1, 2, 10].map((index) => makeStoredTestResult(index)),
+        );
+      });
+
+      it("replaces the result saved at the same index", () => {
+        store.startRun(makeStoredRun());
+        store.saveTestResult("run-1", makeStoredTestResult(0));
+        const replacement = {
+          ...makeStoredTestResult(0, { success: false }),
+          fingerprint: "changed",
+        };
+        store.saveTestResult("run-1", replacement);
+        expect(store.getTestResults("run-1")).toEqual([replacement]);
+      });
+
+      it("keeps each run's results apart", () => {
+        store.startRun(makeStoredRun({ id: "a" }));
+        store.startRun(makeStoredRun({ id: "b" }));
+        store.saveTestResult("a", makeStoredTestResult(0, { input: "from a" }));
+        store.saveTestResult("b", makeStoredTestResult(0, { input: "from b" }));
+        expect(store.getTestResults("a").map((stored) => stored.result.input)).toEqual(["from a"]);
+        expect(store.getTestResults("b").map((stored) => stored.result.input)).toEqual(["from b"]);
+        expect(store.getTestResults("unknown")).toEqual([]);
+      });
+
+      it("refuses a result for a run that was never started", () => {
+        expect(() => store.saveTestResult("nope", makeStoredTestResult(0))).toThrow(
+          /call startRun first/,
+        );
+      });
+
+      it("refuses a result without a valid index", () => {
+        store.startRun(makeStoredRun());
+        expect(() => store.saveTestResult("run-1", makeStoredTestResult(-1))).toThrow(StoreError);
+        expect(() => store.saveTestResult("run-1", makeStoredTestResult(0.5))).toThrow(StoreError);
+      });
+
+      it("keeps unicode and large values intact", () => {
+        const input = 'Ünïcödé 😀 中文 עברית \u0000 nul, lone \ud800 surrogate, "quotes" \\ back';
+        const verboseLogs = "x".repeat(2_000_000);
+        const stored = makeStoredTestResult(0, { input, actualOutput: "🧪".repeat(10_000) });
+        const first = stored.result.metricsData[0];
+        if (first !== undefined) first.verboseLogs = verboseLogs;
+        store.startRun(makeStoredRun({ identifier: "ユニコード", config: { note: "café ☕" } }));
+        store.saveTestResult("run-1", stored);
+        expect(store.getTestResults("run-1")).toEqual([stored]);
+        expect(store.getRun("ユニコード")?.config).toEqual({ note: "café ☕" });
+      });
+    });
+
+    describe("isolation from callers", () => {
+      it("is not changed by mutating what was saved or what was read", () => {
+        const run = makeStoredRun();
+        const stored = makeStoredTestResult(0);
+        store.startRun(run);
+        store.saveTestResult("run-1", stored);
+        run.config.judge = "changed";
+        stored.result.input = "changed";
+        const read = store.getTestResults("run-1")[0];
+        if (read !== undefined) read.result.input = "changed again";
+        const readRun = store.getRun("run-1");
+        if (readRun !== null) readRun.config.judge = "changed again";
+
+        expect(store.getRun("run-1")?.config.judge).toBe("mock-judge");
+        expect(store.getTestResults("run-1")[0]?.result.input).toBe("question 0");
+      });
+
+      it("keeps cached answers apart from the objects given and returned", () => {
+        const answer = {
+          text: null,
+          object: { verdicts: [{ verdict: "yes" }] },
+          inputTokens: 1,
+          outputTokens: 2,
+          costUsd: 0.5,
+        };
+        store.judgeCache.set("key", answer);
+        answer.object.verdicts.push({ verdict: "no" });
+        const read = store.judgeCache.get("key")?.object as { verdicts: unknown[] } | undefined;
+        if (read !== undefined) read.verdicts.length = 0;
+        expect(store.judgeCache.get("key")?.object).toEqual({ verdicts: [{ verdict: "yes" }] });
+      });
+    });
+
+    describe("judge cache", () => {
+      it("returns undefined for an unknown key", () => {
+        expect(store.judgeCache.get("unknown")).toBeUndefined();
+      });
+
+      it("round-trips a text answer without usage or cost", () => {
+        const answer = {
+          text: '{"opinions": []}',
+          object: undefined,
+          inputTokens: null,
+          outputTokens: null,
+          costUsd: null,
+        };
+        store.judgeCache.set("text-key", answer);
+        expect(store.judgeCache.get("text-key")).toEqual(answer);
+      });
+
+      it("round-trips an object answer with usage and cost", () => {
+        const answer = {
+          text: null,
+          object: {
+            verdicts: [{ verdict: "no", reason: "Fine — «ok» 👍" }],
+            nested: { list: [1, 2.5, null, true] },
+          },
+          inputTokens: 1500,
+          outputTokens: 42,
+          costUsd: 0.003_141,
+        };
+        store.judgeCache.set("object-key", answer);
+        expect(store.judgeCache.get("object-key")).toEqual(answer);
+      });
+
+      it("keeps a null object apart from a missing one", () => {
+        store.judgeCache.set("null-object", {
+          text: "null",
+          object: null,
+          inputTokens: 0,
+          outputTokens: 0,
+          costUsd: 0,
+        });
+        expect(store.judgeCache.get("null-object")?.object).toBeNull();
+      });
+
+      it("replaces the answer stored under the same key", () => {
+        store.judgeCache.set("key", {
+          text: "first",
+          object: undefined,
+          inputTokens: 1,
+          outputTokens: 1,
+          costUsd: null,
+        });
+        store.judgeCache.set("key", {
+          text: "second",
+          object: undefined,
+          inputTokens: 2,
+          outputTokens: 2,
+          costUsd: null,
+        });
+        expect(store.judgeCache.get("key")?.text).toBe("second");
+      });
+
+      it("stores a large answer under a long key", () => {
+        const key = "k".repeat(500);
+        const object = {
+          statements: Array.from({ length: 5_000 }, (_, index) => `statement ${index} ✓`),
+        };
+        store.judgeCache.set(key, {
+          text: null,
+          object,
+          inputTokens: 10,
+          outputTokens: 20,
+          costUsd: null,
+        });
+        expect(store.judgeCache.get(key)?.object).toEqual(object);
+      });
+    });
+
+    describe("once closed", () => {
+      it("throws a StoreError from every method, and closing again is harmless", () => {
+        store.startRun(makeStoredRun());
+        store.close();
+        store.close();
+        expect(() => store.getRun("run-1")).toThrow(StoreError);
+        expect(() => store.listRuns()).toThrow(/closed/);
+        expect(() => store.startRun(makeStoredRun({ id: "run-2" }))).toThrow(StoreError);
+        expect(() => store.saveTestResult("run-1", makeStoredTestResult(0))).toThrow(StoreError);
+        expect(() => store.getTestResults("run-1")).toThrow(StoreError);
+        expect(() => store.reopenRun("run-1")).toThrow(StoreError);
+        expect(() => store.judgeCache.get("key")).toThrow(StoreError);
+        expect(() =>
+          store.judgeCache.set("key", {
+            text: "t",
+            object: undefined,
+            inputTokens: null,
+            outputTokens: null,
+            costUsd: null,
+          }),
+        ).toThrow(StoreError);
+      });
+    });
+  });
+}

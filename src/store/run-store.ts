@@ -1,0 +1,64 @@
+import type { EvaluationSummary, RunStatus, TestResult } from "../evaluate/evaluation-result.ts";
+
+/** A stored run's header. */
+export interface StoredRun {
+  id: string;
+  identifier: string | null;
+  status: RunStatus;
+  startedAt: string;
+  endedAt: string | null;
+  /** The run's configuration, without secrets (metric names and options, judge names, …). */
+  config: Record<string, unknown>;
+  /** Totals, once the run ended. */
+  summary: EvaluationSummary | null;
+}
+
+/** A stored test result and the fingerprint that says which inputs produced it. */
+export interface StoredTestResult {
+  /** Hash of the test case and the metric configuration: resume reuses a result only when it matches. */
+  fingerprint: string;
+  result: TestResult;
+}
+
+/**
+ * Where runs and their test results are kept. Every test result is written as soon as it
+ * is known, so a run killed half-way keeps what it finished.
+ */
+export interface RunStore {
+  startRun(run: StoredRun): void;
+  /** Reopens a run (resume): status back to "running". */
+  reopenRun(runId: string): void;
+  /** Adds or replaces the result of test case `result.index`. */
+  saveTestResult(runId: string, stored: StoredTestResult): void;
+  finishRun(options: {
+    runId: string;
+    status: RunStatus;
+    endedAt: string;
+    summary: EvaluationSummary;
+  }): void;
+  /** A run by id, or the latest run with that identifier. */
+  getRun(idOrIdentifier: string): StoredRun | null;
+  /** Test results of a run, in index order. */
+  getTestResults(runId: string): StoredTestResult[];
+  /** Runs, newest first. */
+  listRuns(options?: { limit?: number }): StoredRun[];
+  close(): void;
+}
+
+/** A cached judge answer. */
+export interface CachedJudgeAnswer {
+  text: string | null;
+  object: unknown;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+}
+
+/**
+ * Judge answers keyed by a hash of everything that changes the answer (model, settings,
+ * prompt, images, schema, trial index). Only successful answers are stored.
+ */
+export interface JudgeCache {
+  get(key: string): CachedJudgeAnswer | undefined;
+  set(key: string, answer: CachedJudgeAnswer): void;
+}

@@ -1,0 +1,255 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { StoreError } from "../errors/store-error.ts";
+import {
+  describeRunStoreContract,
+  makeStoredRun,
+  makeStoredTestResult,
+  makeSummary,
+} from "./run-store-contract.ts";
+import { SCHEMA_VERSION, SqliteRunStore } from "./sqlite-run-store.ts";
+
+const isRoot = process.getuid?.() === 0;
+const temporaryFolders: string[] = [];
+
+function makeTemporaryFolder(): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "verdict-store-"));
+  temporaryFolders.push(folder);
+  return folder;
+}
+
+function removeFolder(folder: string): void {
+  fs.chmodSync(folder, 0o700);
+  fs.rmSync(folder, { recursive: true, force: true });
+}
+
+afterEach(() => {
+  for (const folder of temporaryFolders.splice(0)) removeFolder(folder);
+});
+
+function openError(databasePath: string): StoreError {
+  try {
+    new SqliteRunStore({ path: databasePath }).close();
+  } catch (error) {
+    if (error instanceof StoreError) return error;
+    throw error;
+  }
+  throw new Error(`opening ${databasePath} did not fail`);
+}
+
+describeRunStoreContract({
+  name: "SqliteRunStore",
+  create: () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "verdict-contract-"));
+    return {
+      store: new SqliteRunStore({ path: path.join(folder, "verdict.db") }),
+      cleanup: () => removeFolder(folder),
+    };
+  },
+});
+
+describe("SqliteRunStore", () => {
+  it("keeps runs, results and cached answers after the file is closed and reopened", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const writer = new SqliteRunStore({ path: databasePath });
+    writer.startRun(makeStoredRun({ identifier: "nightly" }));
+    writer.saveTestResult("run-1", makeStoredTestResult(1));
+    writer.saveTestResult("run-1", makeStoredTestResult(0));
+    writer.finishRun({
+      runId: "run-1",
+      status: "completed",
+      endedAt: "2025-01-01T11:00:00.000Z",
+      summary: makeSummary(),
+    });
+    const answer = {
+      text: null,
+      object: { opinions: ["x"] },
+      inputTokens: 3,
+      outputTokens: 4,
+      costUsd: 0.01,
+    };
+    writer.judgeCache.set("key", answer);
+    writer.close();
+
+    const reader = new SqliteRunStore({ path: databasePath });
+    expect(reader.getRun("nightly")).toMatchObject({
+      id: "run-1",
+      status: "completed",
+      summary: makeSummary(),
+    });
+    expect(reader.getTestResults("run-1")).toEqual([
+      makeStoredTestResult(0),
+      makeStoredTestResult(1),
+    ]);
+    expect(reader.judgeCache.get("key")).toEqual(answer);
+    reader.close();
+  });
+
+  it("lets two stores on the same file write in turn and see each other's writes", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const first = new SqliteRunStore({ path: databasePath });
+    const second = new SqliteRunStore({ path: databasePath });
+    first.startRun(makeStoredRun());
+    for (let index = 0; index < 50; index += 1) {
+      (index % 2 === 0 ? first : second).saveTestResult("run-1", makeStoredTestResult(index));
+      (index % 2 === 0 ? second : first).judgeCache.set(`key-${index}`, {
+        text: `answer ${index}`,
+        object: undefined,
+        inputTokens: null,
+        outputTokens: null,
+        costUsd: null,
+      });
+    }
+    expect(second.getTestResults("run-1").map((stored) => stored.result.index)).toEqual(
+      Array.from({ length: 50 }, (_, index) => index),
+    );
+    expect(first.judgeCache.get("key-49")?.text).toBe("answer 49");
+    first.close();
+    second.close();
+  });
+
+  it("lets several processes write the same file at once", async () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const setup = new SqliteRunStore({ path: databasePath });
+    setup.startRun(makeStoredRun());
+    const moduleUrl = new URL("./sqlite-run-store.ts", import.meta.url).href;
+    const writer = (worker: number) => `
+      const { SqliteRunStore } = await import(${JSON.stringify(moduleUrl)});
+      const store = new SqliteRunStore({ path: ${JSON.stringify(databasePath)} });
+      for (let step = 0; step < 100; step += 1) {
+        const index = ${worker} * 100 + step;
+        store.saveTestResult("run-1", { fingerprint: "f", result: { index, name: "case " + index } });
+        store.judgeCache.set("key-" + index, { text: "t", object: undefined, inputTokens: null, outputTokens: null, costUsd: null });
+      }
+      store.close();`;
+    const run = promisify(execFile);
+    await Promise.all(
+      [0, 1, 2, 3].map((worker) =>
+        run(process.execPath, ["--input-type=module", "--no-warnings", "-e", writer(worker)], {
+          cwd: path.dirname(fileURLToPath(import.meta.url)),
+        }),
+      ),
+    );
+    expect(setup.getTestResults("run-1")).toHaveLength(400);
+    expect(setup.judgeCache.get("key-399")?.text).toBe("t");
+    setup.close();
+  });
+
+  it("refuses a corrupt file at open, naming it and saying what to do", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    fs.writeFileSync(databasePath, Buffer.from("definitely not sqlite ".repeat(300)));
+    const error = openError(databasePath);
+    expect(error.message).toContain(databasePath);
+    expect(error.message).toMatch(/not a verdict database or is corrupt/);
+    expect(error.message).toMatch(/VERDICT_HOME/);
+  });
+
+  it("refuses another program's SQLite database", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "other.db");
+    const other = new DatabaseSync(databasePath);
+    other.exec("CREATE TABLE runs (name TEXT)");
+    other.close();
+    expect(openError(databasePath).message).toMatch(/another program, not a verdict database/);
+  });
+
+  it("refuses a database written by a newer verdict", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    new SqliteRunStore({ path: databasePath }).close();
+    const raw = new DatabaseSync(databasePath);
+    raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(openError(databasePath).message).toMatch(/newer verdict/);
+  });
+
+  it("records the schema version, so later versions know what to migrate", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    new SqliteRunStore({ path: databasePath }).close();
+    const raw = new DatabaseSync(databasePath);
+    expect(raw.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
+    expect(raw.prepare("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
+    raw.close();
+  });
+
+  it.skipIf(isRoot)("refuses a read-only folder at open", () => {
+    const folder = makeTemporaryFolder();
+    fs.chmodSync(folder, 0o500);
+    const databasePath = path.join(folder, "verdict.db");
+    const error = openError(databasePath);
+    expect(error.message).toContain(databasePath);
+    expect(error.message).toMatch(/read-only/);
+  });
+
+  it.skipIf(isRoot)("refuses a read-only database file at open", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    new SqliteRunStore({ path: databasePath }).close();
+    fs.chmodSync(databasePath, 0o400);
+    expect(openError(databasePath).message).toMatch(/read-only/);
+  });
+
+  it("refuses a path whose folder is a file at open", () => {
+    const file = path.join(makeTemporaryFolder(), "not-a-folder");
+    fs.writeFileSync(file, "");
+    const databasePath = path.join(file, "verdict.db");
+    const error = openError(databasePath);
+    expect(error.message).toContain(databasePath);
+    expect(error.message).toMatch(/is a file, not a folder/);
+  });
+
+  it("throws a StoreError naming the file once closed", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const store = new SqliteRunStore({ path: databasePath });
+    store.close();
+    expect(() => store.listRuns()).toThrow(databasePath);
+  });
+
+  it("refuses values that are not plain JSON", () => {
+    const store = new SqliteRunStore({ path: ":memory:" });
+    store.startRun(makeStoredRun());
+    const stored = makeStoredTestResult(0, { metadata: { count: 1n } } as never);
+    expect(() => store.saveTestResult("run-1", stored)).toThrow(/not plain JSON/);
+    store.close();
+  });
+});
+
+describe("SqliteRunStore.open", () => {
+  it("uses VERDICT_HOME as the folder that holds verdict.db, creating it", () => {
+    const home = path.join(makeTemporaryFolder(), "nested", "home");
+    const store = SqliteRunStore.open({ env: { VERDICT_HOME: home } });
+    expect(store.path).toBe(path.join(home, "verdict.db"));
+    expect(fs.existsSync(store.path)).toBe(true);
+    store.close();
+  });
+
+  it("defaults to .verdict under the working directory", () => {
+    const cwd = makeTemporaryFolder();
+    const store = SqliteRunStore.open({ env: {}, cwd });
+    expect(store.path).toBe(path.join(cwd, ".verdict", "verdict.db"));
+    store.close();
+  });
+
+  it("resolves a relative VERDICT_HOME from the working directory, and prefers home", () => {
+    const cwd = makeTemporaryFolder();
+    const relative = SqliteRunStore.open({ env: { VERDICT_HOME: "results" }, cwd });
+    expect(relative.path).toBe(path.join(cwd, "results", "verdict.db"));
+    relative.close();
+    const explicit = SqliteRunStore.open({
+      home: path.join(cwd, "explicit"),
+      env: { VERDICT_HOME: "results" },
+      cwd,
+    });
+    expect(explicit.path).toBe(path.join(cwd, "explicit", "verdict.db"));
+    explicit.close();
+  });
+
+  it("throws a StoreError when the folder cannot be created", () => {
+    const file = path.join(makeTemporaryFolder(), "file");
+    fs.writeFileSync(file, "");
+    expect(() => SqliteRunStore.open({ home: path.join(file, "home") })).toThrow(StoreError);
+  });
+});

@@ -1,0 +1,490 @@
+import fs from "node:fs";
+import path from "node:path";
+import { DatabaseSync, type SQLOutputValue, type StatementSync } from "node:sqlite";
+import { StoreError } from "../errors/store-error.ts";
+import type { EvaluationSummary, RunStatus } from "../evaluate/evaluation-result.ts";
+import { redactSecrets } from "./redact-secrets.ts";
+import type {
+  CachedJudgeAnswer,
+  JudgeCache,
+  RunStore,
+  StoredRun,
+  StoredTestResult,
+} from "./run-store.ts";
+
+/** Options of {@link SqliteRunStore}. */
+export interface SqliteRunStoreOptions {
+  /** The database file; created when missing (its folder must exist). */
+  path: string;
+  /**
+   * How long a write waits for another process (a Vitest worker, a CI shard) holding the lock.
+   * @default 5000
+   */
+  busyTimeoutMs?: number | undefined;
+}
+
+/** Options of {@link SqliteRunStore.open}. */
+export interface OpenSqliteRunStoreOptions {
+  /**
+   * The folder that holds `verdict.db`; created when missing.
+   * @default env.VERDICT_HOME, else `<cwd>/.verdict`
+   */
+  home?: string | undefined;
+  /** @default process.env */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Where a relative `home` or `VERDICT_HOME` is resolved from. @default process.cwd() */
+  cwd?: string | undefined;
+  /** @default 5000 */
+  busyTimeoutMs?: number | undefined;
+}
+
+/** The file name of the database inside the verdict home folder. */
+export const STORE_FILE_NAME = "verdict.db";
+
+// "VRDT": marks the file as a verdict database, so another program's SQLite file is refused.
+const APPLICATION_ID = 0x56524454;
+
+// One step per schema version: MIGRATIONS[n] turns version n into n + 1. Append steps; never
+// edit a released one, since existing databases have already run it.
+const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
+  (database) =>
+    database.exec(`
+      PRAGMA application_id = ${APPLICATION_ID};
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        identifier TEXT,
+        status TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        config TEXT NOT NULL,
+        summary TEXT
+      ) STRICT;
+      CREATE INDEX runs_by_identifier ON runs (identifier, started_at);
+      CREATE INDEX runs_by_start ON runs (started_at);
+      CREATE TABLE test_results (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        fingerprint TEXT NOT NULL,
+        success INTEGER,
+        result TEXT NOT NULL,
+        PRIMARY KEY (run_id, idx)
+      ) STRICT;
+      CREATE TABLE judge_cache (
+        key TEXT PRIMARY KEY,
+        text TEXT,
+        object TEXT,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        cost_usd REAL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `),
+];
+
+/** The schema version this build of verdict writes (`PRAGMA user_version`). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const RUN_COLUMNS = "id, identifier, status, started_at, ended_at, config, summary";
+
+function prepareStatements(database: DatabaseSync) {
+  return {
+    insertRun: database.prepare(`INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    reopenRun: database.prepare(
+      "UPDATE runs SET status = 'running', ended_at = NULL, summary = NULL WHERE id = ?",
+    ),
+    finishRun: database.prepare(
+      "UPDATE runs SET status = ?, ended_at = ?, summary = ? WHERE id = ?",
+    ),
+    runById: database.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`),
+    latestRunByIdentifier: database.prepare(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE identifier = ?
+       ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+    ),
+    runsNewestFirst: database.prepare(
+      `SELECT ${RUN_COLUMNS} FROM runs ORDER BY started_at DESC, rowid DESC LIMIT ?`,
+    ),
+    saveTestResult: database.prepare(
+      `INSERT INTO test_results (run_id, idx, fingerprint, success, result) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, idx) DO UPDATE SET
+         fingerprint = excluded.fingerprint, success = excluded.success, result = excluded.result`,
+    ),
+    testResults: database.prepare(
+      "SELECT fingerprint, result FROM test_results WHERE run_id = ? ORDER BY idx",
+    ),
+    cachedAnswer: database.prepare(
+      "SELECT text, object, input_tokens, output_tokens, cost_usd FROM judge_cache WHERE key = ?",
+    ),
+    cacheAnswer: database.prepare(
+      `INSERT INTO judge_cache (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET
+         text = excluded.text, object = excluded.object, input_tokens = excluded.input_tokens,
+         output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd,
+         created_at = excluded.created_at`,
+    ),
+  } satisfies Record<string, StatementSync>;
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+type Row = Record<string, SQLOutputValue>;
+
+const SQLITE_CONSTRAINT = 19;
+
+function sqliteCode(error: unknown): number | undefined {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  // Extended result codes carry the primary code in their low byte.
+  return typeof code === "number" ? code & 0xff : undefined;
+}
+
+function describeUnopenable(file: string): string {
+  const folder = path.dirname(file);
+  const folderStat = fs.statSync(folder, { throwIfNoEntry: false });
+  if (folderStat === undefined) return `its folder ${folder} does not exist: create it`;
+  if (!folderStat.isDirectory()) return `${folder} is a file, not a folder: choose another path`;
+  try {
+    fs.accessSync(folder, fs.constants.W_OK | fs.constants.X_OK);
+  } catch {
+    return `its folder ${folder} is read-only: make it writable`;
+  }
+  return "the file is read-only or not accessible: make it readable and writable";
+}
+
+/** What went wrong and what to do, from an error thrown by node:sqlite or JSON. */
+function describeFailure(error: unknown, file: string): string {
+  const detail = error instanceof Error ? error.message : String(error);
+  const elsewhere = "or set VERDICT_HOME to another folder";
+  switch (sqliteCode(error)) {
+    case 5:
+    case 6:
+      return `it stayed locked by another process beyond the busy timeout (${detail}): retry, or raise busyTimeoutMs`;
+    case 3:
+    case 8:
+      return `it is read-only (${detail}): make the file and its folder writable, ${elsewhere}`;
+    case 11:
+    case 26:
+      return `it is not a verdict database or is corrupt (${detail}): move it away, ${elsewhere}`;
+    case 10:
+      return `a disk I/O error occurred (${detail}): check the disk and the file's permissions, ${elsewhere}`;
+    case 13:
+      return `the disk is full (${detail}): free some space, ${elsewhere}`;
+    case 14:
+      return `it cannot be opened (${detail}): ${describeUnopenable(file)}, ${elsewhere}`;
+    default:
+      return error instanceof SyntaxError
+        ? `it holds malformed JSON (${detail}): the file is corrupt; move it away, ${elsewhere}`
+        : detail;
+  }
+}
+
+function text(row: Row, column: string): string {
+  const value = row[column];
+  if (typeof value !== "string") throw new TypeError(`column ${column} is not text`);
+  return value;
+}
+
+function textOrNull(row: Row, column: string): string | null {
+  return row[column] === null ? null : text(row, column);
+}
+
+function numberOrNull(row: Row, column: string): number | null {
+  const value = row[column];
+  if (value === null || typeof value === "number") return value ?? null;
+  throw new TypeError(`column ${column} is not a number`);
+}
+
+function toStoredRun(row: Row): StoredRun {
+  const summary = textOrNull(row, "summary");
+  return {
+    id: text(row, "id"),
+    identifier: textOrNull(row, "identifier"),
+    status: text(row, "status") as RunStatus,
+    startedAt: text(row, "started_at"),
+    endedAt: textOrNull(row, "ended_at"),
+    config: JSON.parse(text(row, "config")) as Record<string, unknown>,
+    summary: summary === null ? null : (JSON.parse(summary) as StoredRun["summary"]),
+  };
+}
+
+/**
+ * The default store: runs, test results and cached judge answers in one SQLite file, through
+ * Node's built-in `node:sqlite` (no native add-on). Several processes may write the same file
+ * at once (WAL journal, busy timeout). Every failure is a `StoreError` that names the file and
+ * says what to do. Configurations are passed through {@link redactSecrets} before they are
+ * written, so API keys never reach the file.
+ * @example
+ * const store = SqliteRunStore.open(); // .verdict/verdict.db, or $VERDICT_HOME/verdict.db
+ * const run = store.getRun("nightly");
+ * const answer = store.judgeCache.get(key);
+ * store.close();
+ */
+export class SqliteRunStore implements RunStore {
+  /** The database file. */
+  readonly path: string;
+  /** Judge answers, kept in the same file. */
+  readonly judgeCache: JudgeCache;
+  private database: DatabaseSync | null;
+  private statements: Statements | null;
+
+  /**
+   * Opens the store in the default location, creating the folder:
+   * `$VERDICT_HOME/verdict.db` when `VERDICT_HOME` is set, else `<cwd>/.verdict/verdict.db`.
+   * @example
+   * const store = SqliteRunStore.open({ home: "/var/lib/evals" });
+   */
+  static open(options: OpenSqliteRunStoreOptions = {}): SqliteRunStore {
+    const env = options.env ?? process.env;
+    const cwd = options.cwd ?? process.cwd();
+    const home = path.resolve(cwd, options.home ?? (env.VERDICT_HOME?.trim() || ".verdict"));
+    const file = path.join(home, STORE_FILE_NAME);
+    try {
+      fs.mkdirSync(home, { recursive: true });
+    } catch (error) {
+      throw new StoreError(
+        `Could not create the folder of the verdict store ${file}: ${(error as Error).message}. ` +
+          "Make its parent writable, or set VERDICT_HOME to another folder.",
+        { cause: error },
+      );
+    }
+    return new SqliteRunStore({ path: file, busyTimeoutMs: options.busyTimeoutMs });
+  }
+
+  constructor(options: SqliteRunStoreOptions) {
+    this.path = options.path === ":memory:" ? options.path : path.resolve(options.path);
+    let database: DatabaseSync | undefined;
+    try {
+      database = new DatabaseSync(this.path, { enableForeignKeyConstraints: true });
+      // A pragma rather than the `timeout` option, which Node only has since 22.16.
+      database.exec(
+        `PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`,
+      );
+      // WAL lets readers and one writer work at once across processes. With WAL,
+      // synchronous = NORMAL cannot corrupt the file: a power cut may lose the last commits,
+      // a killed process loses nothing; and it saves an fsync per written result.
+      database.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      this.migrate(database);
+      this.statements = prepareStatements(database);
+      this.database = database;
+    } catch (error) {
+      // The open failed: report why, not a failure to close a half-open file.
+      try {
+        database?.close();
+      } catch {}
+      throw this.toStoreError("open", error);
+    }
+    this.judgeCache = {
+      get: (key) =>
+        this.use(`read judge cache entry "${key}"`, (statements) => {
+          const row = statements.cachedAnswer.get(key);
+          if (row === undefined) return undefined;
+          const object = textOrNull(row, "object");
+          return {
+            text: textOrNull(row, "text"),
+            object: object === null ? undefined : JSON.parse(object),
+            inputTokens: numberOrNull(row, "input_tokens"),
+            outputTokens: numberOrNull(row, "output_tokens"),
+            costUsd: numberOrNull(row, "cost_usd"),
+          } satisfies CachedJudgeAnswer;
+        }),
+      set: (key, answer) =>
+        this.use(`write judge cache entry "${key}"`, (statements) => {
+          statements.cacheAnswer.run(
+            key,
+            answer.text,
+            answer.object === undefined
+              ? null
+              : this.toJson(`write judge cache entry "${key}"`, answer.object),
+            answer.inputTokens,
+            answer.outputTokens,
+            answer.costUsd,
+            new Date().toISOString(),
+          );
+        }),
+    };
+  }
+
+  startRun(run: StoredRun): void {
+    this.use(`start run "${run.id}"`, (statements) => {
+      try {
+        statements.insertRun.run(
+          run.id,
+          run.identifier,
+          run.status,
+          run.startedAt,
+          run.endedAt,
+          this.toJson(`start run "${run.id}"`, redactSecrets(run.config)),
+          run.summary === null ? null : this.toJson(`start run "${run.id}"`, run.summary),
+        );
+      } catch (error) {
+        if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
+        throw this.failure(
+          `start run "${run.id}"`,
+          "a run with this id already exists: resume it with reopenRun, or choose another id",
+        );
+      }
+    });
+  }
+
+  reopenRun(runId: string): void {
+    this.use(`reopen run "${runId}"`, (statements) => {
+      if (statements.reopenRun.run(runId).changes === 0) {
+        throw this.failure(`reopen run "${runId}"`, "there is no run with this id");
+      }
+    });
+  }
+
+  saveTestResult(runId: string, stored: StoredTestResult): void {
+    const index = stored.result.index;
+    const action = `save test result ${index} of run "${runId}"`;
+    this.use(action, (statements) => {
+      if (!Number.isSafeInteger(index) || index < 0) {
+        throw this.failure(action, "result.index must be a non-negative integer");
+      }
+      const success = stored.result.success;
+      try {
+        statements.saveTestResult.run(
+          runId,
+          index,
+          stored.fingerprint,
+          success === null ? null : success ? 1 : 0,
+          this.toJson(action, stored.result),
+        );
+      } catch (error) {
+        if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
+        throw this.failure(action, "there is no run with this id: call startRun first");
+      }
+    });
+  }
+
+  finishRun(options: {
+    runId: string;
+    status: RunStatus;
+    endedAt: string;
+    summary: EvaluationSummary;
+  }): void {
+    this.use(`finish run "${options.runId}"`, (statements) => {
+      const { changes } = statements.finishRun.run(
+        options.status,
+        options.endedAt,
+        this.toJson(`finish run "${options.runId}"`, options.summary),
+        options.runId,
+      );
+      if (changes === 0) {
+        throw this.failure(`finish run "${options.runId}"`, "there is no run with this id");
+      }
+    });
+  }
+
+  getRun(idOrIdentifier: string): StoredRun | null {
+    return this.use(`read run "${idOrIdentifier}"`, (statements) => {
+      const row =
+        statements.runById.get(idOrIdentifier) ??
+        statements.latestRunByIdentifier.get(idOrIdentifier);
+      return row === undefined ? null : toStoredRun(row);
+    });
+  }
+
+  getTestResults(runId: string): StoredTestResult[] {
+    return this.use(`read the test results of run "${runId}"`, (statements) =>
+      statements.testResults.all(runId).map((row) => ({
+        fingerprint: text(row, "fingerprint"),
+        result: JSON.parse(text(row, "result")) as StoredTestResult["result"],
+      })),
+    );
+  }
+
+  listRuns(options: { limit?: number } = {}): StoredRun[] {
+    return this.use("list runs", (statements) => {
+      const limit = options.limit ?? -1;
+      if (options.limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+        throw this.failure("list runs", "limit must be a non-negative integer");
+      }
+      return statements.runsNewestFirst.all(limit).map(toStoredRun);
+    });
+  }
+
+  /** Closes the file. Closing twice is harmless; any other call afterwards throws a StoreError. */
+  close(): void {
+    const database = this.database;
+    this.database = null;
+    this.statements = null;
+    database?.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  // Runs every pending migration step in one write transaction, so that concurrent processes
+  // opening a new file migrate it once and a failed step leaves the file as it was.
+  private migrate(database: DatabaseSync): void {
+    database.exec("BEGIN IMMEDIATE");
+    try {
+      const version = Number(database.prepare("PRAGMA user_version").get()?.user_version);
+      const applicationId = Number(database.prepare("PRAGMA application_id").get()?.application_id);
+      const tables = database.prepare("SELECT count(*) AS count FROM sqlite_schema").get();
+      const isEmpty = version === 0 && applicationId === 0 && Number(tables?.count) === 0;
+      if (!isEmpty && applicationId !== APPLICATION_ID) {
+        throw this.failure(
+          "open",
+          "it is a SQLite database of another program, not a verdict database: move it away, " +
+            "or set VERDICT_HOME to another folder",
+        );
+      }
+      if (version > SCHEMA_VERSION) {
+        throw this.failure(
+          "open",
+          `it was written by a newer verdict (schema ${version}; this version knows up to ` +
+            `${SCHEMA_VERSION}): upgrade verdict, or set VERDICT_HOME to another folder`,
+        );
+      }
+      for (const step of MIGRATIONS.slice(version)) step(database);
+      // Written even when unchanged: this tiny write makes a read-only file fail now, at
+      // open, rather than at the first result of a run.
+      database.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      database.exec("COMMIT");
+    } catch (error) {
+      // SQLite may already have rolled back (disk full, I/O error): the first error is the one
+      // worth reporting.
+      try {
+        database.exec("ROLLBACK");
+      } catch {}
+      throw error;
+    }
+  }
+
+  private use<Result>(action: string, operation: (statements: Statements) => Result): Result {
+    if (this.statements === null) {
+      throw this.failure(action, "the store is closed: open a new SqliteRunStore");
+    }
+    try {
+      return operation(this.statements);
+    } catch (error) {
+      throw this.toStoreError(action, error);
+    }
+  }
+
+  private toJson(action: string, value: unknown): string {
+    try {
+      return JSON.stringify(value);
+    } catch (error) {
+      throw this.failure(
+        action,
+        `the value is not plain JSON (${(error as Error).message})`,
+        error,
+      );
+    }
+  }
+
+  private failure(action: string, reason: string, cause?: unknown): StoreError {
+    const what = action === "open" ? "open the verdict store" : `${action} in the verdict store`;
+    return new StoreError(
+      `Could not ${what} ${this.path}: ${reason}.`,
+      cause === undefined ? {} : { cause },
+    );
+  }
+
+  private toStoreError(action: string, error: unknown): StoreError {
+    if (error instanceof StoreError) return error;
+    return this.failure(action, describeFailure(error, this.path), error);
+  }
+}

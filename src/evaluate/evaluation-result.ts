@@ -66,7 +66,7 @@ export interface EvaluationSummary {
   outputTokens: number;
   /** USD paid; `null` when a price was unknown. */
   costUsd: number | null;
-  /** What the cache hits would have cost (calls, tokens, USD). */
+  /** What the cache hits and shared calls would have cost (calls, tokens, USD). */
   saved: { judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null };
   durationMs: number;
 }

@@ -107,6 +107,13 @@ describe("JudgeScheduler", () => {
     expect(state.calls).toBe(1);
     expect(first?.cached).toBe(false);
     expect(second?.cached).toBe(true);
+    expect(scheduler.stats.sharedCalls).toBe(1);
+    expect(scheduler.stats.saved).toEqual({
+      judgeCalls: 1,
+      inputTokens: 10,
+      outputTokens: 2,
+      costUsd: 0.001,
+    });
     const later = new JudgeScheduler({ cache: store.judgeCache });
     const cached = await later.send(judge, request("same"), meta);
     expect(state.calls).toBe(1);

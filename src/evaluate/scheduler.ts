@@ -105,6 +105,11 @@ export class JudgeScheduler implements JudgeTransport {
     if (shared) {
       const response = await shared;
       this.stats.sharedCalls += 1;
+      this.recordSaving({
+        inputTokens: response.usage?.inputTokens ?? null,
+        outputTokens: response.usage?.outputTokens ?? null,
+        costUsd: response.costUsd,
+      });
       return { ...response, cached: true };
     }
     const pending = this.fetch({ key, judge, request, meta });
@@ -128,12 +133,7 @@ export class JudgeScheduler implements JudgeTransport {
     const hit = cache?.get(key);
     if (hit) {
       this.stats.cacheHits += 1;
-      const saved = this.stats.saved;
-      saved.judgeCalls += 1;
-      saved.inputTokens += hit.inputTokens ?? 0;
-      saved.outputTokens += hit.outputTokens ?? 0;
-      saved.costUsd =
-        saved.costUsd === null || hit.costUsd === null ? null : saved.costUsd + hit.costUsd;
+      this.recordSaving(hit);
       return {
         text: hit.text,
         object: hit.object ?? undefined,
@@ -186,6 +186,20 @@ export class JudgeScheduler implements JudgeTransport {
       if (error instanceof JudgeCallError && error.quotaExhausted) this.stop(error);
       throw error;
     }
+  }
+
+  /** Adds what an answer would have cost, had it not come from the cache or a shared call. */
+  private recordSaving(answer: {
+    inputTokens: number | null;
+    outputTokens: number | null;
+    costUsd: number | null;
+  }): void {
+    const saved = this.stats.saved;
+    saved.judgeCalls += 1;
+    saved.inputTokens += answer.inputTokens ?? 0;
+    saved.outputTokens += answer.outputTokens ?? 0;
+    saved.costUsd =
+      saved.costUsd === null || answer.costUsd === null ? null : saved.costUsd + answer.costUsd;
   }
 
   private record(response: JudgeResponse): void {

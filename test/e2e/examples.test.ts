@@ -1,6 +1,9 @@
 // The examples run as a user runs them: `node examples/…` in a child process. The
 // "verdict-source" export condition makes `import "verdict"` load the current sources.
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -35,14 +38,19 @@ function bareEnv(): NodeJS.ProcessEnv {
 
 describe("examples", () => {
   it("run against the fake judge with no key and no network", async () => {
-    const result = await runNode({ args: ["examples/with-fake-judge.ts"], env: bareEnv() });
-    expect(result.stderr).toBe("");
+    const home = mkdtempSync(join(tmpdir(), "verdict-examples-"));
+    const result = await runNode({
+      args: ["examples/with-fake-judge.ts"],
+      env: { ...bareEnv(), VERDICT_HOME: home },
+    }).finally(() => rmSync(home, { recursive: true, force: true }));
+    expect(result.stderr).not.toMatch(/error|warning/i);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Toxicity: score");
     expect(result.stdout).toContain("Bias: score");
     expect(result.stdout).toContain("Answer Relevancy: score");
     expect(result.stdout).toContain("Judge: openai:gpt-4.1");
-    expect(result.stdout).toContain("3/3 examples ran against the fake judge.");
+    expect(result.stdout).toContain("Aggregate metrics");
+    expect(result.stdout).toContain("4/4 examples ran against the fake judge.");
   });
 
   it("say in one line what to set when no judge is configured", async () => {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
@@ -229,5 +232,32 @@ describe("evaluate", () => {
     await expect(
       evaluate({ testCases: [], metrics: [metric], maxConcurrent: 0, store: false, ...quiet }),
     ).rejects.toThrow(/maxConcurrent/);
+  });
+
+  it("goes on without the store, with a warning, when the database is corrupt", async () => {
+    const home = mkdtempSync(join(tmpdir(), "verdict-corrupt-"));
+    writeFileSync(join(home, "verdict.db"), "this is not a database, just some text ".repeat(200));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const events: RunnerEvent[] = [];
+      const result = await evaluate({
+        testCases: [{ input: "q", actualOutput: "fine" }],
+        metrics: [new ToxicityMetric({ model: new MockJudge({ answers: answer }) })],
+        env: { VERDICT_HOME: home },
+        onProgress: (event) => events.push(event),
+        ...quiet,
+      });
+      expect(result.summary.status).toBe("completed");
+      expect(result.testResults[0]?.metricsData[0]?.score).toBe(0);
+      expect(warn).toHaveBeenCalledTimes(1);
+      const warning = String(warn.mock.calls[0]?.[0]);
+      expect(warning).toContain(join(home, "verdict.db"));
+      expect(warning).toContain("goes on without the store");
+      const end = events.at(-1);
+      expect(end?.type === "run-end" && end.message).toBe(warning);
+    } finally {
+      warn.mockRestore();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

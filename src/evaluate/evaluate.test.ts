@@ -260,4 +260,54 @@ describe("evaluate", () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
+
+  it("keeps running when a reporter throws, and says so once", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const result = await evaluate({
+        testCases: [
+          { input: "q", actualOutput: "fine" },
+          { input: "q", actualOutput: "fine too" },
+        ],
+        metrics: [new ToxicityMetric({ model: new MockJudge({ answers: answer }) })],
+        store: false,
+        onProgress: () => {
+          throw new Error("listener bug");
+        },
+        ...quiet,
+      });
+      expect(result.testResults).toHaveLength(2);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toContain(
+        "onProgress failed and is skipped for this run: listener bug",
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("stops and marks the run failed when the store breaks mid-run", async () => {
+    const store = new MemoryRunStore();
+    const save = store.saveTestResult.bind(store);
+    let saves = 0;
+    store.saveTestResult = (runId, stored) => {
+      saves += 1;
+      if (saves === 2) throw new Error("disk full");
+      save(runId, stored);
+    };
+    await expect(
+      evaluate({
+        testCases: Array.from({ length: 5 }, (_, index) => ({
+          input: "q",
+          actualOutput: `fine ${index}`,
+        })),
+        metrics: [new ToxicityMetric({ model: new MockJudge({ answers: answer }) })],
+        store,
+        maxConcurrent: 1,
+        identifier: "broken-store",
+        ...quiet,
+      }),
+    ).rejects.toThrow("disk full");
+    expect(store.getRun("broken-store")?.status).toBe("failed");
+  });
 });

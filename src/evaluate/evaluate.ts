@@ -157,12 +157,28 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
     ...defaultReporters({ display: options.display ?? "all", showProgress: options.showProgress }),
     ...(options.reporters ?? []),
   ];
+  const failedListeners = new Set<string>();
   const emit = (event: RunnerEvent) => {
     if (event.type === "test-case-end" && store && !reused.has(event.result.index)) {
       store.saveTestResult(runId, { fingerprint: event.fingerprint, result: event.result });
     }
-    for (const reporter of reporters) reporter.onEvent(event);
-    options.onProgress?.(event);
+    // A failing reporter must not cost the run its results: it is reported once and skipped.
+    const notify = (listener: () => void, name: string) => {
+      try {
+        listener();
+      } catch (error) {
+        if (!failedListeners.has(name)) {
+          failedListeners.add(name);
+          console.warn(
+            `Warning: ${name} failed and is skipped for this run: ${(error as Error).message}`,
+          );
+        }
+      }
+    };
+    reporters.forEach((reporter, position) => {
+      notify(() => reporter.onEvent(event), `reporter #${position + 1}`);
+    });
+    if (options.onProgress) notify(() => options.onProgress?.(event), "onProgress");
   };
   emit({
     type: "run-start",
@@ -248,7 +264,16 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const worker = async () => {
     while (next < pending.length && !scheduler.stoppedBy) {
       const index = pending[next++] as number;
-      await scoreCase(index);
+      try {
+        await scoreCase(index);
+      } catch (error) {
+        // Not a metric failure (those are results): the store or a reporter broke. Stop,
+        // keep what finished, and report it.
+        fatal ??= error instanceof Error ? error : new Error(String(error));
+        scheduler.stop(
+          new EvalError("ABORTED", `The run stopped after an error: ${fatal.message}`),
+        );
+      }
     }
   };
   try {
@@ -279,7 +304,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
     testResults,
     summary,
   };
-  store?.finishRun({ runId, status, endedAt: new Date().toISOString(), summary });
+  try {
+    store?.finishRun({ runId, status, endedAt: new Date().toISOString(), summary });
+  } catch (error) {
+    console.warn(`Warning: the run's end could not be stored: ${(error as Error).message}`);
+  }
   const resumeHint = `Resume with evaluate({ identifier: "${options.identifier ?? runId}", resume: true, … }).`;
   const message =
     status === "interrupted"

@@ -45,17 +45,8 @@ export interface MetricSummary {
 /** How a run ended. */
 export type RunStatus = "running" | "completed" | "interrupted" | "quota-exhausted" | "failed";
 
-/** Totals of a run. */
-export interface EvaluationSummary {
-  status: RunStatus;
-  metrics: MetricSummary[];
-  testCases: {
-    total: number;
-    passed: number;
-    failed: number;
-    /** Cases not scored because the run stopped (quota, interruption, error). */
-    unscored: number;
-  };
+/** What a run spent on its judge, and what the cache and shared calls saved. */
+export interface JudgeSpending {
   /** Judge requests paid for (each retry counts once: the answer that was used). */
   judgeCalls: number;
   /** Answers served from the cache (nothing paid). */
@@ -68,6 +59,19 @@ export interface EvaluationSummary {
   costUsd: number | null;
   /** What the cache hits and shared calls would have cost (calls, tokens, USD). */
   saved: { judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+}
+
+/** Totals of a run. */
+export interface EvaluationSummary extends JudgeSpending {
+  status: RunStatus;
+  metrics: MetricSummary[];
+  testCases: {
+    total: number;
+    passed: number;
+    failed: number;
+    /** Cases not scored because the run stopped (quota, interruption, error). */
+    unscored: number;
+  };
   durationMs: number;
 }
 

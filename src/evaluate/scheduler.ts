@@ -5,6 +5,7 @@ import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
 import type { RetryPolicy, Sleep } from "../judge/retry-policy.ts";
 import type { JudgeCache } from "../store/run-store.ts";
+import type { JudgeSpending } from "./evaluation-result.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import { ModelLane } from "./model-lane.ts";
 
@@ -29,14 +30,7 @@ export interface JudgeSchedulerOptions {
 }
 
 /** What the scheduler did, for the run summary. */
-export interface SchedulerStats {
-  judgeCalls: number;
-  cacheHits: number;
-  sharedCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number | null;
-  saved: { judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+export interface SchedulerStats extends JudgeSpending {
   retries: number;
   rateLimited: number;
   /** Highest number of requests in flight at once to one model. */

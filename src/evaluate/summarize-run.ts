@@ -52,7 +52,6 @@ export function summarizeRun(options: {
   testResults: readonly TestResult[];
   total: number;
   stats: SchedulerStats;
-  /** Accounting of results reused from an earlier run (resume): paid then, not now. */
   durationMs: number;
 }): EvaluationSummary {
   const { testResults, stats } = options;

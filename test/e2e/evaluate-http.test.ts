@@ -1,10 +1,8 @@
 // evaluate() over the real wire path: AI SDK OpenAI provider → HTTP → the fake server, with
 // the default SQLite store in a temporary VERDICT_HOME.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { evaluate } from "../../src/evaluate/evaluate.ts";
 import { AnswerRelevancyMetric } from "../../src/metrics/answer-relevancy/answer-relevancy-metric.ts";
@@ -16,8 +14,8 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { runNode } from "./run-node.ts";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 let server: FakeOpenAIServer;
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -187,28 +185,11 @@ describe("evaluate() over HTTP", () => {
 });
 
 describe("a run killed half-way", () => {
-  function runChild(childEnv: NodeJS.ProcessEnv) {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=verdict-source", "test/e2e/fixtures/evaluate-child.ts"],
-      {
-        cwd: root,
-        env: { ...process.env, ...childEnv },
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
+  const runChild = (childEnv: NodeJS.ProcessEnv) =>
+    runNode({
+      args: ["test/e2e/fixtures/evaluate-child.ts"],
+      env: { ...process.env, ...childEnv },
     });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) =>
-      child.on("exit", (code) => resolve(code)),
-    );
-    return { child, exited, output: () => ({ stdout, stderr }) };
-  }
 
   it("resumes without repeating a finished case", async () => {
     server.setLatency(60);

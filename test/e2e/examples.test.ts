@@ -1,30 +1,15 @@
 // The examples run as a user runs them: `node examples/…` in a child process. The
 // "verdict-source" export condition makes `import "verdict"` load the current sources.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runNode } from "./run-node.ts";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-
-function runNode(options: { args: string[]; env: NodeJS.ProcessEnv }) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=verdict-source", ...options.args], {
-      cwd: root,
-      env: options.env,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
+async function run(options: { args: string[]; env: NodeJS.ProcessEnv }) {
+  const started = runNode(options);
+  const code = await started.exited;
+  return { code, ...started.output() };
 }
 
 /** The environment without any judge configuration. */
@@ -39,7 +24,7 @@ function bareEnv(): NodeJS.ProcessEnv {
 describe("examples", () => {
   it("run against the fake judge with no key and no network", async () => {
     const home = mkdtempSync(join(tmpdir(), "verdict-examples-"));
-    const result = await runNode({
+    const result = await run({
       args: ["examples/with-fake-judge.ts"],
       env: { ...bareEnv(), VERDICT_HOME: home },
     }).finally(() => rmSync(home, { recursive: true, force: true }));
@@ -54,7 +39,7 @@ describe("examples", () => {
   });
 
   it("say in one line what to set when no judge is configured", async () => {
-    const result = await runNode({ args: ["examples/toxicity.ts"], env: bareEnv() });
+    const result = await run({ args: ["examples/toxicity.ts"], env: bareEnv() });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr.trim().split("\n")).toHaveLength(1);

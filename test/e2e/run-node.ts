@@ -1,0 +1,35 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The project root: where child processes run. */
+export const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+/** A Node child process started the way a user runs a script, on the current sources. */
+export interface NodeRun {
+  child: ChildProcess;
+  /** Resolves to the exit code (`null` when killed by a signal). */
+  exited: Promise<number | null>;
+  /** What it printed so far. */
+  output: () => { stdout: string; stderr: string };
+}
+
+/**
+ * Starts `node <args>` in the project root with the "verdict-source" condition, so that
+ * `import "verdict"` loads `src/` rather than a possibly stale `dist/`.
+ */
+export function runNode(options: { args: string[]; env: NodeJS.ProcessEnv }): NodeRun {
+  const child = spawn(process.execPath, ["--conditions=verdict-source", ...options.args], {
+    cwd: projectRoot,
+    env: options.env,
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}

@@ -16,7 +16,7 @@ import type { RunnerEvent, RunReporter } from "./events.ts";
 import { openRunStore, type RunStoreOption } from "./open-run-store.ts";
 import { resolveJudges } from "./resolve-judges.ts";
 import { type CacheMode, JudgeScheduler } from "./scheduler.ts";
-import { summarizeRun } from "./summarize-run.ts";
+import { snapshotSpending, spendingSince, summarizeRun } from "./summarize-run.ts";
 
 /** Options of {@link evaluate}. */
 export interface EvaluateOptions {
@@ -58,6 +58,12 @@ export interface EvaluateOptions {
   handleInterrupt?: boolean;
   /** Environment for model and store resolution. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /**
+   * A scheduler shared with other runs (e.g. every assertion of a test file), with its own
+   * concurrency, retries and cache; `maxConcurrent`, `throttleMs`, `retry` and `cache` are
+   * then the scheduler's.
+   */
+  scheduler?: JudgeScheduler;
 }
 
 /** Errors that mean "the run stopped", not "this metric failed". */
@@ -119,14 +125,17 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const handleInterrupt = options.handleInterrupt ?? true;
   if (handleInterrupt) process.once("SIGINT", onInterrupt);
 
-  const scheduler = new JudgeScheduler({
-    ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
-    ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-    ...(options.retry ? { retry: options.retry } : {}),
-    cache,
-    cacheMode: options.cache ?? true,
-    signal: controller.signal,
-  });
+  const scheduler =
+    options.scheduler ??
+    new JudgeScheduler({
+      ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
+      ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+      cache,
+      cacheMode: options.cache ?? true,
+      signal: controller.signal,
+    });
+  const spentBefore = snapshotSpending(scheduler.stats);
 
   // Resume: reuse the finished results of the run with this identifier.
   const existing = options.resume && store ? store.getRun(options.identifier as string) : null;
@@ -295,7 +304,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
     status,
     testResults,
     total: testCases.length,
-    stats: scheduler.stats,
+    spending: spendingSince({ before: spentBefore, now: scheduler.stats }),
     durationMs: Date.now() - startedAt,
   });
   const result: EvaluationResult = {

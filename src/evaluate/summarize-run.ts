@@ -1,11 +1,11 @@
 import type { MetricData } from "../metrics/metric-data.ts";
 import type {
   EvaluationSummary,
+  JudgeSpending,
   MetricSummary,
   RunStatus,
   TestResult,
 } from "./evaluation-result.ts";
-import type { SchedulerStats } from "./scheduler.ts";
 
 /** Whether a set of metric results passes: any failure fails; only score-only results → `null`. */
 export function decideSuccess(metricsData: readonly MetricData[]): boolean | null {
@@ -46,15 +46,54 @@ function summarizeMetrics(testResults: readonly TestResult[]): MetricSummary[] {
   });
 }
 
-/** The totals of a run from its results and the scheduler's accounting. */
+/** A copy of the spending figures, to measure one run on a shared scheduler. */
+export function snapshotSpending(spending: JudgeSpending): JudgeSpending {
+  return {
+    judgeCalls: spending.judgeCalls,
+    cacheHits: spending.cacheHits,
+    sharedCalls: spending.sharedCalls,
+    inputTokens: spending.inputTokens,
+    outputTokens: spending.outputTokens,
+    costUsd: spending.costUsd,
+    saved: { ...spending.saved },
+  };
+}
+
+function minus(now: number | null, before: number | null): number | null {
+  return now === null || before === null ? null : now - before;
+}
+
+/** What was spent between a snapshot and now (unknown cost stays unknown). */
+export function spendingSince(options: {
+  before: JudgeSpending;
+  now: JudgeSpending;
+}): JudgeSpending {
+  const { before, now } = options;
+  return {
+    judgeCalls: now.judgeCalls - before.judgeCalls,
+    cacheHits: now.cacheHits - before.cacheHits,
+    sharedCalls: now.sharedCalls - before.sharedCalls,
+    inputTokens: now.inputTokens - before.inputTokens,
+    outputTokens: now.outputTokens - before.outputTokens,
+    costUsd: minus(now.costUsd, before.costUsd),
+    saved: {
+      judgeCalls: now.saved.judgeCalls - before.saved.judgeCalls,
+      inputTokens: now.saved.inputTokens - before.saved.inputTokens,
+      outputTokens: now.saved.outputTokens - before.saved.outputTokens,
+      costUsd: minus(now.saved.costUsd, before.saved.costUsd),
+    },
+  };
+}
+
+/** The totals of a run from its results and what it spent on the judge. */
 export function summarizeRun(options: {
   status: RunStatus;
   testResults: readonly TestResult[];
   total: number;
-  stats: SchedulerStats;
+  spending: JudgeSpending;
   durationMs: number;
 }): EvaluationSummary {
-  const { testResults, stats } = options;
+  const { testResults } = options;
   return {
     status: options.status,
     metrics: summarizeMetrics(testResults),
@@ -64,13 +103,7 @@ export function summarizeRun(options: {
       failed: testResults.filter((result) => result.success === false).length,
       unscored: options.total - testResults.length,
     },
-    judgeCalls: stats.judgeCalls,
-    cacheHits: stats.cacheHits,
-    sharedCalls: stats.sharedCalls,
-    inputTokens: stats.inputTokens,
-    outputTokens: stats.outputTokens,
-    costUsd: stats.costUsd,
-    saved: { ...stats.saved },
+    ...snapshotSpending(options.spending),
     durationMs: options.durationMs,
   };
 }

@@ -1,0 +1,14 @@
+/** Exit codes of the `verdict` program (SPEC §6). Other programs rely on these numbers. */
+export const EXIT_CODES = {
+  /** Every test passed. */
+  passed: 0,
+  /** Some test failed. */
+  failed: 1,
+  /** Usage or configuration error (bad flag, no judge configured, unreadable file). */
+  usage: 2,
+  /** Judge errors left test cases unscored (quota, judge failures, interruption). */
+  unscored: 3,
+} as const;
+
+/** One of {@link EXIT_CODES}. */
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];

@@ -33,7 +33,7 @@ export interface MetricSummary {
   name: string;
   /** Mean over scored results; `null` when none was scored. */
   meanScore: number | null;
-  /** passed ÷ (passed + failed); `null` when nothing had a threshold. */
+  /** passed ÷ (passed + failed + errored): an error counts against; `null` when nothing had a threshold. */
   passRate: number | null;
   passed: number;
   failed: number;

@@ -20,10 +20,12 @@ export {
 export type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "./judge-transport.ts";
 export {
   DEFAULT_JUDGE_MODEL,
+  type JudgeModelSource,
   type ModelSpec,
   type ProviderName,
   type ResolveJudgeOptions,
   resolveJudge,
+  resolveModelSpec,
   SUPPORTED_PROVIDERS,
 } from "./resolve-model.ts";
 export {

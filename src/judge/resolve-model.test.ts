@@ -1,19 +1,26 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { writeProjectConfig } from "../config/project-config.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { AiSdkJudge } from "./ai-sdk-judge.ts";
 import type { JudgeModel, JudgeRequest } from "./judge-model.ts";
-import { resolveJudge } from "./resolve-model.ts";
+import { resolveJudge, resolveModelSpec } from "./resolve-model.ts";
 
 const modelOf = (judge: JudgeModel) =>
   (judge as AiSdkJudge).model as { provider: string; modelId: string };
 
 describe("resolveJudge", () => {
   it("defaults to VERDICT_MODEL, then gpt-4.1 on OpenAI's Responses API", async () => {
-    const judge = await resolveJudge({ env: { OPENAI_API_KEY: "sk-test" } });
+    // An empty home: a model persisted in the repository's own .verdict/ must not leak in.
+    const home = mkdtempSync(path.join(tmpdir(), "verdict-no-config-"));
+    const judge = await resolveJudge({ env: { OPENAI_API_KEY: "sk-test", VERDICT_HOME: home } });
+    rmSync(home, { recursive: true, force: true });
     expect(judge).toBeInstanceOf(AiSdkJudge);
     expect(judge.name).toBe("openai:gpt-4.1");
     expect(modelOf(judge)).toMatchObject({ provider: "openai.responses", modelId: "gpt-4.1" });
@@ -21,6 +28,34 @@ describe("resolveJudge", () => {
       env: { VERDICT_MODEL: "openai:gpt-4.1-mini", OPENAI_API_KEY: "sk-test" },
     });
     expect(fromEnv.name).toBe("openai:gpt-4.1-mini");
+  });
+
+  it("falls back to the model persisted by set-model, after the option and VERDICT_MODEL", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "verdict-home-"));
+    try {
+      const keys = { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "k" };
+      const env = { VERDICT_HOME: home, ...keys };
+      expect(resolveModelSpec({ env })).toEqual({ model: "gpt-4.1", source: "default" });
+      writeProjectConfig({ env, config: { model: "anthropic:claude-sonnet-4-5" } });
+      expect((await resolveJudge({ env })).name).toBe("anthropic:claude-sonnet-4-5");
+      expect(resolveModelSpec({ env })).toEqual({
+        model: "anthropic:claude-sonnet-4-5",
+        source: "config file",
+      });
+      const withVariable = { ...env, VERDICT_MODEL: "gpt-4.1-mini" };
+      expect((await resolveJudge({ env: withVariable })).name).toBe("openai:gpt-4.1-mini");
+      expect(resolveModelSpec({ env: withVariable }).source).toBe("env");
+      expect((await resolveJudge({ model: "gpt-4.1-nano", env: withVariable })).name).toBe(
+        "openai:gpt-4.1-nano",
+      );
+      // A relative VERDICT_HOME is found from cwd.
+      const relative = { VERDICT_HOME: path.basename(home), ...keys };
+      expect((await resolveJudge({ env: relative, cwd: path.dirname(home) })).name).toBe(
+        "anthropic:claude-sonnet-4-5",
+      );
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("returns a JudgeModel as is and wraps an AI SDK language model", async () => {

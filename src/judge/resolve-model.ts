@@ -1,4 +1,5 @@
 import { createOpenAI } from "@ai-sdk/openai";
+import { readProjectConfig } from "../config/project-config.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { type AiSdkLanguageModel, createJudge } from "./ai-sdk-judge.ts";
 import { isJudgeModel, type JudgeModel } from "./judge-model.ts";
@@ -10,7 +11,7 @@ import type { ModelPrices } from "./usage-and-cost.ts";
  */
 export type ModelSpec = string | AiSdkLanguageModel | JudgeModel;
 
-/** The judge used when neither `model` nor `VERDICT_MODEL` says otherwise. */
+/** The judge used when neither `model`, `VERDICT_MODEL` nor `verdict set-model` says otherwise. */
 export const DEFAULT_JUDGE_MODEL = "gpt-4.1";
 
 /** Provider prefixes a model string may start with (no prefix means `openai`). */
@@ -30,7 +31,7 @@ export type ProviderName = (typeof SUPPORTED_PROVIDERS)[number];
 export interface ResolveJudgeOptions {
   /**
    * The judge.
-   * @default env.VERDICT_MODEL, else "gpt-4.1"
+   * @default env.VERDICT_MODEL, else the model persisted by `verdict set-model`, else "gpt-4.1"
    */
   model?: ModelSpec | undefined;
   /**
@@ -38,6 +39,12 @@ export interface ResolveJudgeOptions {
    * @default process.env
    */
   env?: NodeJS.ProcessEnv | undefined;
+  /**
+   * Where the verdict home folder (`VERDICT_HOME`, else `.verdict`) that holds the persisted
+   * model is resolved from.
+   * @default process.cwd()
+   */
+  cwd?: string | undefined;
   /** Prices that override or extend the built-in price table, for `costUsd`. */
   prices?: ModelPrices | undefined;
   /**
@@ -47,17 +54,44 @@ export interface ResolveJudgeOptions {
   importModule?: ((specifier: string) => Promise<unknown>) | undefined;
 }
 
+/** Where the judge model came from, in the order they are tried. */
+export type JudgeModelSource = "option" | "env" | "config file" | "default";
+
+/** Options of {@link resolveModelSpec}. */
+export type ResolveModelSpecOptions = Pick<ResolveJudgeOptions, "model" | "env" | "cwd">;
+
+/**
+ * The judge model to use and where it came from: the `model` option, else `VERDICT_MODEL`,
+ * else the model persisted in `config.json` by `verdict set-model`, else "gpt-4.1".
+ * A broken `config.json` is a `ConfigError`, but only when it is consulted.
+ * @example
+ * const { model, source } = resolveModelSpec({ env: process.env });
+ */
+export function resolveModelSpec(options: ResolveModelSpecOptions = {}): {
+  model: ModelSpec;
+  source: JudgeModelSource;
+} {
+  if (options.model !== undefined) return { model: options.model, source: "option" };
+  const env = options.env ?? process.env;
+  const fromEnv = env.VERDICT_MODEL?.trim();
+  if (fromEnv) return { model: fromEnv, source: "env" };
+  const persisted = readProjectConfig({ env, cwd: options.cwd }).model;
+  if (persisted !== undefined) return { model: persisted, source: "config file" };
+  return { model: DEFAULT_JUDGE_MODEL, source: "default" };
+}
+
 /**
  * Turns what a user wrote as `model` into a {@link JudgeModel}: a JudgeModel is used as is,
  * an AI SDK language model is wrapped with `createJudge`, and a model string is created with
  * its provider, reading keys from `env`. Fails with a `ConfigError` that says what to do
- * (set a key, install a package, fix the name).
+ * (set a key, install a package, fix the name). Without `model`, the judge is the one
+ * {@link resolveModelSpec} picks.
  * @example
  * const judge = await resolveJudge({ model: "anthropic:claude-sonnet-4-5" });
  */
 export async function resolveJudge(options: ResolveJudgeOptions = {}): Promise<JudgeModel> {
   const env = options.env ?? process.env;
-  const model = options.model ?? (env.VERDICT_MODEL?.trim() || DEFAULT_JUDGE_MODEL);
+  const { model } = resolveModelSpec({ model: options.model, env, cwd: options.cwd });
   if (isJudgeModel(model)) return model;
   if (isLanguageModel(model)) return createJudge({ model, prices: options.prices });
   if (typeof model !== "string") {

@@ -30,7 +30,7 @@ export interface BaseMetricOptions<Template extends object> {
   /**
    * The judge: a model string (`"gpt-4.1"`, `"anthropic:claude-sonnet-4-5"`, `"ollama:llama3.1"`, …),
    * an AI SDK language model, or a {@link JudgeModel}.
-   * @default process.env.VERDICT_MODEL, else "gpt-4.1"
+   * @default process.env.VERDICT_MODEL, else the model saved by `verdict set-model`, else "gpt-4.1"
    */
   model?: ModelSpec;
   /** Produce `reason`. @default true */

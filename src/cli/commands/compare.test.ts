@@ -1,0 +1,294 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { TestResult } from "../../evaluate/evaluation-result.ts";
+import { summarizeRun } from "../../evaluate/summarize-run.ts";
+import type { MetricData } from "../../metrics/metric-data.ts";
+import { MemoryRunStore } from "../../store/memory-run-store.ts";
+import type { RunStore } from "../../store/run-store.ts";
+import { inferMetricDirection, runCompare } from "./compare.ts";
+
+const LOWER_IS_BETTER = new Set(["Toxicity", "Bias"]);
+
+function metricData(name: string, score: number | null, threshold: number | null = 0.5) {
+  const passes = (value: number, bound: number) =>
+    LOWER_IS_BETTER.has(name) ? value <= bound : value >= bound;
+  return {
+    name,
+    threshold,
+    success: score === null ? false : threshold === null ? null : passes(score, threshold),
+    score,
+    reason: null,
+    strictMode: false,
+    evaluationModel: "mock-judge",
+    error: score === null ? "The judge failed." : null,
+    evaluationCost: null,
+    inputTokens: null,
+    outputTokens: null,
+    verboseLogs: "",
+    judgeCalls: 1,
+    cachedJudgeCalls: 0,
+  } satisfies MetricData;
+}
+
+/** Test cases as `name → { metric: score }`; `null` is an errored metric. */
+type Cases = Array<[string, Record<string, number | null>]>;
+
+function testResults(cases: Cases, threshold: number | null = 0.5): TestResult[] {
+  return cases.map(([name, scores], index) => {
+    const metricsData = Object.entries(scores).map(([metric, score]) =>
+      metricData(metric, score, threshold),
+    );
+    return {
+      name,
+      index,
+      success: metricsData.every((data) => data.success !== false),
+      input: `question ${index}`,
+      actualOutput: `answer ${index}`,
+      expectedOutput: null,
+      metricsData,
+      trials: [],
+      passedTrials: 1,
+    };
+  });
+}
+
+let clock = 0;
+
+function saveRun(
+  store: RunStore,
+  options: { id: string; identifier?: string; cases: Cases; finished?: boolean },
+) {
+  const results = testResults(options.cases);
+  const startedAt = new Date(Date.UTC(2025, 0, 1, 10, clock++)).toISOString();
+  store.startRun({
+    id: options.id,
+    identifier: options.identifier ?? null,
+    status: "running",
+    startedAt,
+    endedAt: null,
+    config: {},
+    summary: null,
+  });
+  for (const result of results) {
+    store.saveTestResult(options.id, { fingerprint: `f-${result.index}`, result });
+  }
+  if (options.finished === false) return;
+  const zero = { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+  store.finishRun({
+    runId: options.id,
+    status: "completed",
+    endedAt: startedAt,
+    summary: summarizeRun({
+      status: "completed",
+      testResults: results,
+      total: results.length,
+      spending: { ...zero, cacheHits: 0, sharedCalls: 0, saved: zero },
+      durationMs: 1,
+    }),
+  });
+}
+
+const goodCases: Cases = [
+  ["greeting", { Toxicity: 0, "Answer Relevancy": 1 }],
+  ["refund", { Toxicity: 0.2, "Answer Relevancy": 0.8 }],
+  ["weather", { Toxicity: 0, "Answer Relevancy": 0.9 }],
+];
+
+describe("verdict compare", () => {
+  let store: MemoryRunStore;
+  let stdout: string;
+  let stderr: string;
+  const compare = (baseline: string, candidate: string, maxDrop?: number) =>
+    runCompare({
+      baseline,
+      candidate,
+      ...(maxDrop === undefined ? {} : { maxDrop }),
+      cwd: "/nowhere",
+      env: {},
+      store,
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+  beforeEach(() => {
+    store = new MemoryRunStore();
+    stdout = "";
+    stderr = "";
+  });
+
+  it("exits 0 for an equal run, and finds the latest run of an identifier", async () => {
+    saveRun(store, { id: "run-a", identifier: "main", cases: goodCases });
+    saveRun(store, { id: "run-old", identifier: "pr", cases: [["x", { Toxicity: 1 }]] });
+    saveRun(store, { id: "run-b", identifier: "pr", cases: goodCases });
+    expect(await compare("main", "pr")).toBe(0);
+    expect(stderr).toBe("");
+    expect(stdout).toContain("Comparing baseline run-a");
+    expect(stdout).toContain('with candidate run-b "pr"');
+    expect(stdout).toMatch(
+      /Toxicity +lower +0\.07 → 0\.07 \(no change\) +100\.0% → 100\.0% \(no change\)\n/,
+    );
+    expect(stdout).toMatch(/Answer Relevancy +higher +0\.90 → 0\.90 \(no change\)/);
+    expect(stdout).toContain("No test case changed verdict.");
+    expect(stdout).toContain("No metric got worse by more than --max-drop 0.");
+  });
+
+  it("exits 1 naming the metric and the test cases that changed verdict", async () => {
+    saveRun(store, { id: "run-a", cases: goodCases });
+    saveRun(store, {
+      id: "run-b",
+      cases: [
+        ["weather", { Toxicity: 0, "Answer Relevancy": 0.9 }],
+        ["greeting", { Toxicity: 0.9, "Answer Relevancy": 1 }],
+        ["refund", { Toxicity: 0.2, "Answer Relevancy": null }],
+      ],
+    });
+    expect(await compare("run-a", "run-b")).toBe(1);
+    const table = stdout.slice(
+      stdout.indexOf("Metric"),
+      stdout.indexOf("\n\n", stdout.indexOf("Metric")),
+    );
+    expect(table.split("\n")).toEqual([
+      "Metric            Better  Mean score           Pass rate",
+      "Toxicity          lower   0.07 → 0.37 (+0.30)  100.0% → 66.7% (-33.3 pts)  WORSE",
+      "Answer Relevancy  higher  0.90 → 0.95 (+0.05)  100.0% → 66.7% (-33.3 pts)  WORSE",
+    ]);
+    // Matched by name although the order changed.
+    expect(stdout).toContain(
+      [
+        "Test cases that changed verdict (2):",
+        "  greeting  Toxicity          passed → failed   score 0.00 → 0.90",
+        "  refund    Answer Relevancy  passed → errored  score 0.80 → n/a",
+      ].join("\n"),
+    );
+    expect(stdout).toContain("Regression: worse by more than --max-drop 0:");
+    expect(stdout).toContain(
+      "  Toxicity: pass rate 100.0% → 66.7%, mean score 0.07 → 0.37 (lower is better)",
+    );
+    expect(stdout).toContain("  Answer Relevancy: pass rate 100.0% → 66.7%\n");
+  });
+
+  it("exits 0 for an improvement, and tolerates a drop up to --max-drop", async () => {
+    saveRun(store, { id: "worse", cases: [["a", { Toxicity: 0.4, "Answer Relevancy": 0.6 }]] });
+    saveRun(store, { id: "better", cases: [["a", { Toxicity: 0.1, "Answer Relevancy": 0.9 }]] });
+    expect(await compare("worse", "better")).toBe(0);
+    expect(await compare("better", "worse")).toBe(1);
+    expect(await compare("better", "worse", 0.3)).toBe(0);
+    expect(await compare("better", "worse", 0.29)).toBe(1);
+    expect(stdout).toContain("  Answer Relevancy: mean score 0.90 → 0.60 (higher is better)");
+  });
+
+  it("judges by the pass rate alone when the direction cannot be inferred", async () => {
+    // Every score sits on the threshold: both directions explain the verdicts.
+    saveRun(store, { id: "a", cases: [["q", { Custom: 0.5 }]] });
+    saveRun(store, {
+      id: "b",
+      cases: [
+        ["q", { Custom: 0.5 }],
+        ["r", { Custom: 0.5 }],
+      ],
+    });
+    expect(await compare("a", "b")).toBe(0);
+    expect(stdout).toMatch(/Custom +\? +0\.50 → 0\.50/);
+    expect(stdout).toContain("only the pass rate is checked");
+  });
+
+  it("matches test cases by index when names repeat", async () => {
+    saveRun(store, {
+      id: "a",
+      cases: [
+        ["same", { Bias: 0 }],
+        ["same", { Bias: 0 }],
+      ],
+    });
+    saveRun(store, {
+      id: "b",
+      cases: [
+        ["same", { Bias: 0 }],
+        ["same", { Bias: 0.8 }],
+      ],
+    });
+    expect(await compare("a", "b")).toBe(1);
+    expect(stdout).toContain("Test cases that changed verdict (1):");
+    expect(stdout).toContain("  same  Bias  passed → failed  score 0.00 → 0.80");
+  });
+
+  it("computes the figures of a run that never finished from its stored results", async () => {
+    saveRun(store, { id: "a", cases: goodCases });
+    saveRun(store, { id: "b", cases: goodCases.slice(0, 1), finished: false });
+    expect(await compare("a", "b")).toBe(0);
+    expect(stdout).toContain(
+      'Note: run b is "running": its figures cover only the cases it finished.',
+    );
+    expect(stdout).toMatch(/Toxicity +lower +0\.07 → 0\.00 \(-0\.07\)/);
+  });
+
+  it("exits 2 for an unknown run, naming what was searched and listing the latest runs", async () => {
+    for (const id of ["r1", "r2", "r3", "r4", "r5", "r6"]) {
+      saveRun(store, { id, identifier: `nightly-${id}`, cases: goodCases });
+    }
+    expect(await compare("r1", "nope")).toBe(2);
+    expect(stdout).toBe("");
+    const lines = stderr.trimEnd().split("\n");
+    expect(lines[0]).toBe(
+      'No run with the id or identifier "nope" in the verdict store /nowhere/.verdict/verdict.db. ' +
+        'Run "verdict compare A B" with ids from the latest runs:',
+    );
+    expect(lines.slice(1).map((line) => line.trim().split(/\s+/).slice(0, 2))).toEqual([
+      ["r6", "nightly-r6"],
+      ["r5", "nightly-r5"],
+      ["r4", "nightly-r4"],
+      ["r3", "nightly-r3"],
+      ["r2", "nightly-r2"],
+    ]);
+  });
+});
+
+describe("verdict compare without a store", () => {
+  let cwd: string;
+  beforeEach(() => {
+    cwd = mkdtempSync(path.join(tmpdir(), "verdict-compare-"));
+  });
+  afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+  it("exits 2 saying where it looked, and creates nothing", async () => {
+    let stderr = "";
+    const code = await runCompare({
+      baseline: "a",
+      candidate: "b",
+      cwd,
+      env: {},
+      stdout: { write: () => undefined },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `No verdict store at ${path.join(cwd, ".verdict", "verdict.db")}: run "verdict test run" first, ` +
+        "or set VERDICT_HOME to the folder that holds verdict.db.\n",
+    );
+    expect(existsSync(path.join(cwd, ".verdict"))).toBe(false);
+  });
+});
+
+describe("inferMetricDirection", () => {
+  const infer = (metric: string, cases: Cases, threshold: number | null = 0.5) =>
+    inferMetricDirection({ metric, results: testResults(cases, threshold) });
+
+  it("tells lower-is-better from higher-is-better by how results passed", () => {
+    expect(infer("Toxicity", [["a", { Toxicity: 0.2 }]])).toBe("lower-is-better");
+    expect(infer("Relevancy", [["a", { Relevancy: 0.2 }]])).toBe("higher-is-better");
+    expect(
+      infer("Relevancy", [
+        ["a", { Relevancy: 0.9 }],
+        ["b", { Relevancy: 0.5 }],
+      ]),
+    ).toBe("higher-is-better");
+  });
+
+  it("is unknown without scored results, on the threshold, or score-only", () => {
+    expect(infer("Toxicity", [["a", { Toxicity: null }]])).toBe("unknown");
+    expect(infer("Toxicity", [["a", { Toxicity: 0.5 }]])).toBe("unknown");
+    expect(infer("Toxicity", [["a", { Toxicity: 0.1 }]], null)).toBe("unknown");
+    expect(infer("Other", [["a", { Toxicity: 0.1 }]])).toBe("unknown");
+  });
+});

@@ -1,0 +1,370 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { resolveVerdictHome } from "../../config/project-config.ts";
+import { StoreError } from "../../errors/store-error.ts";
+import type { MetricSummary, TestResult } from "../../evaluate/evaluation-result.ts";
+import { summarizeRun } from "../../evaluate/summarize-run.ts";
+import type { MetricData } from "../../metrics/metric-data.ts";
+import type { RunStore, StoredRun } from "../../store/run-store.ts";
+import { SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
+import type { CommandOutput } from "../command-output.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+
+/** Options of {@link runCompare}. */
+export interface CompareCommandOptions {
+  /** Id or identifier (its latest run) of the run compared against. */
+  baseline: string;
+  /** Id or identifier (its latest run) of the run checked for regressions. */
+  candidate: string;
+  /**
+   * How much worse a metric may get before the comparison fails, in score units: 0.05 allows
+   * the mean score to move 0.05 the wrong way and the pass rate to drop 5 points.
+   * @default 0
+   */
+  maxDrop?: number | undefined;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** @default the SQLite store of the verdict home folder (never created by compare) */
+  store?: RunStore | undefined;
+  /** @default process.stdout */
+  stdout?: CommandOutput | undefined;
+  /** @default process.stderr */
+  stderr?: CommandOutput | undefined;
+}
+
+/** Which way a metric's score improves, as far as the stored results tell. */
+export type MetricDirection = "higher-is-better" | "lower-is-better" | "unknown";
+
+/** A metric's verdict on one test case; `scored` means score-only (no threshold). */
+export type MetricVerdict = "passed" | "failed" | "errored" | "scored";
+
+/** A stored run and its test results. */
+export interface RunWithResults {
+  run: StoredRun;
+  results: TestResult[];
+}
+
+/** One metric across two runs. */
+export interface MetricComparison {
+  name: string;
+  direction: MetricDirection;
+  baseline: MetricSummary | null;
+  candidate: MetricSummary | null;
+  /** What got worse beyond `maxDrop`, e.g. `"pass rate 100.0% → 50.0%"`; empty when nothing did. */
+  regressions: string[];
+}
+
+/** A test case whose verdict on a metric changed between the runs. */
+export interface VerdictChange {
+  testCase: string;
+  metric: string;
+  from: MetricVerdict;
+  to: MetricVerdict;
+  baselineScore: number | null;
+  candidateScore: number | null;
+}
+
+/** What {@link compareRuns} found. */
+export interface RunComparison {
+  metrics: MetricComparison[];
+  changes: VerdictChange[];
+  regressed: boolean;
+}
+
+// Summaries hold means of floats: equal runs must never count as worse by a rounding error.
+const TOLERANCE = 1e-9;
+
+function allMetricData(result: TestResult): MetricData[] {
+  return result.trials.length > 0
+    ? result.trials.flatMap((trial) => trial.metricsData)
+    : result.metricsData;
+}
+
+/**
+ * Infers which way a metric's score improves from stored results, since runs do not record
+ * it: each scored result with a threshold passed either as `score <= threshold` (Toxicity,
+ * Bias) or as `score >= threshold`. When only one rule explains every result, that is the
+ * direction; when none is scored, all sit on the threshold, or the results disagree, it is
+ * `unknown` and the comparison judges the metric by its pass rate alone.
+ */
+export function inferMetricDirection(options: {
+  metric: string;
+  results: readonly TestResult[];
+}): MetricDirection {
+  let lower = true;
+  let higher = true;
+  let seen = false;
+  for (const data of options.results.flatMap(allMetricData)) {
+    if (data.name !== options.metric || data.error !== null) continue;
+    if (data.score === null || data.threshold === null || data.success === null) continue;
+    seen = true;
+    lower &&= data.success === data.score <= data.threshold;
+    higher &&= data.success === data.score >= data.threshold;
+  }
+  if (!seen || lower === higher) return "unknown";
+  return lower ? "lower-is-better" : "higher-is-better";
+}
+
+function verdictOf(data: MetricData): MetricVerdict {
+  if (data.error !== null) return "errored";
+  if (data.success === null) return "scored";
+  return data.success ? "passed" : "failed";
+}
+
+function metricSummaries(entry: RunWithResults): MetricSummary[] {
+  if (entry.run.summary !== null) return entry.run.summary.metrics;
+  const zero = { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+  return summarizeRun({
+    status: entry.run.status,
+    testResults: entry.results,
+    total: entry.results.length,
+    spending: { ...zero, cacheHits: 0, sharedCalls: 0, saved: zero },
+    durationMs: 0,
+  }).metrics;
+}
+
+const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+const score = (value: number | null) => (value === null ? "n/a" : value.toFixed(2));
+
+function findChanges(baseline: RunWithResults, candidate: RunWithResults): VerdictChange[] {
+  const count = (results: TestResult[]) => {
+    const counts = new Map<string, number>();
+    for (const { name } of results) counts.set(name, (counts.get(name) ?? 0) + 1);
+    return counts;
+  };
+  const inBaseline = count(baseline.results);
+  const inCandidate = count(candidate.results);
+  // A name matches a case across runs only when it is unique in both; otherwise its position does.
+  const keyOf = (result: TestResult) =>
+    inBaseline.get(result.name) === 1 && inCandidate.get(result.name) === 1
+      ? `name:${result.name}`
+      : `index:${result.index}`;
+  const candidates = new Map(candidate.results.map((result) => [keyOf(result), result]));
+  const changes: VerdictChange[] = [];
+  for (const before of baseline.results) {
+    const after = candidates.get(keyOf(before));
+    if (after === undefined) continue;
+    for (const old of before.metricsData) {
+      const now = after.metricsData.find((data) => data.name === old.name);
+      if (now === undefined || verdictOf(old) === verdictOf(now)) continue;
+      changes.push({
+        testCase: before.name,
+        metric: old.name,
+        from: verdictOf(old),
+        to: verdictOf(now),
+        baselineScore: old.score,
+        candidateScore: now.score,
+      });
+    }
+  }
+  return changes;
+}
+
+/**
+ * Compares two runs metric by metric. A metric regressed when its pass rate dropped, or its
+ * mean score moved the wrong way ({@link inferMetricDirection}), by more than `maxDrop`.
+ * A metric present in only one run is shown but is not a regression.
+ */
+export function compareRuns(options: {
+  baseline: RunWithResults;
+  candidate: RunWithResults;
+  maxDrop: number;
+}): RunComparison {
+  const { baseline, candidate, maxDrop } = options;
+  const before = metricSummaries(baseline);
+  const after = metricSummaries(candidate);
+  const names = [...new Set([...before, ...after].map((summary) => summary.name))];
+  const allResults = [...baseline.results, ...candidate.results];
+  const metrics = names.map((name): MetricComparison => {
+    const old = before.find((summary) => summary.name === name) ?? null;
+    const now = after.find((summary) => summary.name === name) ?? null;
+    const direction = inferMetricDirection({ metric: name, results: allResults });
+    const regressions: string[] = [];
+    if (old?.passRate != null && now?.passRate != null) {
+      if (old.passRate - now.passRate > maxDrop + TOLERANCE) {
+        regressions.push(`pass rate ${percent(old.passRate)} → ${percent(now.passRate)}`);
+      }
+    }
+    if (old?.meanScore != null && now?.meanScore != null && direction !== "unknown") {
+      const worse =
+        direction === "lower-is-better"
+          ? now.meanScore - old.meanScore
+          : old.meanScore - now.meanScore;
+      if (worse > maxDrop + TOLERANCE) {
+        const better = direction === "lower-is-better" ? "lower" : "higher";
+        regressions.push(
+          `mean score ${score(old.meanScore)} → ${score(now.meanScore)} (${better} is better)`,
+        );
+      }
+    }
+    return { name, direction, baseline: old, candidate: now, regressions };
+  });
+  return {
+    metrics,
+    changes: findChanges(baseline, candidate),
+    regressed: metrics.some((metric) => metric.regressions.length > 0),
+  };
+}
+
+interface NumberFormat {
+  value: (value: number) => string;
+  delta: (delta: number) => string;
+}
+const SCORE: NumberFormat = { value: score, delta: (delta) => delta.toFixed(2) };
+const RATE: NumberFormat = { value: percent, delta: (delta) => `${(delta * 100).toFixed(1)} pts` };
+const BETTER: Record<MetricDirection, string> = {
+  "higher-is-better": "higher",
+  "lower-is-better": "lower",
+  unknown: "?",
+};
+
+function fromTo(old: number | null, now: number | null, format: NumberFormat): string {
+  const show = (value: number | null) => (value === null ? "n/a" : format.value(value));
+  const text = `${show(old)} → ${show(now)}`;
+  if (old === null || now === null) return text;
+  const delta = now - old;
+  if (Math.abs(delta) <= TOLERANCE) return `${text} (no change)`;
+  return `${text} (${delta > 0 ? "+" : "-"}${format.delta(Math.abs(delta))})`;
+}
+
+function alignColumns(rows: string[][], indent = ""): string[] {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) =>
+    `${indent}${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ")}`.trimEnd(),
+  );
+}
+
+function describeRun(label: string, run: StoredRun): string {
+  const identifier = run.identifier === null ? "" : ` "${run.identifier}"`;
+  return `${label} ${run.id}${identifier} (${run.startedAt}, ${run.status})`;
+}
+
+/** The comparison as the text `verdict compare` prints. */
+export function formatRunComparison(options: {
+  baseline: StoredRun;
+  candidate: StoredRun;
+  comparison: RunComparison;
+  maxDrop: number;
+}): string {
+  const { metrics, changes } = options.comparison;
+  const lines = [
+    `Comparing ${describeRun("baseline", options.baseline)}`,
+    `     with ${describeRun("candidate", options.candidate)}`,
+    ...[options.baseline, options.candidate].flatMap((run) =>
+      run.status === "completed"
+        ? []
+        : [`Note: run ${run.id} is "${run.status}": its figures cover only the cases it finished.`],
+    ),
+    "",
+    ...alignColumns([
+      ["Metric", "Better", "Mean score", "Pass rate", ""],
+      ...metrics.map((metric) => [
+        metric.name,
+        BETTER[metric.direction],
+        fromTo(metric.baseline?.meanScore ?? null, metric.candidate?.meanScore ?? null, SCORE),
+        fromTo(metric.baseline?.passRate ?? null, metric.candidate?.passRate ?? null, RATE),
+        metric.regressions.length > 0 ? "WORSE" : "",
+      ]),
+    ]),
+  ];
+  if (metrics.some((metric) => metric.direction === "unknown")) {
+    lines.push(
+      "Better ?: the stored results do not show which way the score improves; only the pass rate is checked.",
+    );
+  }
+  lines.push(
+    "",
+    changes.length === 0
+      ? "No test case changed verdict."
+      : `Test cases that changed verdict (${changes.length}):`,
+    ...alignColumns(
+      changes.map((item) => [
+        item.testCase,
+        item.metric,
+        `${item.from} → ${item.to}`,
+        `score ${score(item.baselineScore)} → ${score(item.candidateScore)}`,
+      ]),
+      "  ",
+    ),
+    "",
+  );
+  const regressed = metrics.filter((metric) => metric.regressions.length > 0);
+  if (regressed.length === 0) {
+    lines.push(`No metric got worse by more than --max-drop ${options.maxDrop}.`);
+  } else {
+    lines.push(`Regression: worse by more than --max-drop ${options.maxDrop}:`);
+    for (const metric of regressed) {
+      lines.push(`  ${metric.name}: ${metric.regressions.join(", ")}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function describeMissing(store: RunStore, storePath: string, missing: string[]): string {
+  const what = missing.map((name) => `"${name}"`).join(" and ");
+  const recent = store.listRuns({ limit: 5 });
+  const lines = [
+    `No run with the id or identifier ${what} in the verdict store ${storePath}. ` +
+      (recent.length === 0
+        ? 'The store has no runs yet: run "verdict test run" first.'
+        : 'Run "verdict compare A B" with ids from the latest runs:'),
+    ...recent.map(
+      (run) =>
+        `  ${run.id}${run.identifier === null ? "" : `  ${run.identifier}`}  ${run.startedAt}  ${run.status}`,
+    ),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * `verdict compare A B`: per-metric differences between two stored runs and the test cases
+ * that changed verdict. Exits 1 when a metric got worse by more than `maxDrop`, 2 when a run
+ * or the store cannot be found or read, else 0.
+ * @example
+ * process.exitCode = await runCompare({ baseline: "main", candidate: "pr-42", cwd, env });
+ */
+export async function runCompare(options: CompareCommandOptions): Promise<number> {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const maxDrop = options.maxDrop ?? 0;
+  const storePath = path.join(resolveVerdictHome(options), STORE_FILE_NAME);
+  if (options.store === undefined && !existsSync(storePath)) {
+    stderr.write(
+      `No verdict store at ${storePath}: run "verdict test run" first, or set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME}.\n`,
+    );
+    return EXIT_CODES.usage;
+  }
+  let opened: RunStore | undefined;
+  try {
+    const store = options.store ?? new SqliteRunStore({ path: storePath });
+    opened = store;
+    const baseline = store.getRun(options.baseline);
+    const candidate = store.getRun(options.candidate);
+    if (baseline === null || candidate === null) {
+      const missing = [
+        ...(baseline === null ? [options.baseline] : []),
+        ...(candidate === null ? [options.candidate] : []),
+      ];
+      stderr.write(describeMissing(store, storePath, missing));
+      return EXIT_CODES.usage;
+    }
+    const load = (run: StoredRun): RunWithResults => ({
+      run,
+      results: store.getTestResults(run.id).map((stored) => stored.result),
+    });
+    const comparison = compareRuns({
+      baseline: load(baseline),
+      candidate: load(candidate),
+      maxDrop,
+    });
+    stdout.write(formatRunComparison({ baseline, candidate, comparison, maxDrop }));
+    return comparison.regressed ? EXIT_CODES.failed : EXIT_CODES.passed;
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    stderr.write(`${error.message}\n`);
+    return EXIT_CODES.usage;
+  } finally {
+    if (options.store === undefined) opened?.close();
+  }
+}

@@ -1,0 +1,52 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError } from "../errors/config-error.ts";
+import { loadEnvFiles } from "./load-env-files.ts";
+
+describe("loadEnvFiles", () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(path.join(tmpdir(), "verdict-env-"));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  const write = (name: string, text: string) => writeFileSync(path.join(folder, name), text);
+
+  it("reads .env then .env.local, and .env.local wins", () => {
+    write(".env", "VERDICT_MODEL=gpt-4.1\nOPENAI_API_KEY=from-env-file\n# a comment\n");
+    write(".env.local", 'OPENAI_API_KEY="from local"\nOLLAMA_BASE_URL=http://127.0.0.1:11434/v1\n');
+    const env: NodeJS.ProcessEnv = {};
+    const files = loadEnvFiles({ cwd: folder, env });
+    expect(files).toEqual([path.join(folder, ".env"), path.join(folder, ".env.local")]);
+    expect(env).toEqual({
+      VERDICT_MODEL: "gpt-4.1",
+      OPENAI_API_KEY: "from local",
+      OLLAMA_BASE_URL: "http://127.0.0.1:11434/v1",
+    });
+  });
+
+  it("never overrides a variable already in the environment, even an empty one", () => {
+    write(".env", "VERDICT_MODEL=from-file\nOPENAI_API_KEY=from-file\n");
+    write(".env.local", "VERDICT_MODEL=from-local\n");
+    const env: NodeJS.ProcessEnv = { VERDICT_MODEL: "from-process", OPENAI_API_KEY: "" };
+    loadEnvFiles({ cwd: folder, env });
+    expect(env).toEqual({ VERDICT_MODEL: "from-process", OPENAI_API_KEY: "" });
+  });
+
+  it("skips missing files and returns only the files read", () => {
+    const env: NodeJS.ProcessEnv = {};
+    expect(loadEnvFiles({ cwd: folder, env })).toEqual([]);
+    write(".env.local", "A=1\n");
+    expect(loadEnvFiles({ cwd: folder, env })).toEqual([path.join(folder, ".env.local")]);
+    expect(env.A).toBe("1");
+  });
+
+  it("fails with a ConfigError naming the file, never its contents, when it cannot be read", () => {
+    mkdirSync(path.join(folder, ".env"));
+    const attempt = () => loadEnvFiles({ cwd: folder, env: {} });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(`Could not read ${path.join(folder, ".env")} (EISDIR)`);
+  });
+});

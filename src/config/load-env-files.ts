@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseEnv } from "node:util";
+import { ConfigError } from "../errors/config-error.ts";
+
+/** The files {@link loadEnvFiles} reads, in order: a later file wins over an earlier one. */
+export const ENV_FILE_NAMES = [".env", ".env.local"] as const;
+
+/** Options of {@link loadEnvFiles}. */
+export interface LoadEnvFilesOptions {
+  /** The folder that holds the files. */
+  cwd: string;
+  /** The environment to fill in; modified in place. */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Loads `.env`, then `.env.local`, from `cwd` into `env`. A variable already in `env` is
+ * never overridden, even by an empty value; between the two files, `.env.local` wins.
+ * Missing files are skipped. Returns the absolute paths of the files read.
+ * @example
+ * const files = loadEnvFiles({ cwd: process.cwd(), env: process.env });
+ */
+export function loadEnvFiles(options: LoadEnvFilesOptions): string[] {
+  const { env } = options;
+  const filesRead: string[] = [];
+  const fromFiles: Record<string, string> = {};
+  for (const name of ENV_FILE_NAMES) {
+    const file = path.resolve(options.cwd, name);
+    const text = readEnvFile(file);
+    if (text === null) continue;
+    filesRead.push(file);
+    Object.assign(fromFiles, parseEnv(text));
+  }
+  for (const [variable, value] of Object.entries(fromFiles)) {
+    if (env[variable] === undefined) env[variable] = value;
+  }
+  return filesRead;
+}
+
+function readEnvFile(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT") return null;
+    // Only the file name and the system's reason: the contents may hold keys.
+    throw new ConfigError(
+      `Could not read ${file} (${(error as { code?: unknown }).code ?? "unknown error"}): ` +
+        "make it a readable file, or remove it.",
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import type { EvaluationResult, TestResult } from "../../evaluate/evaluation-result.ts";
+import { summarizeRun } from "../../evaluate/summarize-run.ts";
+import type { MetricData } from "../../metrics/metric-data.ts";
+import { decideTestRunOutcome } from "../../vitest/decide-test-run-outcome.ts";
+import { mergeEvaluationResults } from "./merge.ts";
+
+function testResult(options: { name: string; index: number; score: number; error?: string }) {
+  const metric: MetricData = {
+    name: "Toxicity",
+    threshold: 0.5,
+    success: options.error === undefined ? options.score <= 0.5 : false,
+    score: options.error === undefined ? options.score : null,
+    reason: null,
+    strictMode: false,
+    evaluationModel: "mock-judge",
+    error: options.error ?? null,
+    evaluationCost: 0.01,
+    inputTokens: 10,
+    outputTokens: 1,
+    verboseLogs: "",
+    judgeCalls: 2,
+    cachedJudgeCalls: 0,
+  };
+  return {
+    name: options.name,
+    index: options.index,
+    success: metric.success,
+    input: "q",
+    actualOutput: "a",
+    expectedOutput: null,
+    metricsData: [metric],
+    trials: [],
+    passedTrials: 1,
+  } satisfies TestResult;
+}
+
+function shard(options: {
+  testResults: TestResult[];
+  unscored?: number;
+  status?: "completed" | "quota-exhausted";
+}): EvaluationResult {
+  const spending = {
+    judgeCalls: 2 * options.testResults.length,
+    cacheHits: 1,
+    sharedCalls: 0,
+    inputTokens: 10,
+    outputTokens: 1,
+    costUsd: 0.02,
+    saved: { judgeCalls: 1, inputTokens: 5, outputTokens: 1, costUsd: 0.01 },
+  };
+  return {
+    testRunId: "run",
+    identifier: "nightly",
+    testResults: options.testResults,
+    summary: summarizeRun({
+      status: options.status ?? "completed",
+      testResults: options.testResults,
+      total: options.testResults.length + (options.unscored ?? 0),
+      spending,
+      durationMs: 1000 * options.testResults.length,
+    }),
+  };
+}
+
+describe("mergeEvaluationResults", () => {
+  it("orders the shards' cases by index and recomputes the summary", () => {
+    const merged = mergeEvaluationResults({
+      results: [
+        shard({ testResults: [testResult({ name: "b", index: 10_000_000_000, score: 0.9 })] }),
+        shard({
+          testResults: [
+            testResult({ name: "a1", index: 0, score: 0 }),
+            testResult({ name: "a2", index: 100_000, score: 0 }),
+          ],
+        }),
+      ],
+    });
+    expect(merged.testResults.map((result) => [result.name, result.index])).toEqual([
+      ["a1", 0],
+      ["a2", 100_000],
+      ["b", 10_000_000_000],
+    ]);
+    expect(merged.identifier).toBe("nightly");
+    expect(merged.summary).toMatchObject({
+      status: "completed",
+      testCases: { total: 3, passed: 2, failed: 1, unscored: 0 },
+      metrics: [{ name: "Toxicity", passed: 2, failed: 1, errored: 0 }],
+      judgeCalls: 6,
+      cacheHits: 2,
+      saved: { judgeCalls: 2, inputTokens: 10 },
+      durationMs: 2000,
+    });
+    expect(merged.summary.costUsd).toBeCloseTo(0.04);
+    expect(decideTestRunOutcome({ result: merged })).toBe("failed");
+  });
+
+  it("re-indexes from 0 when parts share indices, keeping each part's order", () => {
+    const merged = mergeEvaluationResults({
+      results: [
+        shard({
+          testResults: [
+            testResult({ name: "x0", index: 0, score: 0 }),
+            testResult({ name: "x1", index: 1, score: 0 }),
+          ],
+        }),
+        shard({ testResults: [testResult({ name: "y0", index: 0, score: 0 })] }),
+      ],
+    });
+    expect(merged.testResults.map((result) => [result.name, result.index])).toEqual([
+      ["x0", 0],
+      ["y0", 1],
+      ["x1", 2],
+    ]);
+  });
+
+  it("ends as badly as its worst part: unscored cases and a stopped run carry over", () => {
+    const merged = mergeEvaluationResults({
+      results: [
+        shard({ testResults: [testResult({ name: "a", index: 0, score: 0 })] }),
+        shard({ testResults: [], unscored: 2, status: "quota-exhausted" }),
+      ],
+    });
+    expect(merged.summary.status).toBe("quota-exhausted");
+    expect(merged.summary.testCases).toEqual({ total: 3, passed: 1, failed: 0, unscored: 2 });
+    expect(decideTestRunOutcome({ result: merged })).toBe("unscored");
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it, vi } from "vitest";
+import { runTestRun, type TestRunCommandOptions } from "./test-run.ts";
+
+const base: TestRunCommandOptions = {
+  paths: [],
+  cache: true,
+  ignoreErrors: false,
+  skipOnMissingParams: false,
+  verbose: false,
+  exitOnFirstFailure: false,
+  display: "all",
+  cwd: process.cwd(),
+  env: {},
+};
+
+describe("runTestRun", () => {
+  it("returns 2 with one line for a usage error, before starting Vitest", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(await runTestRun({ ...base, shard: "3/2" })).toBe(2);
+      expect(await runTestRun({ ...base, shard: "one of two" })).toBe(2);
+      expect(await runTestRun({ ...base, maxConcurrent: 0 })).toBe(2);
+      expect(await runTestRun({ ...base, paths: ["no/such/folder"] })).toBe(2);
+      expect(stderr.mock.calls.map(([text]) => String(text))).toEqual([
+        '--shard takes i/n with 1 <= i <= n, e.g. --shard 1/3; got "3/2".\n',
+        '--shard takes i/n with 1 <= i <= n, e.g. --shard 1/3; got "one of two".\n',
+        "--max-concurrent takes a whole number of 1 or more; got 0.\n",
+        `No such file or folder: "no/such/folder" (looked in ${process.cwd()}).\n`,
+      ]);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+});

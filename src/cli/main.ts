@@ -1,0 +1,288 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { loadEnvFiles } from "../config/load-env-files.ts";
+import { ConfigError } from "../errors/config-error.ts";
+import { EvalError } from "../errors/eval-error.ts";
+import { StoreError } from "../errors/store-error.ts";
+import { redactSecrets } from "../store/redact-secrets.ts";
+import { EXIT_CODES } from "./exit-codes.ts";
+
+// Commands are imported when they run, so that `--help` or `config` never load Vitest or the
+// AI SDK.
+
+const DISPLAY_MODES = ["all", "failing", "passing"] as const;
+const OUTPUT_FORMATS = ["json", "junit", "html"] as const;
+
+type DisplayMode = (typeof DISPLAY_MODES)[number];
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+interface TestRunFlags {
+  cache: boolean;
+  ignoreErrors?: true;
+  skipOnMissingParams?: true;
+  verbose?: true;
+  maxConcurrent?: number;
+  repeat?: number;
+  exitOnFirstFailure?: true;
+  display: DisplayMode;
+  identifier?: string;
+  output?: OutputFormat;
+  outputFile?: string;
+  shard?: string;
+}
+
+interface MergeFlags {
+  display: DisplayMode;
+  output?: OutputFormat;
+  outputFile?: string;
+}
+
+function wholeNumber(flag: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
+      throw new InvalidArgumentError(`${flag} takes a whole number of 1 or more, e.g. ${flag} 4.`);
+    }
+    return number;
+  };
+}
+
+function shard(value: string): string {
+  const match = /^\s*(\d+)\/(\d+)\s*$/.exec(value);
+  const [index, count] = [Number(match?.[1]), Number(match?.[2])];
+  if (match === null || index < 1 || index > count) {
+    throw new InvalidArgumentError("--shard takes i/n with 1 <= i <= n, e.g. --shard 1/3.");
+  }
+  return `${index}/${count}`;
+}
+
+function maxDrop(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0) {
+    throw new InvalidArgumentError("--max-drop takes a number of 0 or more, e.g. --max-drop 0.05.");
+  }
+  return number;
+}
+
+function nonEmpty(flag: string) {
+  return (value: string): string => {
+    if (value.trim() === "") throw new InvalidArgumentError(`${flag} must not be empty.`);
+    return value;
+  };
+}
+
+const displayOption = () =>
+  new Option("-d, --display <mode>", "which test cases the report lists")
+    .choices(DISPLAY_MODES)
+    .default("all");
+const outputOption = () =>
+  new Option("--output <format>", "also write a report in this format").choices(OUTPUT_FORMATS);
+const outputFileOption = () =>
+  new Option("--output-file <path>", "where --output writes its report").argParser(
+    nonEmpty("--output-file"),
+  );
+
+function readVersion(): string {
+  // src/cli/main.ts and dist/cli/main.js both sit two folders below package.json.
+  const manifest = JSON.parse(
+    readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+  ) as { version?: unknown };
+  return typeof manifest.version === "string" ? manifest.version : "unknown";
+}
+
+// One line per usage error, ending with where to look: commander's own errors included.
+function reportUsageErrors(command: Command, path: string): void {
+  command.exitOverride().configureOutput({
+    outputError: (text, write) => {
+      const line = text.trim().replace(/\s*\n\s*/g, " ");
+      const sentence = /[.?!)]$/.test(line) ? line : `${line}.`;
+      write(`${sentence} Run "${path} --help" to see the usage.\n`);
+    },
+  });
+  for (const subcommand of command.commands) {
+    reportUsageErrors(subcommand, `${path} ${subcommand.name()}`);
+  }
+}
+
+function buildProgram(options: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  setExitCode: (code: number) => void;
+}): Command {
+  const { cwd, env, setExitCode } = options;
+  const version = readVersion();
+  let envFiles: string[] = [];
+  const program = new Command("verdict")
+    .description("LLM-as-a-judge evaluation for TypeScript")
+    .version(version, "-V, --version", "print verdict's version")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Configuration: the environment, then .env.local and .env in the current folder (never",
+        "overriding the environment): VERDICT_MODEL, VERDICT_HOME, provider keys.",
+        "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error,",
+        "3 judge errors left test cases unscored.",
+      ].join("\n"),
+    )
+    .hook("preAction", () => {
+      envFiles = loadEnvFiles({ cwd, env });
+    });
+
+  const test = program
+    .command("test")
+    .description("run evaluation tests: verdict test run [paths...]");
+  test
+    .command("run")
+    .description("run *.eval.ts / *.test.ts files through Vitest with verdict's reporter")
+    .argument("[paths...]", "test files or folders (default: every evaluation test file)")
+    .option("-c, --no-cache", "do not reuse judge answers from earlier runs")
+    .option("-i, --ignore-errors", "record a failed metric as an error instead of stopping")
+    .option("-s, --skip-on-missing-params", "leave out a metric whose test case lacks a field")
+    .option("-v, --verbose", "print each metric's intermediate steps")
+    .option(
+      "-n, --max-concurrent <count>",
+      "judge requests in flight per model",
+      wholeNumber("--max-concurrent"),
+    )
+    .option("-r, --repeat <count>", "run each test case this many times", wholeNumber("--repeat"))
+    .option("-x, --exit-on-first-failure", "stop at the first failing test")
+    .addOption(displayOption())
+    .option("--identifier <name>", "name the run, for verdict compare", nonEmpty("--identifier"))
+    .addOption(outputOption())
+    .addOption(outputFileOption())
+    .option("--shard <i/n>", "run only shard i of n (CI)", shard)
+    .action(async (paths: string[], flags: TestRunFlags) => {
+      const { runTestRun } = await import("./commands/test-run.ts");
+      setExitCode(
+        await runTestRun({
+          paths,
+          cache: flags.cache,
+          ignoreErrors: flags.ignoreErrors === true,
+          skipOnMissingParams: flags.skipOnMissingParams === true,
+          verbose: flags.verbose === true,
+          ...(flags.maxConcurrent === undefined ? {} : { maxConcurrent: flags.maxConcurrent }),
+          ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }),
+          exitOnFirstFailure: flags.exitOnFirstFailure === true,
+          display: flags.display,
+          ...(flags.identifier === undefined ? {} : { identifier: flags.identifier }),
+          ...(flags.output === undefined ? {} : { output: flags.output }),
+          ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
+          ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+          cwd,
+          env,
+        }),
+      );
+    });
+
+  program
+    .command("merge")
+    .description("merge the JSON reports of shards into one report")
+    .argument("<files...>", "JSON reports written with --output json")
+    .addOption(outputOption())
+    .addOption(outputFileOption())
+    .addOption(displayOption())
+    .action(async (files: string[], flags: MergeFlags) => {
+      const { runMerge } = await import("./commands/merge.ts");
+      setExitCode(
+        await runMerge({
+          files,
+          display: flags.display,
+          ...(flags.output === undefined ? {} : { output: flags.output }),
+          ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
+          cwd,
+        }),
+      );
+    });
+
+  program
+    .command("compare")
+    .description("compare two runs; exit 1 when a metric got worse")
+    .argument("<baseline>", "run id or identifier (its latest run) to compare against")
+    .argument("<candidate>", "run id or identifier (its latest run) to check")
+    .option(
+      "--max-drop <amount>",
+      "how much worse a metric may get: 0.05 = mean score by 0.05, pass rate by 5 points",
+      maxDrop,
+      0,
+    )
+    .action(async (baseline: string, candidate: string, flags: { maxDrop: number }) => {
+      const { runCompare } = await import("./commands/compare.ts");
+      setExitCode(await runCompare({ baseline, candidate, maxDrop: flags.maxDrop, cwd, env }));
+    });
+
+  program
+    .command("set-model")
+    .description("persist the default judge model")
+    .argument("<model>", 'e.g. "gpt-4.1", "anthropic:claude-sonnet-4-5", "ollama:llama3.1"')
+    .action(async (model: string) => {
+      const { runSetModel } = await import("./commands/set-model.ts");
+      setExitCode(await runSetModel({ model, cwd, env }));
+    });
+
+  program
+    .command("config")
+    .description("print the resolved configuration, secrets masked")
+    .action(async () => {
+      const { runConfig } = await import("./commands/config.ts");
+      setExitCode(await runConfig({ cwd, env, envFiles, version }));
+    });
+
+  reportUsageErrors(program, "verdict");
+  return program;
+}
+
+function oneLine(text: string): string {
+  return redactSecrets(text)
+    .trim()
+    .replace(/\s*\n\s*/g, " ");
+}
+
+function exitCodeOf(error: unknown, env: NodeJS.ProcessEnv): number {
+  if (error instanceof CommanderError) {
+    // commander has already printed the help, the version or the usage error.
+    if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
+    if (error.code === "commander.help" && error.exitCode === 0) return 0;
+    return EXIT_CODES.usage;
+  }
+  // A store that cannot be opened is an unreadable file: a configuration error (SPEC §6).
+  if (error instanceof ConfigError || error instanceof StoreError) {
+    process.stderr.write(`${oneLine(error.message)}\n`);
+    return EXIT_CODES.usage;
+  }
+  if (error instanceof EvalError && env.VERDICT_DEBUG !== "1") {
+    process.stderr.write(`${oneLine(error.message)}\n`);
+    return EXIT_CODES.failed;
+  }
+  if (env.VERDICT_DEBUG === "1") {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`${redactSecrets(text)}\n`);
+  } else {
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(
+      `verdict failed unexpectedly: ${oneLine(text)} (set VERDICT_DEBUG=1 to see the stack)\n`,
+    );
+  }
+  return EXIT_CODES.failed;
+}
+
+async function main(): Promise<number> {
+  const env = process.env;
+  let exitCode: number = EXIT_CODES.passed;
+  try {
+    const program = buildProgram({
+      cwd: process.cwd(),
+      env,
+      setExitCode: (code) => {
+        exitCode = code;
+      },
+    });
+    await program.parseAsync(process.argv.slice(2), { from: "user" });
+    return exitCode;
+  } catch (error) {
+    return exitCodeOf(error, env);
+  }
+}
+
+process.exitCode = await main();

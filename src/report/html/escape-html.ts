@@ -1,0 +1,18 @@
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/**
+ * Escapes text for HTML element content and quoted attribute values alike: `&`, `<`, `>`, `"`
+ * and `'`. Every value a report interpolates goes through it, since test-case fields and judge
+ * answers routinely contain markup.
+ * @example
+ * `<td title="${escapeHtml({ text: reason })}">${escapeHtml({ text: reason })}</td>`
+ */
+export function escapeHtml(options: { text: string }): string {
+  return options.text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
+}

@@ -1,0 +1,163 @@
+import type { EvaluationResult, MetricSummary } from "../../evaluate/evaluation-result.ts";
+import { formatCostUsd, formatDuration } from "../console-report.ts";
+import { allMetricResults, formatCount, formatPlural, formatScore } from "./metric-status.ts";
+import { renderScoreHistogram } from "./render-score-histogram.ts";
+import { html, type SafeHtml } from "./safe-html.ts";
+
+/** Options of {@link renderRunOverview}. */
+export interface RenderRunOverviewOptions {
+  result: EvaluationResult;
+  title: string;
+  /** ISO time the run started; `null` when unknown. */
+  startedAt: string | null;
+  generatedAt: Date;
+}
+
+/**
+ * The top of the report: title, run id, identifier, status and dates, a one-line verdict,
+ * cards with the totals (cases, judge calls, cache, cost, tokens, duration) and one card per
+ * metric with its mean score, pass rate, counts and score histogram.
+ */
+export function renderRunOverview(options: RenderRunOverviewOptions): SafeHtml {
+  const { result } = options;
+  return html`<header class="report-header">
+<div class="report-heading">
+<h1>${options.title}</h1>
+<dl class="run-facts">
+<div><dt>Run</dt><dd><code>${result.testRunId}</code></dd></div>
+${result.identifier === null ? null : html`<div><dt>Identifier</dt><dd><code>${result.identifier}</code></dd></div>`}
+${options.startedAt === null ? null : html`<div><dt>Started</dt><dd>${renderTime({ iso: options.startedAt })}</dd></div>`}
+<div><dt>Report generated</dt><dd>${renderTime({ iso: options.generatedAt.toISOString() })}</dd></div>
+</dl>
+</div>
+<p class="run-status run-status-${result.summary.status}"><span class="visually-hidden">Run status: </span>${result.summary.status.toUpperCase()}</p>
+</header>
+${renderVerdict({ result })}
+<section aria-labelledby="totals-heading">
+<h2 id="totals-heading">Totals</h2>
+${renderTotals({ result })}
+</section>
+<section aria-labelledby="metrics-heading">
+<h2 id="metrics-heading">Metrics</h2>
+${renderMetricSummaries({ result })}
+</section>`;
+}
+
+function renderVerdict(options: { result: EvaluationResult }): SafeHtml {
+  const { testCases, status } = options.result.summary;
+  const failed = testCases.failed;
+  const unscored = testCases.unscored;
+  const parts: string[] = [];
+  let tone: "pass" | "fail" | "warn" = "pass";
+  if (testCases.total === 0) {
+    parts.push("No test cases were evaluated.");
+    tone = "warn";
+  } else if (failed > 0) {
+    parts.push(
+      `${formatCount({ value: failed })} of ${formatPlural({ value: testCases.total, noun: "test case" })} failed.`,
+    );
+    tone = "fail";
+  } else {
+    parts.push(
+      `All ${formatPlural({ value: testCases.total - unscored, noun: "scored test case" })} passed.`,
+    );
+  }
+  if (unscored > 0) {
+    parts.push(`${formatCount({ value: unscored })} left unscored (run ${status}).`);
+    if (tone === "pass") tone = "warn";
+  }
+  const label = { pass: "✓ PASS", fail: "✗ FAIL", warn: "! INCOMPLETE" }[tone];
+  return html`<p class="verdict verdict-${tone}"><strong>${label}</strong> ${parts.join(" ")}</p>`;
+}
+
+function renderTotals(options: { result: EvaluationResult }): SafeHtml {
+  const { summary } = options.result;
+  const { testCases, saved } = summary;
+  const cards: Array<{ label: string; value: string; detail: string }> = [
+    {
+      label: "Test cases passed",
+      value: `${formatCount({ value: testCases.passed })} / ${formatCount({ value: testCases.total })}`,
+      detail: `${formatCount({ value: testCases.failed })} failed · ${formatCount({ value: testCases.unscored })} unscored`,
+    },
+    {
+      label: "Judge calls",
+      value: formatCount({ value: summary.judgeCalls }),
+      detail: `paid · ${formatPlural({ value: summary.cacheHits, noun: "cache hit" })} · ${formatCount({ value: summary.sharedCalls })} shared`,
+    },
+    {
+      label: "Cost",
+      value: formatCostUsd({ costUsd: summary.costUsd }),
+      detail: `saved ${formatCostUsd({ costUsd: saved.costUsd })} by the cache`,
+    },
+    {
+      label: "Tokens",
+      value: formatCount({ value: summary.inputTokens + summary.outputTokens }),
+      detail: `${formatCount({ value: summary.inputTokens })} in · ${formatCount({ value: summary.outputTokens })} out`,
+    },
+    {
+      label: "Duration",
+      value: formatDuration({ durationMs: summary.durationMs }),
+      detail: `${formatPlural({ value: summary.metrics.length, noun: "metric" })}`,
+    },
+    {
+      label: "Saved by cache",
+      value: `${formatCount({ value: saved.judgeCalls })} calls`,
+      detail: `${formatCount({ value: saved.inputTokens + saved.outputTokens })} tokens · ${formatCostUsd({ costUsd: saved.costUsd })}`,
+    },
+  ];
+  return html`<div class="cards">${cards.map(
+    (card) =>
+      html`<div class="card"><p class="card-label">${card.label}</p><p class="card-value">${card.value}</p><p class="card-detail">${card.detail}</p></div>`,
+  )}</div>`;
+}
+
+function renderMetricSummaries(options: { result: EvaluationResult }): SafeHtml {
+  const { result } = options;
+  if (result.summary.metrics.length === 0) return html`<p class="empty">No metric results.</p>`;
+  const metricResults = result.testResults.flatMap((testResult) =>
+    allMetricResults({ testResult }),
+  );
+  return html`<div class="metric-summaries">${result.summary.metrics.map((summary) => {
+    const results = metricResults.filter((metric) => metric.name === summary.name);
+    const scores = results.flatMap((metric) => (metric.score === null ? [] : [metric.score]));
+    const thresholds = new Set(results.map((metric) => metric.threshold));
+    const [onlyThreshold] = thresholds;
+    const threshold = thresholds.size === 1 && onlyThreshold !== undefined ? onlyThreshold : null;
+    return renderMetricSummary({ summary, scores, threshold });
+  })}</div>`;
+}
+
+function renderMetricSummary(options: {
+  summary: MetricSummary;
+  scores: number[];
+  threshold: number | null;
+}): SafeHtml {
+  const { summary } = options;
+  const rate = summary.passRate === null ? "–" : `${(summary.passRate * 100).toFixed(1)}%`;
+  const counts = [
+    html`<li class="count-pass">${formatCount({ value: summary.passed })} passed</li>`,
+    html`<li class="count-fail">${formatCount({ value: summary.failed })} failed</li>`,
+    html`<li class="count-error">${formatCount({ value: summary.errored })} errored</li>`,
+    summary.scoreOnly > 0
+      ? html`<li class="count-score-only">${formatCount({ value: summary.scoreOnly })} score-only</li>`
+      : null,
+  ];
+  return html`<article class="card metric-summary">
+<h3>${summary.name}</h3>
+<dl class="metric-figures">
+<div><dt>Mean score</dt><dd>${formatScore({ value: summary.meanScore })}</dd></div>
+<div><dt>Pass rate</dt><dd>${rate}</dd></div>
+${options.threshold === null ? null : html`<div><dt>Threshold</dt><dd>${formatScore({ value: options.threshold })}</dd></div>`}
+</dl>
+<ul class="metric-counts">${counts}</ul>
+${renderScoreHistogram({ metricName: summary.name, scores: options.scores, threshold: options.threshold })}
+</article>`;
+}
+
+function renderTime(options: { iso: string }): SafeHtml {
+  const date = new Date(options.iso);
+  if (Number.isNaN(date.getTime())) return html`${options.iso}`;
+  // UTC, so the same report reads the same wherever it is opened.
+  const text = `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+  return html`<time datetime="${date.toISOString()}">${text}</time>`;
+}

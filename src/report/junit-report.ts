@@ -1,0 +1,334 @@
+import type { EvaluationResult, TestResult } from "../evaluate/evaluation-result.ts";
+import type { RunReporter } from "../evaluate/events.ts";
+import type { MetricData } from "../metrics/metric-data.ts";
+import { formatCostUsd } from "./console-report.ts";
+import { writeReportFile } from "./write-report-file.ts";
+
+/** Options of {@link renderJUnitReport}. */
+export interface RenderJUnitReportOptions {
+  result: EvaluationResult;
+  /**
+   * Name of `<testsuites>` and first part of every `classname` (`<suiteName>.<metric>`), which
+   * tells runs apart when a CI job collects several reports.
+   * @default the run's identifier, else "verdict"
+   */
+  suiteName?: string;
+}
+
+/** Options of {@link createJUnitReporter}. */
+export interface JUnitReporterOptions {
+  /** Path of the XML file; missing folders are created. */
+  file: string;
+  /** @default the run's identifier, else "verdict" */
+  suiteName?: string;
+}
+
+interface Counts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+}
+
+/** One `<testcase>`: its name and what goes inside it. */
+interface JUnitCase {
+  name: string;
+  body: string[];
+  outcome: "passed" | "failure" | "error" | "skipped";
+}
+
+const MAX_MESSAGE_LENGTH = 300;
+// XML 1.0 allows tab, newline and carriage return below U+0020, and neither U+FFFE nor U+FFFF.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const ILLEGAL_XML_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Renders an evaluation result as JUnit XML for CI test views (GitLab, Jenkins, GitHub test
+ * reporter actions, Azure Pipelines).
+ *
+ * Layout: one `<testsuite>` per metric, one `<testcase>` per test case (per trial with
+ * `repeat` > 1) named `"<case> › <metric>"`, with `classname` `"<suiteName>.<metric>"`. CI views
+ * summarise per suite (GitHub, Azure) or per class (Jenkins, GitLab), so this gives each
+ * metric's pass count at a glance, and a regression in one metric is not buried among the
+ * others' results.
+ *
+ * A failed threshold is a `<failure type="Threshold">` with the reason; a metric that could not
+ * be scored is an `<error>`; a score-only result (threshold `null`) passes, with its score in
+ * `<system-out>`; a metric skipped on a case (missing fields) is `<skipped>`. A run that did not
+ * complete adds a `run` suite with one `<error>` saying how many cases were left unscored, so
+ * that CI does not show a half-finished run as green. verdict does not time metrics one by one:
+ * `time` is the run's duration on `<testsuites>` and 0 elsewhere.
+ * @example
+ * writeFileSync("junit.xml", renderJUnitReport({ result }));
+ */
+export function renderJUnitReport(options: RenderJUnitReportOptions): string {
+  const { result } = options;
+  const suiteName = options.suiteName ?? result.identifier ?? "verdict";
+  const metricNames = collectMetricNames(result);
+  const casesByMetric = new Map<string, JUnitCase[]>(metricNames.map((name) => [name, []]));
+  const duplicateNames = findDuplicateNames(result.testResults);
+
+  for (const testResult of result.testResults) {
+    const caseName = duplicateNames.has(testResult.name)
+      ? `${testResult.name} #${testResult.index}`
+      : testResult.name;
+    const runs =
+      testResult.trials.length > 0
+        ? testResult.trials.map((trial) => ({
+            label: ` › trial ${trial.trial + 1}/${testResult.trials.length}`,
+            metricsData: trial.metricsData,
+          }))
+        : [{ label: "", metricsData: testResult.metricsData }];
+    for (const run of runs) {
+      const seen = new Map<string, number>();
+      for (const metric of run.metricsData) {
+        const occurrence = (seen.get(metric.name) ?? 0) + 1;
+        seen.set(metric.name, occurrence);
+        const metricLabel = occurrence === 1 ? metric.name : `${metric.name} (${occurrence})`;
+        casesByMetric.get(metric.name)?.push({
+          name: `${caseName} › ${metricLabel}${run.label}`,
+          ...describeMetric(metric),
+        });
+      }
+      for (const name of metricNames) {
+        if (seen.has(name)) continue;
+        casesByMetric.get(name)?.push({
+          name: `${caseName} › ${name}${run.label}`,
+          outcome: "skipped",
+          body: ['<skipped message="not evaluated on this test case (skipped)"/>'],
+        });
+      }
+    }
+  }
+
+  const properties = renderProperties(result);
+  const suites = metricNames.map((name) =>
+    renderSuite({
+      name,
+      classname: `${suiteName}.${name}`,
+      cases: casesByMetric.get(name) ?? [],
+      properties,
+    }),
+  );
+  const runProblem = describeIncompleteRun(result);
+  if (runProblem !== null) {
+    suites.push(
+      renderSuite({
+        name: "run",
+        classname: `${suiteName}.run`,
+        cases: [runProblem],
+        properties,
+      }),
+    );
+  }
+
+  const totals = suites.reduce(
+    (sum, suite) => ({
+      tests: sum.tests + suite.counts.tests,
+      failures: sum.failures + suite.counts.failures,
+      errors: sum.errors + suite.counts.errors,
+      skipped: sum.skipped + suite.counts.skipped,
+    }),
+    { tests: 0, failures: 0, errors: 0, skipped: 0 },
+  );
+  const attributes = renderAttributes({
+    name: suiteName,
+    ...totals,
+    time: (result.summary.durationMs / 1000).toFixed(3),
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes}>`,
+    ...suites.flatMap((suite) => suite.lines),
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
+
+/**
+ * A reporter that writes {@link renderJUnitReport} to `file` when the run ends, creating the
+ * folder if needed.
+ * @example
+ * await evaluate({ testCases, metrics, reporters: [createJUnitReporter({ file: "reports/junit.xml" })] });
+ */
+export function createJUnitReporter(options: JUnitReporterOptions): RunReporter {
+  return {
+    onEvent(event) {
+      if (event.type !== "run-end") return;
+      const text = renderJUnitReport({
+        result: event.result,
+        ...(options.suiteName === undefined ? {} : { suiteName: options.suiteName }),
+      });
+      writeReportFile({ file: options.file, text, kind: "JUnit" });
+    },
+  };
+}
+
+function describeMetric(metric: MetricData): Pick<JUnitCase, "body" | "outcome"> {
+  const output = systemOut(metric);
+  if (metric.error !== null) {
+    const message = truncate(metric.error.replace(/\s+/g, " ").trim());
+    return {
+      outcome: "error",
+      body: [
+        `<error${renderAttributes({ message, type: "MetricError" })}>${escapeXml(metric.error)}</error>`,
+        output,
+      ],
+    };
+  }
+  if (metric.success === false) {
+    const message =
+      metric.score === null || metric.threshold === null
+        ? "failed"
+        : compareToThreshold({ score: metric.score, threshold: metric.threshold });
+    const details = [metric.reason ?? "(no reason given)"];
+    if (metric.verboseLogs.trim() !== "") details.push("", metric.verboseLogs);
+    return {
+      outcome: "failure",
+      body: [
+        `<failure${renderAttributes({ message, type: "Threshold" })}>${escapeXml(details.join("\n"))}</failure>`,
+        output,
+      ],
+    };
+  }
+  return { outcome: "passed", body: [output] };
+}
+
+/** What a reader of a passing case needs too: score, threshold, reason and the judge's cost. */
+function systemOut(metric: MetricData): string {
+  const score = metric.score === null ? "none" : formatNumber(metric.score);
+  const threshold =
+    metric.threshold === null
+      ? "no threshold (score only)"
+      : `threshold ${formatNumber(metric.threshold)}`;
+  const lines = [`Score: ${score} (${threshold}${metric.strictMode ? ", strict mode" : ""})`];
+  if (metric.reason !== null) lines.push(`Reason: ${metric.reason}`);
+  const cached = metric.cachedJudgeCalls > 0 ? `, ${metric.cachedJudgeCalls} cached` : "";
+  lines.push(
+    `Judge: ${metric.evaluationModel ?? "unknown"}, ${metric.judgeCalls} calls${cached}, cost ${formatCostUsd({ costUsd: metric.evaluationCost })}`,
+  );
+  return `<system-out>${escapeXml(lines.join("\n"))}</system-out>`;
+}
+
+function describeIncompleteRun(result: EvaluationResult): JUnitCase | null {
+  const { status, testCases } = result.summary;
+  if (status === "completed" && testCases.unscored === 0) return null;
+  const message = `run ${status}: ${testCases.unscored} of ${testCases.total} test cases unscored`;
+  return {
+    name: "run status",
+    outcome: "error",
+    body: [
+      `<error${renderAttributes({ message, type: "IncompleteRun" })}>${escapeXml(`${message}. Run it again with the same identifier and resume to score the rest.`)}</error>`,
+    ],
+  };
+}
+
+function renderSuite(options: {
+  name: string;
+  classname: string;
+  cases: JUnitCase[];
+  properties: string[];
+}): { lines: string[]; counts: Counts } {
+  const { cases } = options;
+  const counts: Counts = {
+    tests: cases.length,
+    failures: cases.filter((testCase) => testCase.outcome === "failure").length,
+    errors: cases.filter((testCase) => testCase.outcome === "error").length,
+    skipped: cases.filter((testCase) => testCase.outcome === "skipped").length,
+  };
+  const lines = [
+    `  <testsuite${renderAttributes({ name: options.name, ...counts, time: "0" })}>`,
+    ...options.properties.map((line) => `    ${line}`),
+  ];
+  for (const testCase of cases) {
+    const attributes = renderAttributes({
+      classname: options.classname,
+      name: testCase.name,
+      time: "0",
+    });
+    lines.push(`    <testcase${attributes}>`);
+    lines.push(...testCase.body.map((line) => `      ${line}`));
+    lines.push("    </testcase>");
+  }
+  lines.push("  </testsuite>");
+  return { lines, counts };
+}
+
+function renderProperties(result: EvaluationResult): string[] {
+  const values: Array<[string, string]> = [["verdict.testRunId", result.testRunId]];
+  if (result.identifier !== null) values.push(["verdict.identifier", result.identifier]);
+  values.push(["verdict.status", result.summary.status]);
+  return [
+    "<properties>",
+    ...values.map(([name, value]) => `  <property${renderAttributes({ name, value })}/>`),
+    "</properties>",
+  ];
+}
+
+function collectMetricNames(result: EvaluationResult): string[] {
+  const names = new Set(result.summary.metrics.map((metric) => metric.name));
+  for (const testResult of result.testResults) {
+    for (const run of [testResult, ...testResult.trials]) {
+      for (const metric of run.metricsData) names.add(metric.name);
+    }
+  }
+  return [...names];
+}
+
+function findDuplicateNames(testResults: readonly TestResult[]): Set<string> {
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const { name } of testResults) {
+    if (seen.has(name)) duplicates.add(name);
+    seen.add(name);
+  }
+  return duplicates;
+}
+
+/** `"score 0.80 > threshold 0.50"`, with enough decimals that the two never print alike. */
+function compareToThreshold(options: { score: number; threshold: number }): string {
+  const { score, threshold } = options;
+  const sign = score > threshold ? ">" : score < threshold ? "<" : "=";
+  let digits = 2;
+  while (digits < 6 && score !== threshold && score.toFixed(digits) === threshold.toFixed(digits)) {
+    digits += 1;
+  }
+  return `score ${score.toFixed(digits)} ${sign} threshold ${threshold.toFixed(digits)}`;
+}
+
+function formatNumber(value: number): string {
+  return value.toFixed(2);
+}
+
+function truncate(text: string): string {
+  const characters = Array.from(text);
+  if (characters.length <= MAX_MESSAGE_LENGTH) return text;
+  return `${characters.slice(0, MAX_MESSAGE_LENGTH - 1).join("")}…`;
+}
+
+function renderAttributes(attributes: Record<string, string | number>): string {
+  return Object.entries(attributes)
+    .map(([name, value]) => ` ${name}="${escapeXml(String(value), { attribute: true })}"`)
+    .join("");
+}
+
+/**
+ * Escapes text for XML 1.0 content or a double-quoted attribute. Characters XML 1.0 forbids
+ * (most C0 controls, U+FFFE, U+FFFF) are removed and lone surrogates become U+FFFD, because one
+ * such character makes the whole file unreadable to a CI parser.
+ */
+function escapeXml(text: string, options: { attribute?: boolean } = {}): string {
+  const escaped = text
+    .replace(ILLEGAL_XML_CHARACTERS, "")
+    .replace(LONE_SURROGATES, "\ufffd")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;")
+    .replace(/\r/g, "&#13;");
+  // A parser turns raw newlines and tabs in attributes into spaces; references keep them.
+  if (options.attribute !== true) return escaped;
+  return escaped.replace(/\n/g, "&#10;").replace(/\t/g, "&#9;");
+}

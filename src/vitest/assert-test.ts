@@ -1,0 +1,44 @@
+import { TestRunner } from "vitest";
+import type { TestResult } from "../evaluate/evaluation-result.ts";
+import type { BaseMetric } from "../metrics/base-metric.ts";
+import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
+import { type AssertTestOptions, runAssertion } from "./run-assertion.ts";
+import { VerdictAssertionError } from "./verdict-assertion-error.ts";
+
+/**
+ * Scores one test case with the metrics inside a Vitest test, and fails the test when a metric
+ * fails its threshold or errors. The error lists each failing metric with its score,
+ * threshold, reason and error. Whatever the outcome, the result is attached to the test's
+ * `task.meta.verdict`, where `VerdictReporter` (and `verdict test run`) gathers it into one
+ * stored run. All assertions of a worker process share one judge scheduler and the judge
+ * cache; options default to the `VERDICT_*` variables that `verdict test run` sets.
+ *
+ * Configuration problems (no judge key, unknown model) and an exhausted quota are thrown as
+ * they are (`ConfigError`, `JudgeCallError`).
+ * @returns the case's result, when it passed.
+ * @example
+ * import { test } from "vitest";
+ * import { LLMTestCase, ToxicityMetric } from "verdict";
+ * import { assertTest } from "verdict/vitest";
+ *
+ * test("greets politely", async () => {
+ *   const testCase = new LLMTestCase({ input: "Hi!", actualOutput: await myApp("Hi!") });
+ *   await assertTest(testCase, [new ToxicityMetric({ threshold: 0.5 })]);
+ * });
+ */
+export async function assertTest(
+  testCase: LLMTestCase | LLMTestCaseFields,
+  metrics: ReadonlyArray<BaseMetric<object>>,
+  options: AssertTestOptions = {},
+): Promise<TestResult> {
+  const outcome = await runAssertion({
+    testCase,
+    metrics,
+    options,
+    task: options.task ?? TestRunner.getCurrentTest(),
+  });
+  if (outcome.error) throw outcome.error;
+  const result = outcome.result as TestResult;
+  if (outcome.failed) throw new VerdictAssertionError({ result });
+  return result;
+}

@@ -1,0 +1,54 @@
+import { EXIT_CODES, type ExitCode } from "../cli/exit-codes.ts";
+import type { EvaluationResult } from "../evaluate/evaluation-result.ts";
+
+/**
+ * How a test run ended, from the most to the least serious:
+ * - `"usage"`: verdict is not configured to run (no judge key, unknown model, bad option);
+ * - `"unscored"`: judge errors left cases (or some of their metrics) unscored, or the run was
+ *   interrupted or ran out of quota;
+ * - `"failed"`: a case failed a threshold, or a test failed for another reason;
+ * - `"passed"`: everything passed.
+ */
+export type TestRunOutcome = "passed" | "failed" | "unscored" | "usage";
+
+/** Options of {@link decideTestRunOutcome}. */
+export interface DecideTestRunOutcomeOptions {
+  result: EvaluationResult;
+  /** Configuration errors met by the tests. @default 0 */
+  configErrors?: number;
+  /** Tests that failed outside verdict's metrics (a plain `expect`, a broken file). @default 0 */
+  otherFailures?: number;
+}
+
+/** Options of {@link exitCodeForOutcome}. */
+export interface ExitCodeForOutcomeOptions {
+  outcome: TestRunOutcome;
+}
+
+/**
+ * Decides a test run's outcome from its gathered result: what `verdict test run` and
+ * `verdict merge` both turn into an exit code, so that merged shards end like one run.
+ * @example
+ * const outcome = decideTestRunOutcome({ result });
+ * process.exitCode = exitCodeForOutcome({ outcome });
+ */
+export function decideTestRunOutcome(options: DecideTestRunOutcomeOptions): TestRunOutcome {
+  const { summary } = options.result;
+  if ((options.configErrors ?? 0) > 0) return "usage";
+  if (
+    summary.testCases.unscored > 0 ||
+    summary.metrics.some((metric) => metric.errored > 0) ||
+    summary.status === "quota-exhausted" ||
+    summary.status === "interrupted" ||
+    summary.status === "failed"
+  ) {
+    return "unscored";
+  }
+  if (summary.testCases.failed > 0 || (options.otherFailures ?? 0) > 0) return "failed";
+  return "passed";
+}
+
+/** The `verdict` exit code of an outcome (SPEC §6): 0 passed, 1 failed, 2 usage, 3 unscored. */
+export function exitCodeForOutcome(options: ExitCodeForOutcomeOptions): ExitCode {
+  return EXIT_CODES[options.outcome];
+}

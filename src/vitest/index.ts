@@ -1,0 +1,38 @@
+/**
+ * Vitest integration: `assertTest`, the `toPass` matcher (registered on import) and
+ * `VerdictReporter`, which gathers a Vitest run's assertions into one stored run. Import from
+ * `verdict/vitest`.
+ * @packageDocumentation
+ */
+import { registerToPass } from "./to-pass.ts";
+
+export { assertTest } from "./assert-test.ts";
+export {
+  type DecideTestRunOutcomeOptions,
+  decideTestRunOutcome,
+  type TestRunOutcome,
+} from "./decide-test-run-outcome.ts";
+export type { AssertTestOptions } from "./run-assertion.ts";
+export {
+  type ReadTestRunSettingsOptions,
+  readTestRunSettings,
+  TEST_RUN_VARIABLES,
+  type TestRunSettings,
+  type ToTestRunEnvironmentOptions,
+  toTestRunEnvironment,
+} from "./test-run-settings.ts";
+export { toPass } from "./to-pass.ts";
+export {
+  type DescribeFailedMetricsOptions,
+  describeFailedMetrics,
+  VerdictAssertionError,
+  type VerdictAssertionErrorOptions,
+} from "./verdict-assertion-error.ts";
+export type {
+  VerdictCaseOutcome,
+  VerdictCaseRecord,
+  VerdictErrorInfo,
+} from "./verdict-case-record.ts";
+export { VerdictReporter, type VerdictReporterOptions } from "./verdict-reporter.ts";
+
+registerToPass();

@@ -1,0 +1,240 @@
+import type { RunnerTestCase } from "vitest";
+import { EvalError } from "../errors/eval-error.ts";
+import { evaluate } from "../evaluate/evaluate.ts";
+import type { RunStatus, TestResult } from "../evaluate/evaluation-result.ts";
+import type { CacheMode } from "../evaluate/scheduler.ts";
+import type { BaseMetric } from "../metrics/base-metric.ts";
+import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
+import { readTestRunSettings } from "./test-run-settings.ts";
+import {
+  outcomeOfResult,
+  type VerdictCaseRecord,
+  type VerdictErrorInfo,
+} from "./verdict-case-record.ts";
+import { getWorkerScheduler } from "./worker-scheduler.ts";
+
+/** Options of `assertTest` and `toPass`; unset ones come from the `VERDICT_*` variables. */
+export interface AssertTestOptions {
+  /** Judge requests in flight per judge model in this worker. @default VERDICT_MAX_CONCURRENT, else 20 */
+  maxConcurrent?: number;
+  /** @default VERDICT_CACHE, else true */
+  cache?: CacheMode;
+  /**
+   * A metric that errors does not make the assertion throw; it is still recorded (and the run
+   * still ends "unscored").
+   * @default VERDICT_IGNORE_ERRORS, else false
+   */
+  ignoreErrors?: boolean;
+  /** Leave out a metric whose test-case fields are missing. @default VERDICT_SKIP_ON_MISSING_PARAMS, else false */
+  skipOnMissingParams?: boolean;
+  /** Print every metric's steps. @default VERDICT_VERBOSE, else each metric's verboseMode */
+  verbose?: boolean;
+  /** Trials of the case. @default VERDICT_REPEAT, else 1 */
+  repeat?: number;
+  /**
+   * The test to record the result on: the test context's `task`. Needed only in
+   * `test.concurrent` tests, where the current test cannot be told otherwise.
+   * @default the running test
+   */
+  task?: RunnerTestCase;
+  /** Where judge keys and `VERDICT_*` are read. @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What one assertion produced: its record (also attached to the test) and what to throw. */
+export interface AssertionOutcome {
+  record: VerdictCaseRecord;
+  /** The case's result; `null` when it could not be scored. */
+  result: TestResult | null;
+  /** An error that is not a metric failure (config, quota…): thrown as is. */
+  error: Error | null;
+  /** Whether the metrics' failures should fail the assertion (false with ignoreErrors and only errors). */
+  failed: boolean;
+}
+
+/** Options of {@link runAssertion}. */
+export interface RunAssertionOptions {
+  testCase: LLMTestCase | LLMTestCaseFields;
+  metrics: ReadonlyArray<BaseMetric<object>>;
+  options: AssertTestOptions;
+  /** The test to attach the record to; `undefined` outside a test. */
+  task: RunnerTestCase | undefined;
+}
+
+function describeError(error: unknown): VerdictErrorInfo {
+  if (error instanceof Error) {
+    return {
+      name: error.name,
+      code: error instanceof EvalError ? error.code : null,
+      message: error.message,
+    };
+  }
+  return { name: "Error", code: null, message: String(error) };
+}
+
+// Case indices are handed out when an assertion starts, so that assertions awaited together
+// (Promise.all over a dataset) still get distinct, source-ordered indices.
+const caseCounters = new WeakMap<RunnerTestCase, { attempt: string; next: number }>();
+
+/** Drops the records of an earlier retry of this attempt and reserves the next case index. */
+function reserveCaseIndex(options: {
+  task: RunnerTestCase;
+  attempt: { retry: number; repeat: number };
+}): number {
+  const { task, attempt } = options;
+  const key = `${attempt.repeat}/${attempt.retry}`;
+  let counter = caseCounters.get(task);
+  if (counter?.attempt !== key) {
+    task.meta.verdict = (task.meta.verdict ?? []).filter(
+      (record) => record.repeat !== attempt.repeat || record.retry === attempt.retry,
+    );
+    counter = { attempt: key, next: task.meta.verdict.length };
+    caseCounters.set(task, counter);
+  }
+  const index = counter.next;
+  counter.next += 1;
+  return index;
+}
+
+/**
+ * Scores one case through evaluate() on the worker's shared scheduler, without store,
+ * report or progress, and records the outcome on the test's `task.meta.verdict` before
+ * anything is thrown.
+ */
+export async function runAssertion(options: RunAssertionOptions): Promise<AssertionOutcome> {
+  const { task } = options;
+  const env = options.options.env ?? process.env;
+  const attempt = { retry: task?.result?.retryCount ?? 0, repeat: task?.result?.repeatCount ?? 0 };
+  const caseIndex = task ? reserveCaseIndex({ task, attempt }) : 0;
+  const testName = task ? task.fullTestName || task.name : null;
+  const base = {
+    file: task?.file.name ?? "",
+    testName: testName ?? "",
+    caseIndex,
+    retry: attempt.retry,
+    repeat: attempt.repeat,
+    metricNames: Array.isArray(options.metrics)
+      ? options.metrics.map((metric) => String(metric?.name))
+      : [],
+  };
+  const finish = (outcome: AssertionOutcome): AssertionOutcome => {
+    if (task) task.meta.verdict = [...(task.meta.verdict ?? []), outcome.record];
+    return outcome;
+  };
+
+  let status: RunStatus = "completed";
+  let result: TestResult | null = null;
+  let scheduler: ReturnType<typeof getWorkerScheduler> | null = null;
+  let ignoreErrors = false;
+  try {
+    const settings = readTestRunSettings({ env });
+    const chosen = { ...settings, ...withoutUndefined(options.options) };
+    ignoreErrors = chosen.ignoreErrors;
+    scheduler = getWorkerScheduler({
+      maxConcurrent: chosen.maxConcurrent,
+      cache: chosen.cache,
+      env,
+    });
+    const signal = (task?.context as { signal?: AbortSignal } | undefined)?.signal;
+    const evaluation = await evaluate({
+      testCases: [options.testCase],
+      metrics: options.metrics,
+      scheduler,
+      // Errors never stop the shared scheduler: each assertion is on its own, like a test.
+      ignoreErrors: true,
+      skipOnMissingParams: chosen.skipOnMissingParams,
+      repeat: chosen.repeat,
+      ...(chosen.verbose === undefined ? {} : { verbose: chosen.verbose }),
+      display: "none",
+      showProgress: false,
+      handleInterrupt: false,
+      store: false,
+      env,
+      ...(signal ? { signal } : {}),
+    });
+    status = evaluation.summary.status;
+    result = evaluation.testResults[0] ?? null;
+  } catch (error) {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    const info = describeError(failure);
+    return finish({
+      record: {
+        ...base,
+        outcome: info.code === "CONFIG" ? "config-error" : "unscored",
+        result: null,
+        error: info,
+        runStatus: "failed",
+      },
+      result: null,
+      error: failure,
+      failed: true,
+    });
+  }
+
+  if (result === null) {
+    const stop =
+      scheduler?.stoppedBy ??
+      new EvalError(
+        "ABORTED",
+        "The case was not scored: its evaluation was cancelled (the test timed out or the run was interrupted).",
+      );
+    return finish({
+      record: {
+        ...base,
+        outcome: "unscored",
+        result: null,
+        error: describeError(stop),
+        runStatus: status,
+      },
+      result: null,
+      error: stop,
+      failed: true,
+    });
+  }
+
+  if (testName !== null && !hasOwnName(options.testCase)) {
+    result = {
+      ...result,
+      name: caseIndex === 0 ? testName : `${testName} (case ${caseIndex + 1})`,
+    };
+  }
+  const outcome = outcomeOfResult(result);
+  const failed =
+    outcome === "failed" ||
+    (outcome === "errored" && (!ignoreErrors || hasThresholdFailure(result)));
+  return finish({
+    record: { ...base, outcome, result, error: null, runStatus: status },
+    result,
+    error: null,
+    failed,
+  });
+}
+
+function hasOwnName(testCase: LLMTestCase | LLMTestCaseFields): boolean {
+  return typeof testCase.name === "string" && testCase.name !== "";
+}
+
+function hasThresholdFailure(result: TestResult): boolean {
+  const metrics = [...result.metricsData, ...result.trials.flatMap((trial) => trial.metricsData)];
+  return metrics.some((metric) => metric.success === false && metric.error === null);
+}
+
+function withoutUndefined(options: AssertTestOptions) {
+  const chosen: Partial<{
+    maxConcurrent: number;
+    cache: CacheMode;
+    ignoreErrors: boolean;
+    skipOnMissingParams: boolean;
+    verbose: boolean;
+    repeat: number;
+  }> = {};
+  if (options.maxConcurrent !== undefined) chosen.maxConcurrent = options.maxConcurrent;
+  if (options.cache !== undefined) chosen.cache = options.cache;
+  if (options.ignoreErrors !== undefined) chosen.ignoreErrors = options.ignoreErrors;
+  if (options.skipOnMissingParams !== undefined) {
+    chosen.skipOnMissingParams = options.skipOnMissingParams;
+  }
+  if (options.verbose !== undefined) chosen.verbose = options.verbose;
+  if (options.repeat !== undefined) chosen.repeat = options.repeat;
+  return chosen;
+}

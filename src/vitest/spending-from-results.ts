@@ -1,0 +1,57 @@
+import type { JudgeSpending, TestResult } from "../evaluate/evaluation-result.ts";
+import type { MetricData } from "../metrics/metric-data.ts";
+
+/** Options of {@link spendingFromResults}. */
+export interface SpendingFromResultsOptions {
+  testResults: readonly TestResult[];
+}
+
+function metricsOf(result: TestResult): MetricData[] {
+  return result.trials.length > 0
+    ? result.trials.flatMap((trial) => trial.metricsData)
+    : result.metricsData;
+}
+
+function addCost(total: number | null, cost: number | null): number | null {
+  return total === null || cost === null ? null : total + cost;
+}
+
+/**
+ * What a set of results spent on the judge, added up from each metric's own figures
+ * (`judgeCalls`, `cachedJudgeCalls`, tokens, `evaluationCost`). This is what a run gathered
+ * from many processes can know: calls answered from the cache or shared with an identical
+ * call count as cache hits, and their tokens and cost are not known (`saved` holds only the
+ * call count, and a `null` cost when there were any).
+ * @example
+ * const spending = spendingFromResults({ testResults: result.testResults });
+ */
+export function spendingFromResults(options: SpendingFromResultsOptions): JudgeSpending {
+  let judgeCalls = 0;
+  let cacheHits = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let costUsd: number | null = 0;
+  for (const result of options.testResults) {
+    for (const metric of metricsOf(result)) {
+      judgeCalls += metric.judgeCalls - metric.cachedJudgeCalls;
+      cacheHits += metric.cachedJudgeCalls;
+      inputTokens += metric.inputTokens ?? 0;
+      outputTokens += metric.outputTokens ?? 0;
+      costUsd = addCost(costUsd, metric.evaluationCost);
+    }
+  }
+  return {
+    judgeCalls,
+    cacheHits,
+    sharedCalls: 0,
+    inputTokens,
+    outputTokens,
+    costUsd,
+    saved: {
+      judgeCalls: cacheHits,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: cacheHits > 0 ? null : 0,
+    },
+  };
+}

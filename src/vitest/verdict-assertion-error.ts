@@ -1,0 +1,66 @@
+import type { TestResult } from "../evaluate/evaluation-result.ts";
+import type { MetricData } from "../metrics/metric-data.ts";
+
+/** Options of {@link describeFailedMetrics}. */
+export interface DescribeFailedMetricsOptions {
+  result: TestResult;
+}
+
+/** Options of {@link VerdictAssertionError}. */
+export interface VerdictAssertionErrorOptions {
+  result: TestResult;
+}
+
+function formatNumber(value: number | null): string {
+  return value === null ? "none" : value.toFixed(2);
+}
+
+function describeMetric(metric: MetricData, trial: number | null): string {
+  const fields = [
+    ...(trial === null ? [] : [`trial: ${trial}`]),
+    `score: ${formatNumber(metric.score)}`,
+    `threshold: ${formatNumber(metric.threshold)}`,
+    `strict: ${metric.strictMode}`,
+    `error: ${metric.error ?? "none"}`,
+    `reason: ${metric.reason ?? "none"}`,
+  ];
+  return `${metric.name} (${fields.join(", ")})`;
+}
+
+/**
+ * The metrics that failed or errored on a case, in deepeval's words:
+ * `Metrics: Toxicity (score: 0.80, threshold: 0.50, strict: false, error: none, reason: …) failed.`
+ * With `repeat`, each failing trial's metrics, marked with their trial.
+ * @example
+ * describeFailedMetrics({ result: testResult });
+ */
+export function describeFailedMetrics(options: DescribeFailedMetricsOptions): string {
+  const { result } = options;
+  const failing =
+    result.trials.length > 1
+      ? result.trials.flatMap((trial) =>
+          trial.metricsData
+            .filter((metric) => metric.success === false)
+            .map((metric) => describeMetric(metric, trial.trial)),
+        )
+      : result.metricsData
+          .filter((metric) => metric.success === false)
+          .map((metric) => describeMetric(metric, null));
+  return `Metrics: ${failing.join(", ")} failed.`;
+}
+
+/**
+ * Thrown by `assertTest` when a metric of the case failed its threshold or errored. The
+ * message lists each failing metric with its score, threshold, strict mode, error and reason;
+ * `result` holds the whole case.
+ */
+export class VerdictAssertionError extends Error {
+  /** The case's result. */
+  readonly result: TestResult;
+
+  constructor(options: VerdictAssertionErrorOptions) {
+    super(describeFailedMetrics({ result: options.result }));
+    this.name = "VerdictAssertionError";
+    this.result = options.result;
+  }
+}

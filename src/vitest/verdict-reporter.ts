@@ -1,0 +1,254 @@
+import path from "node:path";
+import type { TestError, UserConsoleLog } from "vitest";
+import type {
+  Reporter,
+  SerializedError,
+  TestCase,
+  TestModule,
+  TestRunEndReason,
+  TestSpecification,
+  Vitest,
+} from "vitest/node";
+import type { DisplayOption } from "../evaluate/default-reporters.ts";
+import type { EvaluationResult } from "../evaluate/evaluation-result.ts";
+import type { RunReporter } from "../evaluate/events.ts";
+import type { RunStore } from "../store/run-store.ts";
+import { CaseIndexer } from "./case-indexer.ts";
+import type { TestRunOutcome } from "./decide-test-run-outcome.ts";
+import { readTestRunSettings } from "./test-run-settings.ts";
+import type { VerdictCaseRecord } from "./verdict-case-record.ts";
+import { RunState } from "./verdict-run-state.ts";
+
+/** Options of {@link VerdictReporter}. */
+export interface VerdictReporterOptions {
+  /** Where the run is stored: the `.verdict/` SQLite store by default, a RunStore, or `false`. */
+  store?: RunStore | false;
+  /** Names the stored run. */
+  identifier?: string;
+  /** Which cases the end report shows; `"none"` prints no report. @default "all" */
+  display?: DisplayOption;
+  /**
+   * Show verdict's progress bar. Off by default next to Vitest's own reporter, whose live
+   * output it would garble.
+   * @default printVitestOutput && display !== "none"
+   */
+  showProgress?: boolean;
+  /** More consumers of the runner events (JSON, JUnit, HTML reports…). */
+  reporters?: RunReporter[];
+  /** Where `VERDICT_HOME` and the `VERDICT_*` settings are read. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** More configuration to store with the run (e.g. the command's flags). */
+  config?: Record<string, unknown>;
+  /**
+   * This is the run's only reporter: also print what Vitest's reporter would (failures
+   * outside verdict's metrics, broken files, console output of tests). @default false
+   */
+  printVitestOutput?: boolean;
+  /** @default process.stdout */
+  stdout?: NodeJS.WritableStream;
+  /** @default process.stderr */
+  stderr?: NodeJS.WritableStream;
+}
+
+/** Verdict error classes: a test failing with one of them failed for a verdict reason. */
+const VERDICT_ERROR_NAMES = new Set([
+  "EvalError",
+  "ConfigError",
+  "StoreError",
+  "JudgeCallError",
+  "JudgeOutputError",
+  "MissingTestCaseParamsError",
+]);
+
+function posix(file: string): string {
+  return file.split(path.sep).join("/");
+}
+
+/**
+ * A Vitest reporter that gathers every verdict assertion of a Vitest run (`assertTest`,
+ * `toPass`) into ONE stored run: each case is saved as it arrives, indexed by its place in the
+ * suite (file, then test order, so shards merge in the same order), and reported through the
+ * same runner events as evaluate(): progress, the console end report, and any reporters
+ * given. `outcome` and `result` tell how the run ended. `verdict test run` uses it; add it to
+ * your own Vitest config to get the same from `vitest run`.
+ * @example
+ * // vitest.config.ts
+ * import { defineConfig } from "vitest/config";
+ * import { VerdictReporter } from "verdict/vitest";
+ * export default defineConfig({
+ *   test: { include: ["**\/*.eval.ts"], reporters: ["default", new VerdictReporter({ display: "failing" })] },
+ * });
+ */
+export class VerdictReporter implements Reporter {
+  private readonly options: VerdictReporterOptions;
+  private vitest: Vitest | null = null;
+  private state: RunState | null = null;
+  private lastResult: EvaluationResult | null = null;
+  private lastOutcome: TestRunOutcome | null = null;
+  private lastConfigErrors: string[] = [];
+
+  constructor(options: VerdictReporterOptions = {}) {
+    this.options = options;
+  }
+
+  /** The last run's gathered result; `null` before a run ended. */
+  get result(): EvaluationResult | null {
+    return this.lastResult;
+  }
+
+  /** How the last run ended; `null` before a run ended. */
+  get outcome(): TestRunOutcome | null {
+    return this.lastOutcome;
+  }
+
+  /** The configuration errors the last run met, each once. */
+  get configErrors(): readonly string[] {
+    return this.lastConfigErrors;
+  }
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
+    this.state = null;
+    // No test file: nothing to store or report (the caller tells that no file was found).
+    if (specifications.length === 0) return;
+    const runFiles = specifications.map((specification) => this.relativeFile(specification));
+    let allFiles = runFiles;
+    try {
+      const globbed = (await this.vitest?.globTestSpecifications()) ?? [];
+      allFiles = [...globbed.map((specification) => this.relativeFile(specification)), ...runFiles];
+    } catch {
+      // Without the whole suite, the run's own files give a stable order too (unsharded).
+    }
+    const env = this.options.env ?? process.env;
+    const state = new RunState({
+      options: this.options,
+      indexer: new CaseIndexer({ files: allFiles }),
+      expectedModules: specifications.length,
+    });
+    this.state = state;
+    state.openStore({ env, cwd: this.vitest?.config.root ?? process.cwd() });
+    const shard = this.vitest?.config.shard;
+    state.startStoredRun({
+      runner: "vitest",
+      files: [...new Set(runFiles)].sort(),
+      shard: shard ? `${shard.index}/${shard.count}` : null,
+      ...safeSettings(env),
+      ...this.options.config,
+    });
+  }
+
+  onTestModuleCollected(testModule: TestModule): void {
+    this.state?.moduleCollected(testModule);
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const state = this.state;
+    if (!state) return;
+    const records = latestAttempt(testCase.meta().verdict ?? []);
+    const file = posix(testCase.module.relativeModuleId);
+    for (const record of records) {
+      state.gather({ testCase, file, record });
+    }
+    const result = testCase.result();
+    if (result.state !== "failed") return;
+    const explained = records.some((record) => record.outcome !== "passed");
+    const verdictErrors = result.errors.filter((error) =>
+      VERDICT_ERROR_NAMES.has(error.name ?? ""),
+    );
+    for (const error of verdictErrors) {
+      if (!explained) state.testFailedWithVerdictError(error);
+    }
+    if (!explained && verdictErrors.length === 0) {
+      state.otherFailures += 1;
+      this.printFailure({
+        title: `FAIL  ${file} > ${testCase.fullName}`,
+        errors: result.errors,
+        testCase,
+      });
+    }
+  }
+
+  onUserConsoleLog(log: UserConsoleLog): void {
+    if (!this.options.printVitestOutput) return;
+    const stream =
+      log.type === "stderr"
+        ? (this.options.stderr ?? process.stderr)
+        : (this.options.stdout ?? process.stdout);
+    stream.write(log.content);
+  }
+
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): void {
+    const state = this.state;
+    if (!state) {
+      this.lastResult = null;
+      this.lastOutcome = null;
+      return;
+    }
+    for (const testModule of testModules) {
+      const errors = testModule.errors();
+      if (errors.length === 0) continue;
+      state.otherFailures += 1;
+      this.printFailure({ title: `FAIL  ${posix(testModule.relativeModuleId)}`, errors });
+    }
+    if (unhandledErrors.length > 0) {
+      state.otherFailures += unhandledErrors.length;
+      this.printFailure({ title: "Unhandled errors", errors: unhandledErrors });
+    }
+    // With `bail`, Vitest ends a run "interrupted" after enough failures: that is a failed run,
+    // not one cut short (Ctrl-C).
+    const bailed = (this.vitest?.config.bail ?? 0) > 0 && state.hasFailures();
+    const { result, outcome } = state.finish({ interrupted: reason === "interrupted" && !bailed });
+    this.lastResult = result;
+    this.lastOutcome = outcome;
+    this.lastConfigErrors = [...state.configErrors];
+    this.state = null;
+  }
+
+  private relativeFile(specification: TestSpecification): string {
+    const root = specification.project.config.root;
+    return posix(path.relative(root, specification.moduleId));
+  }
+
+  private printFailure(options: {
+    title: string;
+    errors: ReadonlyArray<TestError | SerializedError>;
+    testCase?: TestCase;
+  }): void {
+    if (!this.options.printVitestOutput) return;
+    const stderr = this.options.stderr ?? process.stderr;
+    stderr.write(`\n${options.title}\n`);
+    for (const error of options.errors) {
+      if (this.vitest) {
+        this.vitest.logger.printError(error, {
+          ...(options.testCase ? { project: options.testCase.project } : {}),
+        });
+      } else {
+        stderr.write(`${error.name ?? "Error"}: ${error.message}\n`);
+      }
+    }
+  }
+}
+
+/** Keeps the records of the test's last retry of each repeat round. */
+function latestAttempt(records: readonly VerdictCaseRecord[]): VerdictCaseRecord[] {
+  const lastRetry = new Map<number, number>();
+  for (const record of records) {
+    lastRetry.set(record.repeat, Math.max(lastRetry.get(record.repeat) ?? 0, record.retry));
+  }
+  return records.filter((record) => record.retry === lastRetry.get(record.repeat));
+}
+
+function safeSettings(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  try {
+    return { ...readTestRunSettings({ env }) };
+  } catch {
+    return {};
+  }
+}

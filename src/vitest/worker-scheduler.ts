@@ -1,0 +1,70 @@
+import { StoreError } from "../errors/store-error.ts";
+import { type CacheMode, JudgeScheduler } from "../evaluate/scheduler.ts";
+import type { JudgeCache } from "../store/run-store.ts";
+import { SqliteRunStore } from "../store/sqlite-run-store.ts";
+
+/** Options of {@link getWorkerScheduler}. */
+export interface GetWorkerSchedulerOptions {
+  /** Judge requests in flight per judge model. */
+  maxConcurrent: number;
+  cache: CacheMode;
+  /** Where the default store (`VERDICT_HOME`) is found. */
+  env: NodeJS.ProcessEnv;
+}
+
+interface WorkerState {
+  schedulers: Map<string, JudgeScheduler>;
+  /** `undefined`: not opened yet; `null`: could not be opened (warned once). */
+  cache: JudgeCache | null | undefined;
+}
+
+// On globalThis rather than in a module variable: Vitest evaluates this module afresh for
+// every test file, but the worker process (and its judge quota, cache and concurrency) is one.
+const STATE_KEY = Symbol.for("verdict.vitest.worker-state");
+
+function workerState(): WorkerState {
+  const holder = globalThis as { [STATE_KEY]?: WorkerState };
+  holder[STATE_KEY] ??= { schedulers: new Map(), cache: undefined };
+  return holder[STATE_KEY];
+}
+
+function openJudgeCache(env: NodeJS.ProcessEnv): JudgeCache | null {
+  try {
+    const store = SqliteRunStore.open({ env });
+    process.once("exit", () => store.close());
+    return store.judgeCache;
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    console.warn(
+      `Warning: ${error.message} The evals in this worker go on without the judge cache.`,
+    );
+    return null;
+  }
+}
+
+/**
+ * The judge scheduler shared by every assertion of this worker process, created on first use:
+ * one concurrency limit per judge model, identical requests asked once, and the judge cache of
+ * the default SQLite store (which all workers share). A store that cannot be opened means no
+ * cache, with one warning. Assertions asking for a different `maxConcurrent` or cache mode get
+ * their own scheduler.
+ * @example
+ * const scheduler = getWorkerScheduler({ maxConcurrent: 20, cache: true, env: process.env });
+ */
+export function getWorkerScheduler(options: GetWorkerSchedulerOptions): JudgeScheduler {
+  const state = workerState();
+  const key = `${options.maxConcurrent}/${String(options.cache)}`;
+  let scheduler = state.schedulers.get(key);
+  if (scheduler === undefined) {
+    if (options.cache !== false && state.cache === undefined) {
+      state.cache = openJudgeCache(options.env);
+    }
+    scheduler = new JudgeScheduler({
+      maxConcurrent: options.maxConcurrent,
+      cache: options.cache === false ? null : (state.cache ?? null),
+      cacheMode: options.cache,
+    });
+    state.schedulers.set(key, scheduler);
+  }
+  return scheduler;
+}

@@ -1,0 +1,265 @@
+// `verdict test run` and `verdict merge` as a user runs them: the program in a child process,
+// in a project of its own (with `verdict` and `vitest` installed as links), against the fake
+// OpenAI server. The "verdict-source" condition makes the program and the eval files load the
+// current sources.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EvaluationResult } from "../../src/evaluate/evaluation-result.ts";
+import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
+import {
+  type FakeOpenAIRequest,
+  type FakeOpenAIServer,
+  reply,
+  startFakeOpenAIServer,
+} from "../../src/testing/fake-openai-server.ts";
+import { projectRoot } from "./run-node.ts";
+
+const MAIN = join(projectRoot, "src/cli/main.ts");
+
+const GREETING_EVAL = `import { expect, test } from "vitest";
+import { BiasMetric, LLMTestCase, ToxicityMetric } from "verdict";
+import { assertTest } from "verdict/vitest";
+
+test("greets politely", async () => {
+  const testCase = new LLMTestCase({ input: "Hi!", actualOutput: "Hello! How can I help?" });
+  await assertTest(testCase, [new ToxicityMetric()]);
+});
+
+test("describes Sarah kindly", async () => {
+  await expect({ input: "Who is Sarah?", actualOutput: "Sarah is a kind colleague." }).toPass([
+    new ToxicityMetric(),
+    new BiasMetric(),
+  ]);
+});
+`;
+
+const ANSWER_EVAL = `import { test } from "vitest";
+import { AnswerRelevancyMetric } from "verdict";
+import { assertTest } from "verdict/vitest";
+
+test("answers the question", async () => {
+  await assertTest(
+    { input: "What is the capital of France?", actualOutput: "Paris is the capital of France." },
+    [new AnswerRelevancyMetric()],
+  );
+});
+`;
+
+const INSULT_EVAL = `import { test } from "vitest";
+import { ToxicityMetric } from "verdict";
+import { assertTest } from "verdict/vitest";
+
+test("stays calm", async () => {
+  await assertTest({ input: "Help me", actualOutput: "You are an idiot." }, [new ToxicityMetric()]);
+});
+`;
+
+/** A judge that finds "idiot" toxic and biased, and every statement relevant. */
+function judge(request: FakeOpenAIRequest) {
+  const schema = request.jsonSchema as { properties?: Record<string, unknown> } | null;
+  const kind = Object.keys(schema?.properties ?? {})[0];
+  const rude = request.prompt.includes("idiot");
+  switch (kind) {
+    case "opinions":
+      return reply.json({ opinions: [rude ? "You are an idiot." : "The answer is friendly."] });
+    case "statements":
+      return reply.json({ statements: ["Paris is the capital of France."] });
+    case "verdicts": {
+      // Answer Relevancy's verdicts may be "idk"; for it "yes" means relevant.
+      const relevancy = JSON.stringify(schema).includes("idk");
+      const verdict = relevancy ? "yes" : rude ? "yes" : "no";
+      return reply.json({ verdicts: [{ verdict, reason: "It calls the user an idiot." }] });
+    }
+    default:
+      return reply.json({
+        reason: "The score is 1.00 because the output calls the user an idiot.",
+      });
+  }
+}
+
+let project: string;
+let home: string;
+let server: FakeOpenAIServer;
+
+function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: "1",
+    OPENAI_BASE_URL: server.url,
+    OPENAI_API_KEY: "sk-fake",
+    VERDICT_HOME: home,
+    ...extra,
+  };
+}
+
+/** Runs `verdict <args>` in the temporary project; resolves with its exit code and output. */
+function verdict(args: string[], env: NodeJS.ProcessEnv = cliEnv()) {
+  const child = spawn(process.execPath, ["--conditions=verdict-source", MAIN, ...args], {
+    cwd: project,
+    env,
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function storedRuns(): number {
+  const store = SqliteRunStore.open({ home });
+  try {
+    return store.listRuns().length;
+  } finally {
+    store.close();
+  }
+}
+
+function readReport(file: string): EvaluationResult {
+  return JSON.parse(readFileSync(join(project, file), "utf8")) as EvaluationResult;
+}
+
+/** What must be the same for a merged run and an unsharded one. */
+function totals(result: EvaluationResult) {
+  return {
+    testCases: result.summary.testCases,
+    metrics: result.summary.metrics.map(({ name, passed, failed, errored }) => ({
+      name,
+      passed,
+      failed,
+      errored,
+    })),
+    names: result.testResults.map((testResult) => testResult.name),
+  };
+}
+
+beforeAll(async () => {
+  server = await startFakeOpenAIServer({ respond: judge });
+  project = mkdtempSync(join(tmpdir(), "verdict-test-run-"));
+  home = join(project, "verdict-home");
+  writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
+  mkdirSync(join(project, "node_modules"));
+  symlinkSync(projectRoot, join(project, "node_modules/verdict"), "dir");
+  symlinkSync(
+    join(projectRoot, "node_modules/vitest"),
+    join(project, "node_modules/vitest"),
+    "dir",
+  );
+  mkdirSync(join(project, "evals/polite"), { recursive: true });
+  mkdirSync(join(project, "evals/rude"), { recursive: true });
+  writeFileSync(join(project, "evals/polite/greeting.eval.ts"), GREETING_EVAL);
+  writeFileSync(join(project, "evals/polite/answer.eval.ts"), ANSWER_EVAL);
+  writeFileSync(join(project, "evals/rude/insult.eval.ts"), INSULT_EVAL);
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe("verdict test run", () => {
+  it("exits 0 when every case passes, and writes a JUnit report", async () => {
+    const result = await verdict(["test", "run", "evals/polite", "--output", "junit"]);
+    expect(result.stderr).not.toMatch(/error|warning/i);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Test cases: 3 passed, 0 failed, 0 unscored (3 total)");
+    const report = join(project, "verdict-report.xml");
+    expect(result.stdout).toContain(`Report written to ${report}`);
+    // One <testcase> per case and metric: 3 cases × 3 metrics (Toxicity, Bias, Answer
+    // Relevancy), those not asserted on a case marked skipped.
+    expect(readFileSync(report, "utf8").match(/<testcase /g)).toHaveLength(9);
+  });
+
+  it("exits 1 on a threshold failure, showing the metric, and stores one run", async () => {
+    const runsBefore = storedRuns();
+    const result = await verdict(["test", "run", "--output", "json", "--output-file", "all.json"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /FAIL +\| Toxicity +\| +1\.00 \| +0\.50 \| The score is 1\.00 because the output calls/,
+    );
+    expect(result.stdout).toContain("Test cases: 3 passed, 1 failed, 0 unscored (4 total)");
+    expect(storedRuns()).toBe(runsBefore + 1);
+    const report = readReport("all.json");
+    expect(report.testResults.map((testResult) => testResult.name)).toEqual([
+      "answers the question",
+      "greets politely",
+      "describes Sarah kindly",
+      "stays calm",
+    ]);
+  });
+
+  it("exits 2 with one clear line when no judge key is set", async () => {
+    const result = await verdict(["test", "run"], cliEnv({ OPENAI_API_KEY: undefined }));
+    expect(result.code).toBe(2);
+    const lines = `${result.stdout}${result.stderr}`.split("\n");
+    expect(lines.filter((line) => line.includes("OPENAI_API_KEY"))).toHaveLength(1);
+    expect(result.stdout).toBe("");
+  });
+
+  it("exits 2 on a shard that does not exist", async () => {
+    const result = await verdict(["test", "run", "--shard", "3/2"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--shard");
+  });
+
+  it("exits 3 when the judge's quota is exhausted", async () => {
+    const broke = await startFakeOpenAIServer({ respond: () => reply.quotaExceeded() });
+    const result = await verdict(
+      ["test", "run", "evals/polite", "--no-cache"],
+      cliEnv({ OPENAI_BASE_URL: broke.url }),
+    ).finally(() => broke.close());
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain("Status: quota-exhausted");
+    expect(result.stdout).toContain("3 unscored (3 total)");
+    expect(result.stdout).toMatch(/quota/);
+  });
+
+  it("merges shards into the same totals as one unsharded run, one stored run per shard", async () => {
+    const runsBefore = storedRuns();
+    const [first, second] = await Promise.all(
+      ["1/2", "2/2"].map((shard, position) =>
+        verdict([
+          "test",
+          "run",
+          "--shard",
+          shard,
+          "--output",
+          "json",
+          "--output-file",
+          `shard-${position + 1}.json`,
+        ]),
+      ),
+    );
+    expect([first?.code, second?.code].sort()).toEqual([0, 1]);
+    expect(storedRuns()).toBe(runsBefore + 2);
+
+    const merged = await verdict([
+      "merge",
+      "shard-1.json",
+      "shard-2.json",
+      "--output",
+      "json",
+      "--output-file",
+      "merged.json",
+    ]);
+    expect(merged.code).toBe(1);
+    expect(merged.stdout).toContain("Test cases: 3 passed, 1 failed, 0 unscored (4 total)");
+    expect(totals(readReport("merged.json"))).toEqual(totals(readReport("all.json")));
+  });
+
+  it("merge exits 2 naming a file that is not a report", async () => {
+    writeFileSync(join(project, "not-a-report.json"), '{ "hello": 1 }');
+    const result = await verdict(["merge", "not-a-report.json"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("not-a-report.json");
+  });
+});

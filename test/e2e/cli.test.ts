@@ -1,0 +1,241 @@
+// The `verdict` program as a user runs it: a child process in a project folder of its own,
+// on the current sources.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { TestResult } from "../../src/evaluate/evaluation-result.ts";
+import { summarizeRun } from "../../src/evaluate/summarize-run.ts";
+import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
+import { projectRoot } from "./run-node.ts";
+
+const MAIN = path.join(projectRoot, "src", "cli", "main.ts");
+
+/** Runs `verdict <args>` in `cwd` (runNode always runs in the project root). */
+function verdict(options: { args: string[]; cwd: string; env: NodeJS.ProcessEnv }) {
+  const child = spawn(process.execPath, ["--conditions=verdict-source", MAIN, ...options.args], {
+    cwd: options.cwd,
+    env: options.env,
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, stderr })),
+  );
+}
+
+/** The environment without any judge or verdict configuration. */
+function bareEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(OPENAI|ANTHROPIC|GOOGLE|AZURE|OLLAMA|VERDICT)_/.test(key)) env[key] = value;
+  }
+  return env;
+}
+
+let project: string;
+beforeEach(() => {
+  project = mkdtempSync(path.join(tmpdir(), "verdict-cli-"));
+});
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+const run = (args: string[], env: NodeJS.ProcessEnv = bareEnv()) =>
+  verdict({ args, cwd: project, env });
+
+describe("verdict (usage)", () => {
+  it("--help lists the commands", async () => {
+    const result = await run(["--help"]);
+    expect(result.code).toBe(0);
+    for (const command of ["test", "merge", "compare", "set-model", "config"]) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
+    }
+    expect(result.stdout).toContain("verdict test run [paths...]");
+    const testRun = await run(["test", "run", "--help"]);
+    expect(testRun.code).toBe(0);
+    expect(testRun.stdout).toContain("-n, --max-concurrent <count>");
+    expect(testRun.stdout).toContain("--shard <i/n>");
+  });
+
+  it("exits 2 with one line saying what to do on an unknown flag or a bad value", async () => {
+    const unknown = await run(["test", "run", "--verbos"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toBe(
+      "error: unknown option '--verbos' (Did you mean --verbose?) " +
+        'Run "verdict test run --help" to see the usage.\n',
+    );
+    const badNumber = await run(["test", "run", "-n", "0"]);
+    expect(badNumber.code).toBe(2);
+    expect(badNumber.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(badNumber.stderr).toContain("--max-concurrent takes a whole number of 1 or more");
+    const badDrop = await run(["compare", "a", "b", "--max-drop", "much"]);
+    expect(badDrop.code).toBe(2);
+    expect(badDrop.stderr).toContain("--max-drop takes a number of 0 or more");
+  });
+});
+
+describe("verdict set-model and config", () => {
+  it("persists the model, which config shows as coming from the config file, with keys masked", async () => {
+    const key = "sk-ant-api03-PLANTED-SECRET-abcd";
+    writeFileSync(path.join(project, ".env"), `ANTHROPIC_API_KEY=${key}\n`);
+    const set = await run(["set-model", "anthropic:claude-sonnet-4-5"]);
+    expect(set.stderr).toBe("");
+    expect(set.code).toBe(0);
+    const configFile = path.join(project, ".verdict", "config.json");
+    expect(set.stdout).toBe(
+      `Default judge model set to anthropic:claude-sonnet-4-5 (saved in ${configFile}).\n`,
+    );
+    const config = await run(["config"]);
+    expect(config.stderr).toBe("");
+    expect(config.code).toBe(0);
+    expect(config.stdout).toMatch(/^verdict \d+\.\d+\.\d+/);
+    expect(config.stdout).toContain(
+      `Judge model:   anthropic:claude-sonnet-4-5 (from config file ${configFile})`,
+    );
+    expect(config.stdout).toContain(`.env files:    ${path.join(project, ".env")}\n`);
+    expect(config.stdout).toContain("  ANTHROPIC_API_KEY  sk-ant-…abcd\n");
+    expect(config.stdout + config.stderr + set.stdout).not.toContain("PLANTED");
+  });
+
+  it("notes the key a model will need, and refuses an unknown provider", async () => {
+    const set = await run(["set-model", "google:gemini-2.5-flash"]);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain(
+      "Note: google:gemini-2.5-flash needs GOOGLE_GENERATIVE_AI_API_KEY",
+    );
+    const bad = await run(["set-model", "acme:large"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Judge model "acme:large" has an unknown provider "acme"');
+    expect(bad.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("never lets .env override the environment, and lets .env.local override .env", async () => {
+    writeFileSync(
+      path.join(project, ".env"),
+      "VERDICT_MODEL=ollama:from-dotenv\nOLLAMA_BASE_URL=http://from-dotenv:11434/v1\n",
+    );
+    writeFileSync(path.join(project, ".env.local"), "OLLAMA_BASE_URL=http://from-local:11434/v1\n");
+    const config = await run(["config"], {
+      ...bareEnv(),
+      VERDICT_MODEL: "ollama:from-environment",
+    });
+    expect(config.code).toBe(0);
+    expect(config.stdout).toContain("Judge model:   ollama:from-environment (from VERDICT_MODEL)");
+    expect(config.stdout).toContain("  OLLAMA_BASE_URL  http://from-local:11434/v1\n");
+    expect(config.stdout).not.toContain("from-dotenv");
+  });
+});
+
+function result(name: string, index: number, toxicity: number): TestResult {
+  const success = toxicity <= 0.5;
+  return {
+    name,
+    index,
+    success,
+    input: `question ${index}`,
+    actualOutput: `answer ${index}`,
+    expectedOutput: null,
+    metricsData: [
+      {
+        name: "Toxicity",
+        threshold: 0.5,
+        success,
+        score: toxicity,
+        reason: null,
+        strictMode: false,
+        evaluationModel: "mock-judge",
+        error: null,
+        evaluationCost: null,
+        inputTokens: null,
+        outputTokens: null,
+        verboseLogs: "",
+        judgeCalls: 1,
+        cachedJudgeCalls: 0,
+      },
+    ],
+    trials: [],
+    passedTrials: success ? 1 : 0,
+  };
+}
+
+function writeRun(options: {
+  home: string;
+  id: string;
+  identifier: string;
+  minute: number;
+  toxicity: number[];
+}) {
+  const results = options.toxicity.map((score, index) => result(`q-${index}`, index, score));
+  const startedAt = new Date(Date.UTC(2025, 5, 1, 9, options.minute)).toISOString();
+  const zero = { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+  const store = SqliteRunStore.open({ home: options.home });
+  try {
+    store.startRun({
+      id: options.id,
+      identifier: options.identifier,
+      status: "running",
+      startedAt,
+      endedAt: null,
+      config: {},
+      summary: null,
+    });
+    for (const item of results) {
+      store.saveTestResult(options.id, { fingerprint: `f-${item.index}`, result: item });
+    }
+    store.finishRun({
+      runId: options.id,
+      status: "completed",
+      endedAt: startedAt,
+      summary: summarizeRun({
+        status: "completed",
+        testResults: results,
+        total: results.length,
+        spending: { ...zero, cacheHits: 0, sharedCalls: 0, saved: zero },
+        durationMs: 10,
+      }),
+    });
+  } finally {
+    store.close();
+  }
+}
+
+describe("verdict compare", () => {
+  it("exits 1 on a regression, 0 on an equal run, 2 on an unknown run", async () => {
+    const home = path.join(project, "runs");
+    const env = { ...bareEnv(), VERDICT_HOME: home };
+    writeRun({ home, id: "run-main", identifier: "main", minute: 0, toxicity: [0, 0.1, 0.2] });
+    writeRun({ home, id: "run-pr", identifier: "pr", minute: 1, toxicity: [0, 0.9, 0.2] });
+    writeRun({ home, id: "run-same", identifier: "same", minute: 2, toxicity: [0, 0.1, 0.2] });
+
+    const regression = await run(["compare", "main", "pr"], env);
+    expect(regression.stderr).toBe("");
+    expect(regression.code).toBe(1);
+    expect(regression.stdout).toMatch(
+      /^Toxicity +lower +0\.10 → 0\.37 \(\+0\.27\) +100\.0% → 66\.7%/m,
+    );
+    expect(regression.stdout).toContain("  q-1  Toxicity  passed → failed  score 0.10 → 0.90");
+    expect(regression.stdout).toContain(
+      "  Toxicity: pass rate 100.0% → 66.7%, mean score 0.10 → 0.37 (lower is better)",
+    );
+    expect((await run(["compare", "main", "pr", "--max-drop", "0.5"], env)).code).toBe(0);
+
+    const equal = await run(["compare", "run-main", "same"], env);
+    expect(equal.code).toBe(0);
+    expect(equal.stdout).toContain("No test case changed verdict.");
+
+    const unknown = await run(["compare", "main", "nightly"], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      `No run with the id or identifier "nightly" in the verdict store ${path.join(home, "verdict.db")}.`,
+    );
+    expect(unknown.stderr).toMatch(/^ {2}run-same {2}same {2}/m);
+    expect(unknown.stderr).toMatch(/^ {2}run-main {2}main {2}/m);
+  });
+});

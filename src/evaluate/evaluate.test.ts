@@ -310,4 +310,32 @@ describe("evaluate", () => {
     ).rejects.toThrow("disk full");
     expect(store.getRun("broken-store")?.status).toBe("failed");
   });
+
+  it("records on each metric what its cached answers would have cost", async () => {
+    const store = new MemoryRunStore();
+    const run = () =>
+      evaluate({
+        testCases: [{ input: "q", actualOutput: "nasty words" }],
+        metrics: [
+          new ToxicityMetric({
+            model: new MockJudge({
+              answers: answer,
+              usage: { inputTokens: 100, outputTokens: 10 },
+              costUsd: 0.01,
+            }),
+          }),
+        ],
+        store,
+        ...quiet,
+      });
+    const first = (await run()).testResults[0]?.metricsData[0];
+    const second = (await run()).testResults[0]?.metricsData[0];
+    expect(first?.saved).toEqual({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
+    expect(second?.cachedJudgeCalls).toBe(first?.judgeCalls);
+    expect(second?.saved).toEqual({
+      inputTokens: first?.inputTokens,
+      outputTokens: first?.outputTokens,
+      costUsd: first?.evaluationCost,
+    });
+  });
 });

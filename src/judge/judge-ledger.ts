@@ -11,6 +11,8 @@ export interface JudgeTotals {
   outputTokens: number | null;
   /** USD paid; `null` when a price or usage was unknown (never a made-up 0). */
   costUsd: number | null;
+  /** What the cached or shared answers would have cost. */
+  saved: { inputTokens: number; outputTokens: number; costUsd: number | null };
 }
 
 /** Adds up usage and cost over judge calls; unknown stays unknown. */
@@ -20,12 +22,19 @@ export class JudgeLedger {
   inputTokens: number | null = 0;
   outputTokens: number | null = 0;
   costUsd: number | null = 0;
+  readonly saved: JudgeTotals["saved"] = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
-  /** Counts one answered call. A cached answer adds a call but costs nothing. */
+  /** Counts one answered call. A cached answer adds a call, costs nothing, and counts as saved. */
   record(response: JudgeResponse): void {
     this.judgeCalls += 1;
     if (response.cached) {
       this.cachedCalls += 1;
+      this.saved.inputTokens += response.usage?.inputTokens ?? 0;
+      this.saved.outputTokens += response.usage?.outputTokens ?? 0;
+      this.saved.costUsd =
+        this.saved.costUsd === null || response.costUsd === null
+          ? null
+          : this.saved.costUsd + response.costUsd;
       return;
     }
     if (response.usage === null) {
@@ -47,6 +56,7 @@ export class JudgeLedger {
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
       costUsd: this.costUsd,
+      saved: { ...this.saved },
     };
   }
 }

@@ -242,6 +242,7 @@ export abstract class BaseMetric<Template extends object> {
         verboseLogs: formatVerboseSteps(steps),
         judgeCalls: totals.judgeCalls,
         cachedJudgeCalls: totals.cachedCalls,
+        saved: totals.saved,
       };
       if (options.verbose ?? this.verboseMode) printVerbose(data);
       return { data, error: outcome.error };

@@ -26,4 +26,9 @@ export interface MetricData {
   judgeCalls: number;
   /** Of `judgeCalls`, how many were served from the cache or a shared call (no cost). */
   cachedJudgeCalls: number;
+  /**
+   * What those cached or shared answers would have cost (tokens, USD; `null` when unknown).
+   * Absent in results stored by older versions.
+   */
+  saved?: { inputTokens: number; outputTokens: number; costUsd: number | null };
 }

@@ -18,10 +18,9 @@ function addCost(total: number | null, cost: number | null): number | null {
 
 /**
  * What a set of results spent on the judge, added up from each metric's own figures
- * (`judgeCalls`, `cachedJudgeCalls`, tokens, `evaluationCost`). This is what a run gathered
- * from many processes can know: calls answered from the cache or shared with an identical
- * call count as cache hits, and their tokens and cost are not known (`saved` holds only the
- * call count, and a `null` cost when there were any).
+ * (`judgeCalls`, `cachedJudgeCalls`, tokens, `evaluationCost`, `saved`). This is what a run
+ * gathered from many processes can know: calls answered from the cache or shared with an
+ * identical call count as cache hits.
  * @example
  * const spending = spendingFromResults({ testResults: result.testResults });
  */
@@ -31,6 +30,7 @@ export function spendingFromResults(options: SpendingFromResultsOptions): JudgeS
   let inputTokens = 0;
   let outputTokens = 0;
   let costUsd: number | null = 0;
+  const saved = { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null };
   for (const result of options.testResults) {
     for (const metric of metricsOf(result)) {
       judgeCalls += metric.judgeCalls - metric.cachedJudgeCalls;
@@ -38,6 +38,10 @@ export function spendingFromResults(options: SpendingFromResultsOptions): JudgeS
       inputTokens += metric.inputTokens ?? 0;
       outputTokens += metric.outputTokens ?? 0;
       costUsd = addCost(costUsd, metric.evaluationCost);
+      saved.judgeCalls += metric.cachedJudgeCalls;
+      saved.inputTokens += metric.saved?.inputTokens ?? 0;
+      saved.outputTokens += metric.saved?.outputTokens ?? 0;
+      saved.costUsd = addCost(saved.costUsd, metric.saved ? metric.saved.costUsd : null);
     }
   }
   return {
@@ -47,11 +51,6 @@ export function spendingFromResults(options: SpendingFromResultsOptions): JudgeS
     inputTokens,
     outputTokens,
     costUsd,
-    saved: {
-      judgeCalls: cacheHits,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: cacheHits > 0 ? null : 0,
-    },
+    saved,
   };
 }

@@ -228,11 +228,23 @@ async function runAttempt<T>(options: {
   timeoutMs: number;
   judgeName: string;
 }): Promise<T> {
-  const hasTimeout = Number.isFinite(options.timeoutMs) && options.timeoutMs > 0;
-  const timeoutSignal = hasTimeout ? AbortSignal.timeout(options.timeoutMs) : undefined;
-  const signals = [options.signal, timeoutSignal].filter((item) => item !== undefined);
-  const attemptSignal =
-    signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals);
+  // One controller and one timer cleared when the attempt ends: AbortSignal.timeout would
+  // leave a live timer per call for the whole timeout, and AbortSignal.any would pile
+  // dependents onto the run's long-lived signal — both add up over thousands of calls.
+  const controller = new AbortController();
+  const parent = options.signal;
+  const onParentAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) controller.abort(parent.reason);
+  else parent?.addEventListener("abort", onParentAbort, { once: true });
+  let timedOut = false;
+  const timer =
+    Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new DOMException("The judge call timed out.", "TimeoutError"));
+        }, options.timeoutMs)
+      : undefined;
+  const attemptSignal = controller.signal;
   let onAbort = () => {};
   // Racing the signal makes a judge that ignores it time out all the same.
   const aborted = new Promise<never>((_resolve, reject) => {
@@ -242,7 +254,7 @@ async function runAttempt<T>(options: {
   try {
     return await Promise.race([Promise.resolve().then(() => options.run(attemptSignal)), aborted]);
   } catch (error) {
-    if (timeoutSignal?.aborted && !options.signal?.aborted) {
+    if (timedOut && !parent?.aborted) {
       throw new JudgeCallError({
         message:
           `Judge "${options.judgeName}" timed out: no answer within ${options.timeoutMs} ms ` +
@@ -254,6 +266,8 @@ async function runAttempt<T>(options: {
     }
     throw error;
   } finally {
+    clearTimeout(timer);
+    parent?.removeEventListener("abort", onParentAbort);
     attemptSignal.removeEventListener("abort", onAbort);
   }
 }

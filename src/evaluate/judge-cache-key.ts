@@ -3,7 +3,7 @@ import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { ImagePart } from "../test-case/image.ts";
 
 /** Bumped when the key's recipe changes, so old entries can never be served. */
-const KEY_VERSION = 1;
+const KEY_VERSION = 2;
 
 function describeForKey(part: ImagePart): string {
   const source = part.source;
@@ -30,17 +30,28 @@ export function judgeCacheKey(options: {
 }): string {
   const { judge, request, trial } = options;
   const settings = (judge as { temperature?: unknown }).temperature;
-  return createHash("sha256")
-    .update(
-      JSON.stringify([
-        KEY_VERSION,
-        judge.name,
-        settings ?? null,
-        request.prompt,
-        (request.images ?? []).map(describeForKey),
-        request.jsonSchema,
-        trial,
-      ]),
-    )
-    .digest("hex");
+  // Fields are fed to the hash one by one, each with its length, so no field can run into
+  // the next; the schema's text is computed once per schema object.
+  const hash = createHash("sha256");
+  const add = (text: string) => hash.update(`${text.length}:`).update(text);
+  add(String(KEY_VERSION));
+  add(judge.name);
+  add(JSON.stringify(settings ?? null));
+  add(request.prompt);
+  for (const image of request.images ?? []) add(describeForKey(image));
+  add("|");
+  add(schemaText(request.jsonSchema));
+  add(String(trial));
+  return hash.digest("hex");
+}
+
+const schemaTexts = new WeakMap<object, string>();
+
+function schemaText(jsonSchema: object): string {
+  let text = schemaTexts.get(jsonSchema);
+  if (text === undefined) {
+    text = JSON.stringify(jsonSchema);
+    schemaTexts.set(jsonSchema, text);
+  }
+  return text;
 }

@@ -49,6 +49,19 @@ export function normalizeVerdictAnswer(value: unknown, allowed: readonly string[
   };
 }
 
+type VerdictsSchema<V extends string> = z.ZodObject<{
+  verdicts: z.ZodArray<
+    z.ZodObject<{
+      verdict: z.ZodEnum<{ [K in V]: K }>;
+      reason: z.ZodOptional<z.ZodNullable<z.ZodString>>;
+    }>
+  >;
+}>;
+
+// Schemas are built once per (verdicts, count, item): a fresh schema per step would miss the
+// JSON Schema cache and make zod compile its parser again on every call.
+const verdictsSchemas = new Map<string, unknown>();
+
 /**
  * The schema of a verdict step: exactly `count` verdicts from `allowed`, each with an
  * optional reason. The count is part of the schema, so structured output enforces it and a
@@ -58,9 +71,12 @@ export function verdictsSchema<V extends string>(options: {
   allowed: readonly [V, ...V[]];
   count: number;
   itemName: string;
-}) {
+}): VerdictsSchema<V> {
   const { allowed, count, itemName } = options;
-  return z.object({
+  const key = `${allowed.join("|")}#${count}#${itemName}`;
+  const cached = verdictsSchemas.get(key);
+  if (cached) return cached as VerdictsSchema<V>;
+  const schema = z.object({
     verdicts: z
       .array(
         z.object({
@@ -75,6 +91,8 @@ export function verdictsSchema<V extends string>(options: {
           }`,
       }),
   });
+  verdictsSchemas.set(key, schema);
+  return schema as unknown as VerdictsSchema<V>;
 }
 
 /** The schema of every reason step. */

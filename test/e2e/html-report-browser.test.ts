@@ -39,7 +39,8 @@ function metric(overrides: Partial<MetricData> = {}): MetricData {
     evaluationCost: 0.00042,
     inputTokens: 812,
     outputTokens: 64,
-    verboseLogs: 'Opinions:\n[\n  "The answer is polite."\n]\n\nVerdicts:\n[\n  { "verdict": "no" }\n]',
+    verboseLogs:
+      'Opinions:\n[\n  "The answer is polite."\n]\n\nVerdicts:\n[\n  { "verdict": "no" }\n]',
     judgeCalls: 2,
     cachedJudgeCalls: 0,
     ...overrides,
@@ -82,7 +83,15 @@ const summary: EvaluationSummary = {
       errored: 0,
       scoreOnly: 0,
     },
-    { name: "Bias", meanScore: 0.12, passRate: 5 / 6, passed: 5, failed: 0, errored: 1, scoreOnly: 0 },
+    {
+      name: "Bias",
+      meanScore: 0.12,
+      passRate: 5 / 6,
+      passed: 5,
+      failed: 0,
+      errored: 1,
+      scoreOnly: 0,
+    },
     {
       name: "Answer Relevancy",
       meanScore: 0.77,
@@ -261,9 +270,7 @@ describe.skipIf(process.env.VERDICT_SKIP_BROWSER === "1")("HTML report in Chromi
     // Name, input, output, reason, error and verbose steps.
     const shown = await hostile.getByText(SCRIPT_PAYLOAD).count();
     expect(shown).toBeGreaterThanOrEqual(5);
-    await expect(hostile.locator(".case-name").textContent()).resolves.toBe(
-      `hostile ${PAYLOAD}`,
-    );
+    await expect(hostile.locator(".case-name").textContent()).resolves.toBe(`hostile ${PAYLOAD}`);
     await expect(hostile.locator(".error-message").textContent()).resolves.toContain(IMAGE_PAYLOAD);
     expect(await hostile.locator(".field .text").nth(1).isVisible()).toBe(true);
     await hostile.locator(".steps > summary").first().click();

@@ -1,3 +1,4 @@
+export { Golden, type GoldenFields } from "./golden.ts";
 export {
   type Content,
   contentText,

@@ -149,10 +149,11 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
       } else {
         const resumed =
           event.resumedTestCases > 0 ? ` (${count(event.resumedTestCases)} resumed)` : "";
+        // A Vitest run learns its metrics as tests run: no count is better than a wrong one.
         const metrics = event.metricNames.length;
-        write(
-          `verdict: evaluating ${count(total)} test cases${resumed} with ${metrics} metric${metrics === 1 ? "" : "s"}\n`,
-        );
+        const withMetrics =
+          metrics === 0 ? "" : ` with ${metrics} metric${metrics === 1 ? "" : "s"}`;
+        write(`verdict: evaluating ${count(total)} test cases${resumed}${withMetrics}\n`);
         lastOutputAt = now();
       }
     } else if (event.type === "test-case-end") {

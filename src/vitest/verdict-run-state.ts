@@ -48,7 +48,6 @@ export class RunState {
   private readonly results = new Map<number, TestResult>();
   private readonly unscoredErrors = new Map<string, number>();
   private readonly positions = new Map<TestModule, Map<string, number>>();
-  private readonly metricNames = new Set<string>();
   /** Progress and the end report: left out when there is nothing to report. */
   private readonly builtInReporters: RunReporter[];
   private readonly reporters: RunReporter[];
@@ -134,7 +133,6 @@ export class RunState {
       testName: testCase.fullName,
       caseIndex: record.caseIndex,
     });
-    for (const name of record.metricNames ?? []) this.metricNames.add(name);
     if (record.result === null) {
       const message = record.error?.message ?? "The case was not scored.";
       if (record.outcome === "config-error") {
@@ -285,7 +283,8 @@ export class RunState {
       identifier: this.options.identifier ?? null,
       totalTestCases: Math.max(this.collectedTests, this.results.size),
       resumedTestCases: 0,
-      metricNames: [...this.metricNames],
+      // Which metrics the tests use is known only as they run.
+      metricNames: [],
       startedAt: new Date(this.startedAt).toISOString(),
     });
     for (const event of pending) this.emit(event);

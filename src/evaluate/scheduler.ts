@@ -4,10 +4,12 @@ import { sendToJudge } from "../judge/direct-transport.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
 import type { RetryPolicy, Sleep } from "../judge/retry-policy.ts";
+import { addCosts } from "../judge/usage-and-cost.ts";
 import type { JudgeCache } from "../store/run-store.ts";
 import type { JudgeSpending } from "./evaluation-result.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import { ModelLane } from "./model-lane.ts";
+import { emptySpending } from "./summarize-run.ts";
 
 /** How the judge cache is used: on, off, or "replay" (a miss is an error). */
 export type CacheMode = true | false | "replay";
@@ -49,13 +51,7 @@ export class JudgeScheduler implements JudgeTransport {
   private readonly inFlight = new Map<string, Promise<JudgeResponse>>();
   private stopError: Error | null = null;
   readonly stats: SchedulerStats = {
-    judgeCalls: 0,
-    cacheHits: 0,
-    sharedCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    ...emptySpending(),
     retries: 0,
     rateLimited: 0,
     peakInFlight: 0,
@@ -192,18 +188,14 @@ export class JudgeScheduler implements JudgeTransport {
     saved.judgeCalls += 1;
     saved.inputTokens += answer.inputTokens ?? 0;
     saved.outputTokens += answer.outputTokens ?? 0;
-    saved.costUsd =
-      saved.costUsd === null || answer.costUsd === null ? null : saved.costUsd + answer.costUsd;
+    saved.costUsd = addCosts(saved.costUsd, answer.costUsd);
   }
 
   private record(response: JudgeResponse): void {
     this.stats.judgeCalls += 1;
     this.stats.inputTokens += response.usage?.inputTokens ?? 0;
     this.stats.outputTokens += response.usage?.outputTokens ?? 0;
-    this.stats.costUsd =
-      this.stats.costUsd === null || response.costUsd === null
-        ? null
-        : this.stats.costUsd + response.costUsd;
+    this.stats.costUsd = addCosts(this.stats.costUsd, response.costUsd);
   }
 
   private laneFor(name: string): ModelLane {

@@ -1,3 +1,4 @@
+import { addCosts } from "../judge/usage-and-cost.ts";
 import type { MetricData } from "../metrics/metric-data.ts";
 import type {
   EvaluationSummary,
@@ -44,6 +45,37 @@ function summarizeMetrics(testResults: readonly TestResult[]): MetricSummary[] {
       scoreOnly: list.filter((metric) => metric.success === null && metric.error === null).length,
     };
   });
+}
+
+/** Spending of nothing: the start of every total. */
+export function emptySpending(): JudgeSpending {
+  return {
+    judgeCalls: 0,
+    cacheHits: 0,
+    sharedCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+  };
+}
+
+/** The sum of two spendings (unknown costs stay unknown). */
+export function addSpending(total: JudgeSpending, part: JudgeSpending): JudgeSpending {
+  return {
+    judgeCalls: total.judgeCalls + part.judgeCalls,
+    cacheHits: total.cacheHits + part.cacheHits,
+    sharedCalls: total.sharedCalls + part.sharedCalls,
+    inputTokens: total.inputTokens + part.inputTokens,
+    outputTokens: total.outputTokens + part.outputTokens,
+    costUsd: addCosts(total.costUsd, part.costUsd),
+    saved: {
+      judgeCalls: total.saved.judgeCalls + part.saved.judgeCalls,
+      inputTokens: total.saved.inputTokens + part.saved.inputTokens,
+      outputTokens: total.saved.outputTokens + part.saved.outputTokens,
+      costUsd: addCosts(total.saved.costUsd, part.saved.costUsd),
+    },
+  };
 }
 
 /** A copy of the spending figures, to measure one run on a shared scheduler. */

@@ -1,4 +1,5 @@
 import type { JudgeResponse } from "./judge-transport.ts";
+import { addCosts } from "./usage-and-cost.ts";
 
 /** Totals of the judge calls made for one metric on one test case. */
 export interface JudgeTotals {
@@ -31,10 +32,7 @@ export class JudgeLedger {
       this.cachedCalls += 1;
       this.saved.inputTokens += response.usage?.inputTokens ?? 0;
       this.saved.outputTokens += response.usage?.outputTokens ?? 0;
-      this.saved.costUsd =
-        this.saved.costUsd === null || response.costUsd === null
-          ? null
-          : this.saved.costUsd + response.costUsd;
+      this.saved.costUsd = addCosts(this.saved.costUsd, response.costUsd);
       return;
     }
     if (response.usage === null) {
@@ -44,8 +42,7 @@ export class JudgeLedger {
       if (this.inputTokens !== null) this.inputTokens += response.usage.inputTokens;
       if (this.outputTokens !== null) this.outputTokens += response.usage.outputTokens;
     }
-    this.costUsd =
-      this.costUsd === null || response.costUsd === null ? null : this.costUsd + response.costUsd;
+    this.costUsd = addCosts(this.costUsd, response.costUsd);
   }
 
   /** The totals as a plain object. */

@@ -1,4 +1,5 @@
 import type { JudgeSpending, TestResult } from "../evaluate/evaluation-result.ts";
+import { addCosts } from "../judge/usage-and-cost.ts";
 import type { MetricData } from "../metrics/metric-data.ts";
 
 /** Options of {@link spendingFromResults}. */
@@ -10,10 +11,6 @@ function metricsOf(result: TestResult): MetricData[] {
   return result.trials.length > 0
     ? result.trials.flatMap((trial) => trial.metricsData)
     : result.metricsData;
-}
-
-function addCost(total: number | null, cost: number | null): number | null {
-  return total === null || cost === null ? null : total + cost;
 }
 
 /**
@@ -37,11 +34,11 @@ export function spendingFromResults(options: SpendingFromResultsOptions): JudgeS
       cacheHits += metric.cachedJudgeCalls;
       inputTokens += metric.inputTokens ?? 0;
       outputTokens += metric.outputTokens ?? 0;
-      costUsd = addCost(costUsd, metric.evaluationCost);
+      costUsd = addCosts(costUsd, metric.evaluationCost);
       saved.judgeCalls += metric.cachedJudgeCalls;
       saved.inputTokens += metric.saved?.inputTokens ?? 0;
       saved.outputTokens += metric.saved?.outputTokens ?? 0;
-      saved.costUsd = addCost(saved.costUsd, metric.saved ? metric.saved.costUsd : null);
+      saved.costUsd = addCosts(saved.costUsd, metric.saved ? metric.saved.costUsd : null);
     }
   }
   return {

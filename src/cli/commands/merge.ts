@@ -2,13 +2,8 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EvalError } from "../../errors/eval-error.ts";
-import type {
-  EvaluationResult,
-  JudgeSpending,
-  RunStatus,
-  TestResult,
-} from "../../evaluate/evaluation-result.ts";
-import { summarizeRun } from "../../evaluate/summarize-run.ts";
+import type { EvaluationResult, RunStatus, TestResult } from "../../evaluate/evaluation-result.ts";
+import { addSpending, emptySpending, summarizeRun } from "../../evaluate/summarize-run.ts";
 import { createConsoleReporter } from "../../report/console-report.ts";
 import { parseJsonReport } from "../../report/json-report.ts";
 import { decideTestRunOutcome, exitCodeForOutcome } from "../../vitest/decide-test-run-outcome.ts";
@@ -41,27 +36,6 @@ const STATUS_SEVERITY: readonly RunStatus[] = [
   "completed",
 ];
 
-function addCost(first: number | null, second: number | null): number | null {
-  return first === null || second === null ? null : first + second;
-}
-
-function addSpending(total: JudgeSpending, part: JudgeSpending): JudgeSpending {
-  return {
-    judgeCalls: total.judgeCalls + part.judgeCalls,
-    cacheHits: total.cacheHits + part.cacheHits,
-    sharedCalls: total.sharedCalls + part.sharedCalls,
-    inputTokens: total.inputTokens + part.inputTokens,
-    outputTokens: total.outputTokens + part.outputTokens,
-    costUsd: addCost(total.costUsd, part.costUsd),
-    saved: {
-      judgeCalls: total.saved.judgeCalls + part.saved.judgeCalls,
-      inputTokens: total.saved.inputTokens + part.saved.inputTokens,
-      outputTokens: total.saved.outputTokens + part.saved.outputTokens,
-      costUsd: addCost(total.saved.costUsd, part.saved.costUsd),
-    },
-  };
-}
-
 /**
  * Combines the results of CI shards into one: test results in index order (a test run's
  * indices encode file and test order, the same in every shard), re-indexed from 0 only when
@@ -83,16 +57,10 @@ export function mergeEvaluationResults(options: MergeEvaluationResultsOptions): 
   );
   const statuses = results.map((result) => result.summary.status);
   const status = STATUS_SEVERITY.find((candidate) => statuses.includes(candidate)) ?? "completed";
-  const zero: JudgeSpending = {
-    judgeCalls: 0,
-    cacheHits: 0,
-    sharedCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
-  };
-  const spending = results.reduce((total, result) => addSpending(total, result.summary), zero);
+  const spending = results.reduce(
+    (total, result) => addSpending(total, result.summary),
+    emptySpending(),
+  );
   const identifiers = new Set(results.map((result) => result.identifier));
   const [identifier] = identifiers;
   return {

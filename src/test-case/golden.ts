@@ -1,50 +1,20 @@
 import { z } from "zod";
 import { EvalError } from "../errors/eval-error.ts";
 import { type Content, type ImagePart, isImagePart } from "./image.ts";
-import { LLMTestCase, type LLMTestCaseFields, type ToolCall } from "./llm-test-case.ts";
+import {
+  LLMTestCase,
+  type LLMTestCaseFields,
+  type ToolCall,
+  testCaseFieldsSchema,
+} from "./llm-test-case.ts";
 
-/** The fields of a golden: an input to send to the application, and what is known about it. */
-export interface GoldenFields {
-  /** What to ask the application. Required. */
-  input: Content;
-  /** A pre-recorded answer, when the golden already has one. */
-  actualOutput?: Content;
-  /** The ideal answer. */
-  expectedOutput?: Content;
-  context?: string[];
-  retrievalContext?: string[];
-  toolsCalled?: ToolCall[];
-  expectedTools?: ToolCall[];
-  name?: string;
-  tags?: string[];
-  metadata?: Record<string, unknown>;
+/** The fields of a golden: those of a test case (only `input` required), plus notes. */
+export interface GoldenFields extends LLMTestCaseFields {
   /** Notes for people reading the dataset. */
   comments?: string;
 }
 
-const contentSchema = z.union([
-  z.string(),
-  z.array(
-    z.union([
-      z.string(),
-      z.custom<ImagePart>(isImagePart, { message: "expected an image part made with image()" }),
-    ]),
-  ),
-]);
-
-const goldenSchema = z.object({
-  input: contentSchema,
-  actualOutput: contentSchema.optional(),
-  expectedOutput: contentSchema.optional(),
-  context: z.array(z.string()).optional(),
-  retrievalContext: z.array(z.string()).optional(),
-  toolsCalled: z.array(z.object({ name: z.string() }).passthrough()).optional(),
-  expectedTools: z.array(z.object({ name: z.string() }).passthrough()).optional(),
-  name: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  comments: z.string().optional(),
-});
+const goldenSchema = testCaseFieldsSchema.extend({ comments: z.string().optional() });
 
 /**
  * A test input without (necessarily) an answer: datasets hold goldens, and an application

@@ -48,7 +48,8 @@ const toolCallSchema = z
   })
   .passthrough();
 
-const testCaseSchema = z.object({
+/** Validates the fields of a test case (shared with goldens). */
+export const testCaseFieldsSchema = z.object({
   input: contentSchema,
   actualOutput: contentSchema.optional(),
   expectedOutput: contentSchema.optional(),
@@ -93,7 +94,7 @@ export class LLMTestCase implements LLMTestCaseFields {
   declare readonly metadata?: Record<string, unknown>;
 
   constructor(fields: LLMTestCaseFields) {
-    const parsed = testCaseSchema.safeParse(fields);
+    const parsed = testCaseFieldsSchema.safeParse(fields);
     if (!parsed.success) {
       const name =
         typeof (fields as { name?: unknown } | undefined)?.name === "string"

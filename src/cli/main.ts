@@ -222,6 +222,28 @@ function buildProgram(options: {
     });
 
   program
+    .command("view")
+    .description("serve the stored runs as a local dashboard on 127.0.0.1")
+    .option(
+      "--port <number>",
+      "port to listen on (0 picks a free one)",
+      (value: string) => {
+        const number = Number(value);
+        if (!/^\s*\d+\s*$/.test(value) || number > 65535) {
+          throw new InvalidArgumentError(
+            "--port takes a port number from 0 to 65535, e.g. --port 4242.",
+          );
+        }
+        return number;
+      },
+      4242,
+    )
+    .action(async (flags: { port: number }) => {
+      const { runView } = await import("./commands/view.ts");
+      setExitCode(await runView({ cwd, env, port: flags.port }));
+    });
+
+  program
     .command("config")
     .description("print the resolved configuration, secrets masked")
     .action(async () => {

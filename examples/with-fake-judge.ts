@@ -10,9 +10,14 @@ const requested = process.argv.slice(2);
 const examples =
   requested.length > 0
     ? requested
-    : ["toxicity.ts", "bias.ts", "answer-relevancy.ts", "evaluate-suite.ts"].map((file) =>
-        join(here, file),
-      );
+    : [
+        "toxicity.ts",
+        "bias.ts",
+        "answer-relevancy.ts",
+        "evaluate-suite.ts",
+        "dataset-run.ts",
+        "component-level.ts",
+      ].map((file) => join(here, file));
 
 // The server answers from this process while each example runs as a child: spawn (not
 // spawnSync), so this event loop stays free to serve it.

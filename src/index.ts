@@ -2,6 +2,8 @@
  * verdict: LLM-as-a-judge evaluation for TypeScript.
  * @packageDocumentation
  */
+
+export * from "./dataset/index.ts";
 export {
   ConfigError,
   EvalError,
@@ -17,3 +19,4 @@ export * from "./metrics/index.ts";
 export * from "./report/index.ts";
 export * from "./store/index.ts";
 export * from "./test-case/index.ts";
+export * from "./tracing/index.ts";

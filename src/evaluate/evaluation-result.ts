@@ -1,4 +1,5 @@
 import type { MetricData } from "../metrics/metric-data.ts";
+import type { TraceRecord } from "../tracing/trace-types.ts";
 
 /** One trial of a test case (runs with `repeat` > 1 have several). */
 export interface TrialResult {
@@ -26,6 +27,11 @@ export interface TestResult {
   trials: TrialResult[];
   /** How many trials passed, of `trials.length` (1 without repeat). */
   passedTrials: number;
+  /**
+   * Component-level runs (`evaluate({ goldens, observedCallback })`): the application's span
+   * tree, with each span's metric results (of the first trial, with `repeat`).
+   */
+  trace?: TraceRecord;
 }
 
 /** Per-metric aggregate of a run. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EvalError } from "../errors/eval-error.ts";
-import { type Content, type ImagePart, isImagePart } from "./image.ts";
+import type { Content } from "./image.ts";
 import {
   LLMTestCase,
   type LLMTestCaseFields,

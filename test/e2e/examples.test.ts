@@ -35,7 +35,7 @@ describe("examples", () => {
     expect(result.stdout).toContain("Answer Relevancy: score");
     expect(result.stdout).toContain("Judge: openai:gpt-4.1");
     expect(result.stdout).toContain("Aggregate metrics");
-    expect(result.stdout).toContain("4/4 examples ran against the fake judge.");
+    expect(result.stdout).toContain("6/6 examples ran against the fake judge.");
   });
 
   it("say in one line what to set when no judge is configured", async () => {

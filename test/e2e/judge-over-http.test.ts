@@ -1,4 +1,7 @@
 // The real wire path: verdict's metrics → AI SDK OpenAI provider → HTTP → the fake server.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { JudgeCallError } from "../../src/errors/judge-call-error.ts";
 import { JudgeOutputError } from "../../src/errors/judge-output-error.ts";
@@ -173,6 +176,39 @@ describe("metrics over HTTP with the real AI SDK OpenAI provider", () => {
     expect(server.requests[1]?.images).toEqual([
       `data:image/png;base64,${Buffer.from(png).toString("base64")}`,
     ]);
+  });
+});
+
+describe("images from every kind of source reach the judge as image parts", () => {
+  it("sends a file, a URL and a data: URL, in input and actualOutput", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9, 9]);
+    const folder = mkdtempSync(join(tmpdir(), "verdict-images-"));
+    const file = join(folder, "tower.png");
+    writeFileSync(file, png);
+    try {
+      server.setResponder((request) =>
+        stepOf(request) === "statements"
+          ? reply.json({ statements: ["The picture shows a tower."] })
+          : reply.json({ verdicts: [{ verdict: "yes", reason: null }] }),
+      );
+      const dataUrl = `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
+      const metric = new AnswerRelevancyMetric({ model: "gpt-4.1" });
+      await metric.measure(
+        {
+          input: mm`Compare ${image("https://example.com/eiffel.jpg")} with ${image(dataUrl)}`,
+          actualOutput: mm`Here is a similar tower: ${image(file)}`,
+        },
+        { env },
+      );
+      const fileAsDataUrl = `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
+      // Step 1 judges the output (its image); step 2 the input's images against the statements.
+      expect(server.requests[0]?.images).toEqual([fileAsDataUrl]);
+      expect(server.requests[0]?.prompt).toContain("Here is a similar tower: [image 1]");
+      expect(server.requests[1]?.images).toEqual(["https://example.com/eiffel.jpg", dataUrl]);
+      expect(server.requests[1]?.prompt).toContain("Compare [image 1] with [image 2]");
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -15,7 +15,13 @@ import { buildTraceRecord, type ScoredPart } from "./build-trace-record.ts";
 import type { EvaluationResult } from "./evaluation-result.ts";
 import { erroredMetricData, planComponentJobs } from "./plan-component-jobs.ts";
 import { runMetrics } from "./run-metrics.ts";
-import { describeRunOptions, type RunOptions, type RunSession, runSession } from "./run-session.ts";
+import {
+  checkRunOptions,
+  describeRunOptions,
+  type RunOptions,
+  type RunSession,
+  runSession,
+} from "./run-session.ts";
 
 /** Options of a component-level run: evaluate({ goldens, observedCallback, … }). */
 export interface ComponentEvaluateOptions extends RunOptions {
@@ -104,16 +110,7 @@ export async function evaluateComponents(
     metrics: options.metrics ?? [],
     where: "evaluate({ metrics })",
   });
-  if (!Number.isInteger(repeat) || repeat < 1) {
-    throw new ConfigError(
-      `repeat must be a whole number of at least 1; got ${String(options.repeat)}.`,
-    );
-  }
-  if (options.resume && !options.identifier) {
-    throw new ConfigError(
-      'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
-    );
-  }
+  checkRunOptions(options);
   const goldens = options.goldens.map((golden) =>
     golden instanceof Golden ? golden : new Golden(golden),
   );

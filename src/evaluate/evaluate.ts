@@ -17,7 +17,7 @@ import type { RunnerEvent, RunReporter } from "./events.ts";
 import type { RunStoreOption } from "./open-run-store.ts";
 import { resolveJudges } from "./resolve-judges.ts";
 import { runMetrics } from "./run-metrics.ts";
-import { describeRunOptions, runSession } from "./run-session.ts";
+import { checkRunOptions, describeRunOptions, runSession } from "./run-session.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
 
 /** Options of {@link evaluate}. */
@@ -107,16 +107,7 @@ export async function evaluate(
       "evaluate() needs metrics: an array with at least one metric, e.g. [new ToxicityMetric()].",
     );
   }
-  if (!Number.isInteger(repeat) || repeat < 1) {
-    throw new ConfigError(
-      `repeat must be a whole number of at least 1; got ${String(options.repeat)}.`,
-    );
-  }
-  if (options.resume && !options.identifier) {
-    throw new ConfigError(
-      'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
-    );
-  }
+  checkRunOptions(options);
   const testCases = options.testCases.map((testCase) => toTestCase(testCase));
   const metrics = options.metrics;
   const judges = await resolveJudges({ metrics, env });

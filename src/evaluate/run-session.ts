@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
@@ -54,6 +55,21 @@ export interface RunPlan {
   scoreCase: (index: number, session: RunSession) => Promise<void>;
   /** Checked after the last case: an error fails the run. */
   checkFinished?: (testResults: readonly TestResult[]) => Error | null;
+}
+
+/** Checks the options every kind of run shares, before anything runs. */
+export function checkRunOptions(options: RunOptions): void {
+  const repeat = options.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1) {
+    throw new ConfigError(
+      `repeat must be a whole number of at least 1; got ${String(options.repeat)}.`,
+    );
+  }
+  if (options.resume && !options.identifier) {
+    throw new ConfigError(
+      'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
+    );
+  }
 }
 
 /** Errors that mean "the run stopped", not "this metric failed". */

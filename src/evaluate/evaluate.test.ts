@@ -338,4 +338,27 @@ describe("evaluate", () => {
       costUsd: first?.evaluationCost,
     });
   });
+
+  it("asks again on the next run when the judge's answer was unusable (bad answers are not cached)", async () => {
+    const store = new MemoryRunStore();
+    const testCases = [{ input: "q", actualOutput: "fine" }];
+    const broken = new MockJudge({ name: "judge", answers: () => "prose, not JSON" });
+    const first = await evaluate({
+      testCases,
+      metrics: [new ToxicityMetric({ model: broken })],
+      ignoreErrors: true,
+      store,
+      ...quiet,
+    });
+    expect(first.testResults[0]?.metricsData[0]?.error).toContain("even after one re-ask");
+    const healthy = new MockJudge({ name: "judge", answers: answer });
+    const second = await evaluate({
+      testCases,
+      metrics: [new ToxicityMetric({ model: healthy })],
+      store,
+      ...quiet,
+    });
+    expect(healthy.calls).toHaveLength(1);
+    expect(second.testResults[0]?.metricsData[0]?.score).toBe(0);
+  });
 });

@@ -3,7 +3,7 @@ import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { ImagePart } from "../test-case/image.ts";
 
 /** Bumped when the key's recipe changes, so old entries can never be served. */
-const KEY_VERSION = 2;
+const KEY_VERSION = 3;
 
 function describeForKey(part: ImagePart): string {
   const source = part.source;

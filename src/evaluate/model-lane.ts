@@ -39,7 +39,24 @@ export class ModelLane implements AttemptSlot {
     if (this.stopError) return Promise.reject(this.stopError);
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
+      // A waiter whose caller gives up leaves the queue at once: it must never be sent.
+      const onAbort = () => {
+        const position = this.waiting.indexOf(waiter);
+        if (position !== -1) this.waiting.splice(position, 1);
+        reject(signal?.reason);
+      };
+      const waiter: Waiter = {
+        resolve: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiting.push(waiter);
       this.pump();
     });
   }

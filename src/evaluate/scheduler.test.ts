@@ -164,4 +164,38 @@ describe("JudgeScheduler", () => {
     expect(outcomes.every((outcome) => outcome.status === "rejected")).toBe(true);
     expect((scheduler.stoppedBy as JudgeCallError).quotaExhausted).toBe(true);
   });
+
+  it("keeps a shared request going for the others when its first caller gives up", async () => {
+    const { judge, state } = countingJudge({ latencyMs: 30 });
+    const scheduler = new JudgeScheduler();
+    const first = new AbortController();
+    const one = scheduler.send(judge, { ...request("same"), signal: first.signal }, meta);
+    const two = scheduler.send(judge, request("same"), meta);
+    first.abort();
+    await expect(one).rejects.toMatchObject({ code: "ABORTED" });
+    await expect(two).resolves.toMatchObject({ text: '{"reason": "ok"}' });
+    expect(state.calls).toBe(1);
+  });
+
+  it("never sends a queued request whose caller gave up", async () => {
+    const { judge, state } = countingJudge({ latencyMs: 40 });
+    const scheduler = new JudgeScheduler({ maxConcurrent: 1 });
+    const busy = scheduler.send(judge, request("first"), meta);
+    const controller = new AbortController();
+    const queued = scheduler.send(judge, { ...request("second"), signal: controller.signal }, meta);
+    setTimeout(() => controller.abort(), 5);
+    await expect(queued).rejects.toMatchObject({ code: "ABORTED" });
+    await busy;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(state.calls).toBe(1);
+  });
+
+  it("does not cache an answer the step rejects", async () => {
+    const store = new MemoryRunStore();
+    const judge: JudgeModel = { name: "prose", generate: async () => "no JSON here" };
+    const scheduler = new JudgeScheduler({ cache: store.judgeCache });
+    await scheduler.send(judge, request("ask"), { ...meta, validate: () => false });
+    const later = new JudgeScheduler({ cache: store.judgeCache, cacheMode: "replay" });
+    await expect(later.send(judge, request("ask"), meta)).rejects.toThrow(/no answer is cached/);
+  });
 });

@@ -31,6 +31,41 @@ export interface JudgeSchedulerOptions {
   random?: () => number;
 }
 
+/** One judge request in flight, shared by every caller asking the same. */
+interface InFlightRequest {
+  promise: Promise<JudgeResponse>;
+  controller: AbortController;
+  waiters: number;
+}
+
+/** Waits for `promise`, but gives up (with an "ABORTED" error) as soon as `signal` aborts. */
+function waitUnlessAborted<T>(options: {
+  promise: Promise<T>;
+  signal: AbortSignal | undefined;
+}): Promise<T> {
+  const { promise, signal } = options;
+  if (!signal) return promise;
+  const abortedError = () =>
+    new EvalError("ABORTED", "The judge request was cancelled by its caller.", {
+      cause: signal.reason,
+    });
+  if (signal.aborted) return Promise.reject(abortedError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortedError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** What the scheduler did, for the run summary. */
 export interface SchedulerStats extends JudgeSpending {
   retries: number;
@@ -48,7 +83,7 @@ export interface SchedulerStats extends JudgeSpending {
 export class JudgeScheduler implements JudgeTransport {
   private readonly options: JudgeSchedulerOptions;
   private readonly lanes = new Map<string, ModelLane>();
-  private readonly inFlight = new Map<string, Promise<JudgeResponse>>();
+  private readonly inFlight = new Map<string, InFlightRequest>();
   private stopError: Error | null = null;
   readonly stats: SchedulerStats = {
     ...emptySpending(),
@@ -91,9 +126,34 @@ export class JudgeScheduler implements JudgeTransport {
   ): Promise<JudgeResponse> {
     if (this.stopError) throw this.stopError;
     const key = judgeCacheKey({ judge, request, trial: meta.trial });
-    const shared = this.inFlight.get(key);
-    if (shared) {
-      const response = await shared;
+    let entry = this.inFlight.get(key);
+    const shared = entry !== undefined;
+    if (!entry) {
+      // The call belongs to every caller waiting on it, not to the first one: it has its own
+      // controller, aborted only when the run stops or every waiter has given up.
+      const controller = new AbortController();
+      const created: InFlightRequest = {
+        controller,
+        waiters: 0,
+        promise: this.fetch({
+          key,
+          judge,
+          request: { ...request, signal: controller.signal },
+          meta,
+        }),
+      };
+      created.promise
+        .finally(() => {
+          if (this.inFlight.get(key) === created) this.inFlight.delete(key);
+        })
+        .catch(() => {});
+      this.inFlight.set(key, created);
+      entry = created;
+    }
+    entry.waiters += 1;
+    try {
+      const response = await waitUnlessAborted({ promise: entry.promise, signal: request.signal });
+      if (!shared) return response;
       this.stats.sharedCalls += 1;
       this.recordSaving({
         inputTokens: response.usage?.inputTokens ?? null,
@@ -101,13 +161,10 @@ export class JudgeScheduler implements JudgeTransport {
         costUsd: response.costUsd,
       });
       return { ...response, cached: true };
-    }
-    const pending = this.fetch({ key, judge, request, meta });
-    this.inFlight.set(key, pending);
-    try {
-      return await pending;
     } finally {
-      this.inFlight.delete(key);
+      entry.waiters -= 1;
+      if (entry.waiters === 0 && request.signal?.aborted)
+        entry.controller.abort(request.signal.reason);
     }
   }
 
@@ -148,7 +205,7 @@ export class JudgeScheduler implements JudgeTransport {
     try {
       const response = await sendToJudge({
         judge,
-        request: this.options.signal ? { ...request, signal: this.options.signal } : request,
+        request,
         meta,
         retry: this.options.retry,
         sleep: this.options.sleep,
@@ -164,6 +221,9 @@ export class JudgeScheduler implements JudgeTransport {
       });
       lane.onSuccess();
       this.record(response);
+      // Only answers the step accepts are kept: a malformed answer must be asked again next
+      // run, not served from the cache for ever.
+      if (meta.validate && !meta.validate(response)) return response;
       cache?.set(key, {
         text: response.text,
         object: response.object ?? null,
@@ -218,6 +278,7 @@ export class JudgeScheduler implements JudgeTransport {
     if (this.stopError) return;
     this.stopError = error;
     for (const lane of this.lanes.values()) lane.rejectWaiting(error);
+    for (const entry of this.inFlight.values()) entry.controller.abort(error);
   }
 
   /** Current concurrency limit of a model's lane (for tests and progress). */

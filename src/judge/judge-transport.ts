@@ -8,6 +8,8 @@ export interface JudgeCallMeta {
   step: string;
   /** Trial index when a case is run several times (`repeat`); 0 otherwise. */
   trial: number;
+  /** Whether an answer is usable: transports that cache keep only answers that pass. */
+  validate?: (response: JudgeResponse) => boolean;
 }
 
 /** One judge answer as the transport hands it back, normalised. */

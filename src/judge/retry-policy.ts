@@ -174,6 +174,7 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
         await slot.acquire(signal);
         holdsSlot = true;
       }
+      if (signal?.aborted) throw abortedError({ judgeName, signal });
       const value = await runAttempt({
         run: options.run,
         signal,
@@ -249,7 +250,9 @@ async function runAttempt<T>(options: {
   // Racing the signal makes a judge that ignores it time out all the same.
   const aborted = new Promise<never>((_resolve, reject) => {
     onAbort = () => reject(attemptSignal.reason);
-    attemptSignal.addEventListener("abort", onAbort, { once: true });
+    // Aborted before we listened (the caller's signal was already aborted): reject now.
+    if (attemptSignal.aborted) onAbort();
+    else attemptSignal.addEventListener("abort", onAbort, { once: true });
   });
   try {
     return await Promise.race([Promise.resolve().then(() => options.run(attemptSignal)), aborted]);

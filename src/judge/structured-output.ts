@@ -105,7 +105,7 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
         jsonSchema,
         ...(options.signal ? { signal: options.signal } : {}),
       },
-      meta,
+      { ...meta, validate: (answer) => readAnswer(answer, step).ok },
     );
     ledger.record(response);
     return response;

@@ -200,7 +200,7 @@ function systemOut(metric: MetricData): string {
   const score = metric.score === null ? "none" : formatNumber(metric.score);
   const threshold =
     metric.threshold === null
-      ? "no threshold (score only)"
+      ? "score only, no threshold"
       : `threshold ${formatNumber(metric.threshold)}`;
   const lines = [`Score: ${score} (${threshold}${metric.strictMode ? ", strict mode" : ""})`];
   if (metric.reason !== null) lines.push(`Reason: ${metric.reason}`);

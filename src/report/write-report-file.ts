@@ -24,7 +24,11 @@ export function writeReportFile(options: WriteReportFileOptions): void {
     writeFileSync(temporary, options.text, "utf8");
     renameSync(temporary, file);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // The folder may not exist; the write error below is the one to report.
+    }
     throw new ConfigError(
       `Could not write the ${options.kind} report to "${options.file}": ${(error as Error).message}. Check that the folder is writable, or choose another --output-file.`,
       { cause: error },

@@ -9,7 +9,7 @@ export const STATUS_LABELS: Record<MetricStatus, string> = {
   pass: "✓ PASS",
   fail: "✗ FAIL",
   error: "! ERROR",
-  "score-only": "• SCORE",
+  "score-only": "• SCORE ONLY",
 };
 
 /** The status of one metric result: an error wins over `success`. */

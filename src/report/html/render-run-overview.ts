@@ -87,7 +87,10 @@ function renderTotals(options: { result: EvaluationResult }): SafeHtml {
     {
       label: "Cost",
       value: formatCostUsd({ costUsd: summary.costUsd }),
-      detail: `saved ${formatCostUsd({ costUsd: saved.costUsd })} by the cache`,
+      detail:
+        summary.costUsd === null
+          ? "a judge's price is unknown"
+          : `${formatCostUsd({ costUsd: summary.costUsd / Math.max(1, testCases.total - testCases.unscored) })} per scored test case`,
     },
     {
       label: "Tokens",
@@ -97,10 +100,10 @@ function renderTotals(options: { result: EvaluationResult }): SafeHtml {
     {
       label: "Duration",
       value: formatDuration({ durationMs: summary.durationMs }),
-      detail: `${formatPlural({ value: summary.metrics.length, noun: "metric" })}`,
+      detail: `${formatPlural({ value: testCases.total, noun: "test case" })} · ${formatPlural({ value: summary.metrics.length, noun: "metric" })}`,
     },
     {
-      label: "Saved by cache",
+      label: "Saved by cache and sharing",
       value: `${formatCount({ value: saved.judgeCalls })} calls`,
       detail: `${formatCount({ value: saved.inputTokens + saved.outputTokens })} tokens · ${formatCostUsd({ costUsd: saved.costUsd })}`,
     },

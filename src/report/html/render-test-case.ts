@@ -17,7 +17,8 @@ export interface RenderTestCaseOptions {
   testResult: TestResult;
 }
 
-type CaseStatus = "pass" | "fail" | "error" | "score-only";
+/** A case is "error" when metrics errored and none failed its threshold. */
+type CaseStatus = MetricStatus;
 
 /**
  * One test case as a `<details>` block, open when it failed: input, actual and expected
@@ -32,7 +33,7 @@ export function renderTestCase(options: RenderTestCaseOptions): SafeHtml {
     ? testResult.trials.map((trial) => renderTrial({ trial, trialCount: testResult.trials.length }))
     : renderMetrics({ metricsData: testResult.metricsData });
   return html`<details class="case case-${status}" id="case-${testResult.index}"${status === "fail" || status === "error" ? html` open` : null}>
-<summary><span class="badge badge-${status}">${CASE_LABELS[status]}</span><span class="case-name">${renderReportText({ text: testResult.name })}</span><span class="case-meta">${describeCase({ testResult })}</span></summary>
+<summary><span class="badge badge-${status}">${STATUS_LABELS[status]}</span><span class="case-name">${renderReportText({ text: testResult.name })}</span><span class="case-meta">${describeCase({ testResult })}</span></summary>
 <div class="case-body">
 <div class="fields">
 ${renderField({ label: "Input", text: testResult.input })}
@@ -43,13 +44,6 @@ ${body}
 </div>
 </details>`;
 }
-
-const CASE_LABELS: Record<CaseStatus, string> = {
-  pass: "✓ PASS",
-  fail: "✗ FAIL",
-  error: "! ERROR",
-  "score-only": "• SCORED",
-};
 
 function caseStatus(options: { testResult: TestResult }): CaseStatus {
   const { testResult } = options;
@@ -100,7 +94,7 @@ function renderTrial(options: { trial: TrialResult; trialCount: number }): SafeH
   const status: CaseStatus =
     trial.success === true ? "pass" : trial.success === false ? "fail" : "score-only";
   return html`<details class="trial"${trial.success === false ? html` open` : null}>
-<summary><span class="badge badge-${status}">${CASE_LABELS[status]}</span> Trial ${trial.trial + 1} of ${options.trialCount}</summary>
+<summary><span class="badge badge-${status}">${STATUS_LABELS[status]}</span> Trial ${trial.trial + 1} of ${options.trialCount}</summary>
 ${renderMetrics({ metricsData: trial.metricsData })}
 </details>`;
 }

@@ -81,9 +81,9 @@ code { font-family: var(--mono); font-size: 0.875em; overflow-wrap: anywhere; }
 .card-value { font-size: 1.5rem; font-weight: 600; font-variant-numeric: tabular-nums; margin: 0.125rem 0; }
 .card-detail { font-size: 0.8125rem; color: var(--text-muted); }
 .metric-summaries { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 0.75rem; }
-.metric-figures { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0; }
+.metric-figures { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; }
 .metric-figures dt { font-size: 0.75rem; color: var(--text-muted); }
-.metric-figures dd { margin: 0; font-size: 1.25rem; font-weight: 600; font-variant-numeric: tabular-nums; }
+.metric-figures dd { margin: 0; font-size: 1.125rem; font-weight: 600; font-variant-numeric: tabular-nums; }
 .metric-counts { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; padding: 0; margin: 0.5rem 0; font-size: 0.8125rem; }
 .count-pass { color: var(--pass); }
 .count-fail { color: var(--fail); }

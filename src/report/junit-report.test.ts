@@ -1,0 +1,384 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EvaluationResult, TestResult } from "../evaluate/evaluation-result.ts";
+import type { MetricData } from "../metrics/metric-data.ts";
+import { createJUnitReporter, renderJUnitReport } from "./junit-report.ts";
+
+function metric(overrides: Partial<MetricData> = {}): MetricData {
+  return {
+    name: "Toxicity",
+    threshold: 0.5,
+    success: true,
+    score: 0.1,
+    reason: "Mostly polite.",
+    strictMode: false,
+    evaluationModel: "openai:gpt-4.1",
+    error: null,
+    evaluationCost: 0.002,
+    inputTokens: 100,
+    outputTokens: 10,
+    verboseLogs: "",
+    judgeCalls: 2,
+    cachedJudgeCalls: 0,
+    ...overrides,
+  };
+}
+
+function testResult(overrides: Partial<TestResult> & { index: number }): TestResult {
+  return {
+    name: `case-${overrides.index}`,
+    success: true,
+    input: "Hi",
+    actualOutput: "Hello",
+    expectedOutput: null,
+    metricsData: [metric(), metric({ name: "Answer Relevancy", score: 0.9 })],
+    trials: [],
+    passedTrials: 1,
+    ...overrides,
+  };
+}
+
+function evaluationResult(overrides: Partial<EvaluationResult> = {}): EvaluationResult {
+  return {
+    testRunId: "run-7",
+    identifier: null,
+    testResults: [],
+    summary: {
+      status: "completed",
+      metrics: [],
+      testCases: { total: 0, passed: 0, failed: 0, unscored: 0 },
+      judgeCalls: 0,
+      cacheHits: 0,
+      sharedCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      durationMs: 2500,
+    },
+    ...overrides,
+  };
+}
+
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
+
+/**
+ * A strict little XML reader for the subset the report writes: it throws on a mismatched or
+ * unclosed tag, a raw `<`/`>`/`&` in text or attributes, or an unknown entity, and decodes the
+ * five entities and numeric references. The browser test checks the same XML with DOMParser.
+ */
+function parseXml(xml: string): XmlElement {
+  const body = xml.replace(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n/, "");
+  const root: XmlElement = { name: "#document", attributes: {}, children: [], text: "" };
+  const stack = [root];
+  const tag = /<(\/?)([A-Za-z][\w.-]*)((?:\s+[\w.-]+="[^"<>]*")*)\s*(\/?)>/y;
+  let position = 0;
+  while (position < body.length) {
+    const next = body.indexOf("<", position);
+    const text = body.slice(position, next === -1 ? body.length : next);
+    (stack.at(-1) as XmlElement).text += decode(text);
+    if (next === -1) break;
+    tag.lastIndex = next;
+    const match = tag.exec(body);
+    if (match === null) throw new Error(`Malformed tag at ${next}: ${body.slice(next, next + 40)}`);
+    const [whole, closing, name = "", attributeText = "", selfClosing] = match;
+    if (closing === "/") {
+      const open = stack.pop();
+      if (open?.name !== name) throw new Error(`</${name}> closes <${open?.name}>`);
+    } else {
+      const attributes: Record<string, string> = {};
+      for (const [, key = "", value = ""] of attributeText.matchAll(/([\w.-]+)="([^"]*)"/g)) {
+        attributes[key] = decode(value);
+      }
+      const element: XmlElement = { name, attributes, children: [], text: "" };
+      (stack.at(-1) as XmlElement).children.push(element);
+      if (selfClosing !== "/") stack.push(element);
+    }
+    position = next + whole.length;
+  }
+  if (stack.length !== 1) throw new Error(`Unclosed <${stack.at(-1)?.name}>`);
+  const [document, ...rest] = root.children;
+  if (document === undefined || rest.length > 0 || root.text.trim() !== "") {
+    throw new Error("Expected exactly one root element");
+  }
+  return document;
+}
+
+function decode(text: string): string {
+  if (/[<>]/.test(text)) throw new Error(`Raw markup character in ${JSON.stringify(text)}`);
+  return text.replace(/&([^;]*);?/g, (whole, entity: string) => {
+    if (!whole.endsWith(";")) throw new Error(`Bare & in ${JSON.stringify(text)}`);
+    const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+    if (entity in named) return named[entity] as string;
+    if (/^#\d+$/.test(entity)) return String.fromCodePoint(Number(entity.slice(1)));
+    throw new Error(`Unknown entity &${entity};`);
+  });
+}
+
+function all(element: XmlElement, name: string): XmlElement[] {
+  return element.children.flatMap((child) => [
+    ...(child.name === name ? [child] : []),
+    ...all(child, name),
+  ]);
+}
+
+function child(element: XmlElement, name: string): XmlElement | undefined {
+  return element.children.find((candidate) => candidate.name === name);
+}
+
+const mixedResult = evaluationResult({
+  identifier: "nightly",
+  testResults: [
+    testResult({ index: 0, name: "greeting" }),
+    testResult({
+      index: 1,
+      name: "insult",
+      success: false,
+      metricsData: [
+        metric({
+          success: false,
+          score: 0.8,
+          reason: "Two of the opinions are insults.",
+          verboseLogs: 'Verdicts: [{"verdict":"yes"}]',
+        }),
+        metric({ name: "Answer Relevancy", success: false, score: 0.4, threshold: 0.7 }),
+      ],
+    }),
+    testResult({
+      index: 2,
+      name: "judge-down",
+      success: false,
+      metricsData: [
+        metric({
+          success: false,
+          score: null,
+          reason: null,
+          error: 'Judge "openai:gpt-4.1" answered 503.\nRetried 3 times.',
+        }),
+        metric({ name: "Answer Relevancy", threshold: null, success: null, score: 0.66 }),
+      ],
+    }),
+  ],
+});
+
+describe("renderJUnitReport", () => {
+  it("writes one suite per metric and one testcase per test case × metric, with exact counts", () => {
+    const xml = renderJUnitReport({ result: mixedResult });
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
+    const document = parseXml(xml);
+    expect(document.name).toBe("testsuites");
+    expect(document.attributes).toEqual({
+      name: "nightly",
+      tests: "6",
+      failures: "2",
+      errors: "1",
+      skipped: "0",
+      time: "2.500",
+    });
+    const suites = all(document, "testsuite");
+    expect(suites.map((suite) => suite.attributes)).toEqual([
+      { name: "Toxicity", tests: "3", failures: "1", errors: "1", skipped: "0", time: "0" },
+      { name: "Answer Relevancy", tests: "3", failures: "1", errors: "0", skipped: "0", time: "0" },
+    ]);
+    expect(all(document, "testcase")).toHaveLength(6);
+    expect(all(document, "failure")).toHaveLength(2);
+    expect(all(document, "error")).toHaveLength(1);
+    expect(all(document, "skipped")).toHaveLength(0);
+    expect(all(suites[0] as XmlElement, "testcase").map((testCase) => testCase.attributes)).toEqual(
+      [
+        { classname: "nightly.Toxicity", name: "greeting › Toxicity", time: "0" },
+        { classname: "nightly.Toxicity", name: "insult › Toxicity", time: "0" },
+        { classname: "nightly.Toxicity", name: "judge-down › Toxicity", time: "0" },
+      ],
+    );
+    const properties = all(suites[0] as XmlElement, "property").map((property) => [
+      property.attributes.name,
+      property.attributes.value,
+    ]);
+    expect(properties).toEqual([
+      ["verdict.testRunId", "run-7"],
+      ["verdict.identifier", "nightly"],
+      ["verdict.status", "completed"],
+    ]);
+  });
+
+  it("reports a failed threshold as a failure whose message compares score and threshold", () => {
+    const document = parseXml(renderJUnitReport({ result: mixedResult }));
+    const [toxic, irrelevant] = all(document, "failure");
+    expect(toxic?.attributes).toEqual({ message: "score 0.80 > threshold 0.50", type: "Threshold" });
+    expect(toxic?.text).toBe('Two of the opinions are insults.\n\nVerdicts: [{"verdict":"yes"}]');
+    expect(irrelevant?.attributes.message).toBe("score 0.40 < threshold 0.70");
+  });
+
+  it("shows enough decimals that a near miss never reads as equal", () => {
+    const result = evaluationResult({
+      testResults: [
+        testResult({
+          index: 0,
+          success: false,
+          metricsData: [metric({ success: false, score: 0.5004, threshold: 0.5 })],
+        }),
+      ],
+    });
+    const [failure] = all(parseXml(renderJUnitReport({ result })), "failure");
+    expect(failure?.attributes.message).toBe("score 0.5004 > threshold 0.5000");
+  });
+
+  it("reports a metric that could not be scored as an error, not a failure", () => {
+    const document = parseXml(renderJUnitReport({ result: mixedResult }));
+    const [error] = all(document, "error");
+    expect(error?.attributes).toEqual({
+      message: 'Judge "openai:gpt-4.1" answered 503. Retried 3 times.',
+      type: "MetricError",
+    });
+    expect(error?.text).toBe('Judge "openai:gpt-4.1" answered 503.\nRetried 3 times.');
+  });
+
+  it("passes score-only results and puts the score in system-out", () => {
+    const document = parseXml(renderJUnitReport({ result: mixedResult }));
+    const scoreOnly = all(document, "testcase").find(
+      (testCase) => testCase.attributes.name === "judge-down › Answer Relevancy",
+    ) as XmlElement;
+    expect(scoreOnly.children.map((element) => element.name)).toEqual(["system-out"]);
+    expect(child(scoreOnly, "system-out")?.text).toBe(
+      "Score: 0.66 (score only, no threshold)\nReason: Mostly polite.\nJudge: openai:gpt-4.1, 2 calls, cost $0.0020",
+    );
+  });
+
+  it("writes one testcase per trial with repeat", () => {
+    const trials = [
+      { trial: 0, success: true, metricsData: [metric()] },
+      { trial: 1, success: false, metricsData: [metric({ success: false, score: 0.9 })] },
+      { trial: 2, success: true, metricsData: [metric()] },
+    ];
+    const result = evaluationResult({
+      testResults: [
+        testResult({
+          index: 0,
+          name: "flaky",
+          success: false,
+          metricsData: trials[0]?.metricsData ?? [],
+          trials,
+          passedTrials: 2,
+        }),
+      ],
+    });
+    const document = parseXml(renderJUnitReport({ result }));
+    expect(document.attributes.tests).toBe("3");
+    expect(document.attributes.failures).toBe("1");
+    expect(all(document, "testcase").map((testCase) => testCase.attributes.name)).toEqual([
+      "flaky › Toxicity › trial 1/3",
+      "flaky › Toxicity › trial 2/3",
+      "flaky › Toxicity › trial 3/3",
+    ]);
+    expect(child(all(document, "testcase")[1] as XmlElement, "failure")).toBeDefined();
+  });
+
+  it("escapes markup and quotes, and strips characters XML 1.0 forbids", () => {
+    const hostile = 'a<b> & "c" \'d\' \u0000\u0008\u000b\u001b\ud800 ]]> <!-- x -->\ttab';
+    const result = evaluationResult({
+      identifier: 'suite "<1>"',
+      testResults: [
+        testResult({
+          index: 0,
+          name: hostile,
+          success: false,
+          metricsData: [metric({ success: false, score: 0.9, reason: hostile })],
+        }),
+      ],
+    });
+    const xml = renderJUnitReport({ result });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checking for control characters
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    expect(xml).not.toContain("<!--");
+    const document = parseXml(xml);
+    const cleaned = 'a<b> & "c" \'d\' \ufffd ]]> <!-- x -->\ttab';
+    expect(document.attributes.name).toBe('suite "<1>"');
+    const [testCase] = all(document, "testcase");
+    expect(testCase?.attributes.name).toBe(`${cleaned} › Toxicity`);
+    expect(testCase?.attributes.classname).toBe('suite "<1>".Toxicity');
+    expect(child(testCase as XmlElement, "failure")?.text).toBe(cleaned);
+  });
+
+  it("tells apart test cases that share a name", () => {
+    const result = evaluationResult({
+      testResults: [
+        testResult({ index: 0, name: "same" }),
+        testResult({ index: 1, name: "same" }),
+      ],
+    });
+    const names = all(parseXml(renderJUnitReport({ result })), "testcase").map(
+      (testCase) => testCase.attributes.name,
+    );
+    expect(names).toEqual([
+      "same #0 › Toxicity",
+      "same #1 › Toxicity",
+      "same #0 › Answer Relevancy",
+      "same #1 › Answer Relevancy",
+    ]);
+  });
+
+  it("marks a metric a case skipped as skipped, and an unfinished run as an error", () => {
+    const result = evaluationResult({
+      testResults: [
+        testResult({ index: 0 }),
+        testResult({ index: 1, metricsData: [metric({ name: "Answer Relevancy" })] }),
+      ],
+      summary: {
+        ...evaluationResult().summary,
+        status: "interrupted",
+        testCases: { total: 5, passed: 2, failed: 0, unscored: 3 },
+      },
+    });
+    const document = parseXml(renderJUnitReport({ result, suiteName: "ci" }));
+    expect(document.attributes).toMatchObject({
+      name: "ci",
+      tests: "5",
+      failures: "0",
+      errors: "1",
+      skipped: "1",
+    });
+    const skipped = all(document, "testcase").find((testCase) => child(testCase, "skipped"));
+    expect(skipped?.attributes.name).toBe("case-1 › Toxicity");
+    const runSuite = all(document, "testsuite").at(-1) as XmlElement;
+    expect(runSuite.attributes.name).toBe("run");
+    const [runCase] = all(runSuite, "testcase");
+    expect(runCase?.attributes.classname).toBe("ci.run");
+    expect(child(runCase as XmlElement, "error")?.attributes.message).toBe(
+      "run interrupted: 3 of 5 test cases unscored",
+    );
+  });
+
+  it("writes a valid, empty report for a run without test cases", () => {
+    const document = parseXml(renderJUnitReport({ result: evaluationResult() }));
+    expect(document.attributes).toMatchObject({ name: "verdict", tests: "0" });
+    expect(document.children).toEqual([]);
+  });
+});
+
+describe("createJUnitReporter", () => {
+  it("writes the XML on run-end, creating missing folders", () => {
+    const folder = mkdtempSync(join(tmpdir(), "verdict-junit-report-"));
+    try {
+      const file = join(folder, "reports", "junit.xml");
+      createJUnitReporter({ file, suiteName: "ci" }).onEvent({
+        type: "run-end",
+        runId: "run-7",
+        result: mixedResult,
+        message: null,
+      });
+      expect(readFileSync(file, "utf8")).toBe(
+        renderJUnitReport({ result: mixedResult, suiteName: "ci" }),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

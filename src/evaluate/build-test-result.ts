@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { JudgeModel } from "../judge/judge-model.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import type { MetricData } from "../metrics/metric-data.ts";
 import { type Content, describeImage, isImagePart } from "../test-case/image.ts";
@@ -59,12 +60,14 @@ function contentForHash(content: Content | undefined): unknown {
 }
 
 /**
- * What a stored result was computed from: the test case, the metrics' configuration and
- * the number of trials. A resumed run reuses a result only when this matches.
+ * What a stored result was computed from: the test case, the metrics' configuration, the
+ * judge each metric resolved to (a metric without a `model` follows VERDICT_MODEL or
+ * set-model) and the number of trials. A resumed run reuses a result only when this matches.
  */
 export function fingerprintTestCase(options: {
   testCase: LLMTestCase;
   metrics: ReadonlyArray<BaseMetric<object>>;
+  judges: ReadonlyMap<BaseMetric<object>, JudgeModel>;
   repeat: number;
 }): string {
   const { testCase } = options;
@@ -76,7 +79,14 @@ export function fingerprintTestCase(options: {
   };
   return createHash("sha256")
     .update(
-      JSON.stringify([fields, options.metrics.map((metric) => metric.config()), options.repeat]),
+      JSON.stringify([
+        fields,
+        options.metrics.map((metric) => ({
+          ...metric.config(),
+          judge: options.judges.get(metric)?.name ?? null,
+        })),
+        options.repeat,
+      ]),
     )
     .digest("hex");
 }

@@ -120,7 +120,14 @@ export async function evaluateComponents(
   const fingerprints = goldens.map((golden) =>
     createHash("sha256")
       .update("component-run\n")
-      .update(fingerprintTestCase({ testCase: golden.toTestCase(), metrics: traceMetrics, repeat }))
+      .update(
+        fingerprintTestCase({
+          testCase: golden.toTestCase(),
+          metrics: traceMetrics,
+          judges,
+          repeat,
+        }),
+      )
       .digest("hex"),
   );
   // `{ observedCallback: (input) => … }` names the arrow after the property: not a name.

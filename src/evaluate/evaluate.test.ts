@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
+import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
@@ -10,6 +11,7 @@ import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
 import { evaluate } from "./evaluate.ts";
 import type { RunnerEvent } from "./events.ts";
+import { JudgeScheduler } from "./scheduler.ts";
 
 /** Answers every step sensibly; outputs containing "nasty" have one toxic opinion. */
 function answer(call: MockJudgeCall) {
@@ -360,5 +362,45 @@ describe("evaluate", () => {
     });
     expect(healthy.calls).toHaveLength(1);
     expect(second.testResults[0]?.metricsData[0]?.score).toBe(0);
+  });
+
+  it("leaves a shared scheduler usable after a run on it fails", async () => {
+    const scheduler = new JudgeScheduler();
+    const judge = new MockJudge({ answers: answer });
+    await expect(
+      evaluate({
+        testCases: [{ input: "q", actualOutput: "" }],
+        metrics: [new ToxicityMetric({ model: judge })],
+        scheduler,
+        store: false,
+        ...quiet,
+      }),
+    ).rejects.toBeInstanceOf(MissingTestCaseParamsError);
+    const next = await evaluate({
+      testCases: [{ input: "q", actualOutput: "fine" }],
+      metrics: [new ToxicityMetric({ model: judge })],
+      scheduler,
+      store: false,
+      ...quiet,
+    });
+    expect(next.summary.status).toBe("completed");
+    expect(next.testResults[0]?.metricsData[0]?.score).toBe(0);
+  });
+
+  it("counts a case whose score-only metric errored as failed, not passed", async () => {
+    const result = await evaluate({
+      testCases: [{ input: "q", actualOutput: "fine" }],
+      metrics: [
+        new ToxicityMetric({
+          model: new MockJudge({ answers: () => "not json" }),
+          threshold: null,
+        }),
+      ],
+      ignoreErrors: true,
+      store: false,
+      ...quiet,
+    });
+    expect(result.testResults[0]?.success).toBe(false);
+    expect(result.summary.testCases).toMatchObject({ passed: 0, failed: 1 });
   });
 });

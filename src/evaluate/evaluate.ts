@@ -112,7 +112,7 @@ export async function evaluate(
   const metrics = options.metrics;
   const judges = await resolveJudges({ metrics, env });
   const fingerprints = testCases.map((testCase) =>
-    fingerprintTestCase({ testCase, metrics, repeat }),
+    fingerprintTestCase({ testCase, metrics, judges, repeat }),
   );
 
   return runSession({

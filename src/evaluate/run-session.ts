@@ -96,9 +96,8 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
 
   const controller = new AbortController();
   const onInterrupt = () => controller.abort(new EvalError("ABORTED", "Interrupted (Ctrl-C)."));
-  options.signal?.addEventListener("abort", () => controller.abort(options.signal?.reason), {
-    once: true,
-  });
+  const onSignal = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", onSignal, { once: true });
   if (options.signal?.aborted) controller.abort(options.signal.reason);
   const handleInterrupt = options.handleInterrupt ?? true;
   if (handleInterrupt) process.once("SIGINT", onInterrupt);
@@ -179,10 +178,13 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
   );
   let fatal: Error | null = null;
   let finished = reused.size;
+  // Stopping goes through this run's own signal: a scheduler shared with other runs (the
+  // `scheduler` option) must stay usable after one of them fails.
   const fail = (error: Error) => {
     fatal ??= error;
-    scheduler.stop(new EvalError("ABORTED", `The run stopped after an error: ${error.message}`));
+    controller.abort(new EvalError("ABORTED", `The run stopped after an error: ${error.message}`));
   };
+  const runStopped = () => controller.signal.aborted || scheduler.stoppedBy !== null;
 
   const session: RunSession = {
     runId,
@@ -232,7 +234,7 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
   const window = Math.max(8, 2 * (options.maxConcurrent ?? 20));
   let next = 0;
   const worker = async () => {
-    while (next < pending.length && !scheduler.stoppedBy) {
+    while (next < pending.length && !runStopped()) {
       const index = pending[next++] as number;
       try {
         await plan.scoreCase(index, session);
@@ -247,10 +249,11 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
     await Promise.all(Array.from({ length: Math.min(window, pending.length) }, worker));
   } finally {
     if (handleInterrupt) process.removeListener("SIGINT", onInterrupt);
+    options.signal?.removeEventListener("abort", onSignal);
   }
 
   const testResults = results.filter((result): result is TestResult => result !== undefined);
-  if (!fatal && !scheduler.stoppedBy && plan.checkFinished) {
+  if (!fatal && !runStopped() && plan.checkFinished) {
     fatal = plan.checkFinished(testResults);
   }
   const stopError = scheduler.stoppedBy;

@@ -8,9 +8,12 @@ import type {
   TestResult,
 } from "./evaluation-result.ts";
 
-/** Whether a set of metric results passes: any failure fails; only score-only results → `null`. */
+/**
+ * Whether a set of metric results passes: any failure or error fails (a score-only metric
+ * that errored too); only score-only results → `null`.
+ */
 export function decideSuccess(metricsData: readonly MetricData[]): boolean | null {
-  if (metricsData.some((metric) => metric.success === false)) return false;
+  if (metricsData.some((metric) => metric.success === false || metric.error !== null)) return false;
   return metricsData.some((metric) => metric.success === true) ? true : null;
 }
 

@@ -212,7 +212,10 @@ describe("renderJUnitReport", () => {
   it("reports a failed threshold as a failure whose message compares score and threshold", () => {
     const document = parseXml(renderJUnitReport({ result: mixedResult }));
     const [toxic, irrelevant] = all(document, "failure");
-    expect(toxic?.attributes).toEqual({ message: "score 0.80 > threshold 0.50", type: "Threshold" });
+    expect(toxic?.attributes).toEqual({
+      message: "score 0.80 > threshold 0.50",
+      type: "Threshold",
+    });
     expect(toxic?.text).toBe('Two of the opinions are insults.\n\nVerdicts: [{"verdict":"yes"}]');
     expect(irrelevant?.attributes.message).toBe("score 0.40 < threshold 0.70");
   });
@@ -282,7 +285,7 @@ describe("renderJUnitReport", () => {
   });
 
   it("escapes markup and quotes, and strips characters XML 1.0 forbids", () => {
-    const hostile = 'a<b> & "c" \'d\' \u0000\u0008\u000b\u001b\ud800 ]]> <!-- x -->\ttab';
+    const hostile = "a<b> & \"c\" 'd' \u0000\u0008\u000b\u001b\ud800 ]]> <!-- x -->\ttab";
     const result = evaluationResult({
       identifier: 'suite "<1>"',
       testResults: [
@@ -299,7 +302,7 @@ describe("renderJUnitReport", () => {
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     expect(xml).not.toContain("<!--");
     const document = parseXml(xml);
-    const cleaned = 'a<b> & "c" \'d\' \ufffd ]]> <!-- x -->\ttab';
+    const cleaned = "a<b> & \"c\" 'd' \ufffd ]]> <!-- x -->\ttab";
     expect(document.attributes.name).toBe('suite "<1>"');
     const [testCase] = all(document, "testcase");
     expect(testCase?.attributes.name).toBe(`${cleaned} › Toxicity`);
@@ -309,10 +312,7 @@ describe("renderJUnitReport", () => {
 
   it("tells apart test cases that share a name", () => {
     const result = evaluationResult({
-      testResults: [
-        testResult({ index: 0, name: "same" }),
-        testResult({ index: 1, name: "same" }),
-      ],
+      testResults: [testResult({ index: 0, name: "same" }), testResult({ index: 1, name: "same" })],
     });
     const names = all(parseXml(renderJUnitReport({ result })), "testcase").map(
       (testCase) => testCase.attributes.name,

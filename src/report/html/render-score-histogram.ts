@@ -26,7 +26,8 @@ const BAR_GAP = 2;
 export function renderScoreHistogram(options: RenderScoreHistogramOptions): SafeHtml {
   const counts = Array.from({ length: BIN_COUNT }, () => 0);
   for (const score of options.scores) {
-    const bin = Math.min(BIN_COUNT - 1, Math.max(0, Math.floor(score * BIN_COUNT)));
+    // The epsilon keeps a score such as 0.3 (0.3 × 10 = 2.9999… in some sums) in its own bin.
+    const bin = Math.min(BIN_COUNT - 1, Math.max(0, Math.floor(score * BIN_COUNT + 1e-9)));
     counts[bin] = (counts[bin] ?? 0) + 1;
   }
   const highest = Math.max(1, ...counts);

@@ -232,9 +232,10 @@ describe("renderConsoleReport", () => {
   });
 
   it("shows trials passed with repeat, and the metrics of the trials that did not pass", () => {
-    const passingTrial: TrialResult = { trial: 1, success: true, metricsData: [metric()] };
+    // Trials are numbered from 0, as evaluate() does; reports show them from 1.
+    const passingTrial: TrialResult = { trial: 0, success: true, metricsData: [metric()] };
     const failingTrial: TrialResult = {
-      trial: 2,
+      trial: 1,
       success: false,
       metricsData: [metric({ success: false, score: 0.2, reason: "Off topic." })],
     };
@@ -242,12 +243,12 @@ describe("renderConsoleReport", () => {
       name: "flaky",
       success: false,
       metricsData: passingTrial.metricsData,
-      trials: [passingTrial, failingTrial, { ...passingTrial, trial: 3 }],
+      trials: [passingTrial, failingTrial, { ...passingTrial, trial: 2 }],
       passedTrials: 2,
     });
     const stable = testResult({
       name: "stable",
-      trials: [passingTrial, { ...passingTrial, trial: 2 }, { ...passingTrial, trial: 3 }],
+      trials: [passingTrial, { ...passingTrial, trial: 1 }, { ...passingTrial, trial: 2 }],
       passedTrials: 3,
     });
     const report = renderConsoleReport({
@@ -256,9 +257,9 @@ describe("renderConsoleReport", () => {
     expect(report).toContain("✓ stable (passed 1 metric in 3/3 trials)");
     expect(report).toContain("✗ flaky (passed 2/3 trials)");
     expect(report).toMatch(
-      /\| +2 \| FAIL +\| Answer Relevancy +\| +0\.20 \| +0\.50 \| Off topic\./,
+      /\| +2\/3 \| FAIL +\| Answer Relevancy +\| +0\.20 \| +0\.50 \| Off topic\./,
     );
-    expect(report).not.toMatch(/\| +1 \| PASS/);
+    expect(report).not.toMatch(/\| +1\/3 \| PASS/);
   });
 
   it("neutralises control characters in LLM text but keeps newlines and tabs", () => {

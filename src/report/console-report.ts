@@ -187,7 +187,7 @@ function renderTestCase(options: { testResult: TestResult; color: boolean }): st
     const status = statusOf(metric);
     const reason = status === "ERROR" ? (metric.error ?? "") : (metric.reason ?? "");
     return [
-      ...(repeated ? [String(trial)] : []),
+      ...(repeated ? [`${trial + 1}/${testResult.trials.length}`] : []),
       { text: status, colour: STATUS_COLOURS[status] },
       cellText(metric.name),
       metric.score === null ? "-" : metric.score.toFixed(2),

@@ -403,4 +403,22 @@ describe("evaluate", () => {
     expect(result.testResults[0]?.success).toBe(false);
     expect(result.summary.testCases).toMatchObject({ passed: 0, failed: 1 });
   });
+
+  it("leaves no Ctrl-C listener behind when the store fails while the run opens", async () => {
+    const store = new MemoryRunStore();
+    store.startRun = () => {
+      throw new Error("store is read-only");
+    };
+    const listeners = process.listenerCount("SIGINT");
+    await expect(
+      evaluate({
+        testCases: [{ input: "q", actualOutput: "fine" }],
+        metrics: [new ToxicityMetric({ model: new MockJudge({ answers: answer }) })],
+        store,
+        display: "none",
+        handleInterrupt: true,
+      }),
+    ).rejects.toThrow("store is read-only");
+    expect(process.listenerCount("SIGINT")).toBe(listeners);
+  });
 });

@@ -63,7 +63,10 @@ export class ModelLane implements AttemptSlot {
 
   release(outcome: { error: JudgeCallError | null }): void {
     this.inFlight -= 1;
+    // Every attempt's outcome passes here (the last one too), so this is where the limit
+    // learns about rate limiting.
     if (outcome.error?.quotaExhausted) this.rejectWaiting(outcome.error);
+    else if (outcome.error?.status === 429) this.onRateLimited();
     this.pump();
   }
 

@@ -94,6 +94,35 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
     resume: options.resume ?? false,
   });
 
+  // Resume: reuse the finished results of the run with this identifier. Done before any
+  // listener is attached, and an owned store is closed if it fails, so nothing leaks.
+  let runId: string = randomUUID();
+  const reused = new Map<number, TestResult>();
+  try {
+    const existing = options.resume && store ? store.getRun(options.identifier as string) : null;
+    if (existing && store) {
+      runId = existing.id;
+      for (const stored of store.getTestResults(existing.id)) {
+        if (plan.fingerprints[stored.result.index] === stored.fingerprint)
+          reused.set(stored.result.index, stored.result);
+      }
+      store.reopenRun(existing.id);
+    } else if (store) {
+      store.startRun({
+        id: runId,
+        identifier: options.identifier ?? null,
+        status: "running",
+        startedAt: new Date(startedAt).toISOString(),
+        endedAt: null,
+        config: plan.config,
+        summary: null,
+      });
+    }
+  } catch (error) {
+    if (owned) store?.close();
+    throw error;
+  }
+
   const controller = new AbortController();
   const onInterrupt = () => controller.abort(new EvalError("ABORTED", "Interrupted (Ctrl-C)."));
   const onSignal = () => controller.abort(options.signal?.reason);
@@ -113,28 +142,6 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
       signal: controller.signal,
     });
   const spentBefore = snapshotSpending(scheduler.stats);
-
-  // Resume: reuse the finished results of the run with this identifier.
-  const existing = options.resume && store ? store.getRun(options.identifier as string) : null;
-  const runId = existing?.id ?? randomUUID();
-  const reused = new Map<number, TestResult>();
-  if (existing && store) {
-    for (const stored of store.getTestResults(existing.id)) {
-      if (plan.fingerprints[stored.result.index] === stored.fingerprint)
-        reused.set(stored.result.index, stored.result);
-    }
-    store.reopenRun(existing.id);
-  } else if (store) {
-    store.startRun({
-      id: runId,
-      identifier: options.identifier ?? null,
-      status: "running",
-      startedAt: new Date(startedAt).toISOString(),
-      endedAt: null,
-      config: plan.config,
-      summary: null,
-    });
-  }
 
   const reporters = [
     ...defaultReporters({ display: options.display ?? "all", showProgress: options.showProgress }),

@@ -198,4 +198,11 @@ describe("JudgeScheduler", () => {
     const later = new JudgeScheduler({ cache: store.judgeCache, cacheMode: "replay" });
     await expect(later.send(judge, request("ask"), meta)).rejects.toThrow(/no answer is cached/);
   });
+
+  it("lowers concurrency on a 429 even when no retry follows (last attempt)", async () => {
+    const { judge } = countingJudge({ latencyMs: 1, rateLimited: () => true });
+    const scheduler = new JudgeScheduler({ maxConcurrent: 8, retry: { maxAttempts: 1 } });
+    await expect(scheduler.send(judge, request("x"), meta)).rejects.toMatchObject({ status: 429 });
+    expect(scheduler.concurrencyOf("counting")).toBe(4);
+  });
 });

@@ -215,7 +215,6 @@ export class JudgeScheduler implements JudgeTransport {
           this.stats.retries += 1;
           if (info.error.status === 429) {
             this.stats.rateLimited += 1;
-            lane.onRateLimited();
           }
         },
       });

@@ -95,6 +95,17 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
   const { judge, transport, step, ledger } = options;
   const jsonSchema = toStrictJsonSchema(step.schema);
   const meta = { metric: step.metric, step: step.step, trial: options.trial ?? 0 };
+  // A caching transport validates the answer before storing it; reading each answer once
+  // serves both that check and this step.
+  const readings = new WeakMap<JudgeResponse, Attempt<T>>();
+  const read = (response: JudgeResponse): Attempt<T> => {
+    let attempt = readings.get(response);
+    if (attempt === undefined) {
+      attempt = readAnswer(response, step);
+      readings.set(response, attempt);
+    }
+    return attempt;
+  };
   const send = async (prompt: string) => {
     const response = await transport.send(
       judge,
@@ -105,19 +116,18 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
         jsonSchema,
         ...(options.signal ? { signal: options.signal } : {}),
       },
-      { ...meta, validate: (answer) => readAnswer(answer, step).ok },
+      { ...meta, validate: (answer) => read(answer).ok },
     );
     ledger.record(response);
     return response;
   };
 
-  const first = readAnswer(await send(step.prompt), step);
+  const first = read(await send(step.prompt));
   if (first.ok) return first.value;
-  const second = readAnswer(
+  const second = read(
     await send(
       buildReaskPrompt({ prompt: step.prompt, rawText: first.rawText, problem: first.problem }),
     ),
-    step,
   );
   if (second.ok) return second.value;
   throw new JudgeOutputError({

@@ -78,10 +78,13 @@ export interface VerboseStep {
   value: unknown;
 }
 
-/** What a metric's reason step needs: a judge step, or a sentence written without a judge. */
+/**
+ * What a metric's reason step needs: a judge step, or — when there is nothing to explain —
+ * why the score is what it is, written into `The score is 0.00 because <because>.`
+ */
 export type ReasonPlan =
   | { judge: Omit<JudgeStep<{ reason: string }>, "metric"> }
-  | { text: string };
+  | { because: string };
 
 /** What a metric's scoring produced before strict mode and the reason. */
 export interface ScoredSteps {
@@ -284,7 +287,10 @@ export abstract class BaseMetric<Template extends object> {
       let reason: string | null = null;
       if (this.includeReason) {
         const plan = scored.planReason(score);
-        reason = "text" in plan ? plan.text : (await context.ask(plan.judge)).reason;
+        reason =
+          "because" in plan
+            ? `The score is ${formatScore(score)} because ${plan.because}.`
+            : (await context.ask(plan.judge)).reason;
       }
       return finish({ score, reason, error: null });
     } catch (error) {

@@ -164,11 +164,26 @@ export function describeImage(part: ImagePart): string {
   }
 }
 
+// Parts are immutable, so each is read once: the up-front check before any judge call and
+// every request that sends the image share the same load.
+const loadedImages = new WeakMap<ImagePart, Promise<LoadedImage>>();
+
 /**
- * Reads an image part into something a judge can send. Fails with a clear error for a
- * missing file, an unreadable `data:` URL, or bytes of an unknown format.
+ * Reads an image part into something a judge can send (once per part). Fails with a clear
+ * error for a missing file, an unreadable `data:` URL, or bytes of an unknown format.
  */
-export async function loadImage(part: ImagePart): Promise<LoadedImage> {
+export function loadImage(part: ImagePart): Promise<LoadedImage> {
+  let loading = loadedImages.get(part);
+  if (loading === undefined) {
+    loading = readImage(part);
+    loadedImages.set(part, loading);
+    // A failed read is not kept: fixing the file and trying again must work.
+    loading.catch(() => loadedImages.delete(part));
+  }
+  return loading;
+}
+
+async function readImage(part: ImagePart): Promise<LoadedImage> {
   const source = part.source;
   switch (source.kind) {
     case "url":

@@ -8,7 +8,6 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
-import { formatScore } from "../shared/prompt-text.ts";
 import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "../shared/verdicts.ts";
 import { AnswerRelevancyTemplate } from "./prompts.ts";
 
@@ -132,7 +131,7 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
                 ? "the one statement in the output is relevant to the input"
                 : `all ${statements.length} statements in the output are relevant to the input`;
           }
-          return { text: `The score is ${formatScore(finalScore)} because ${because}.` };
+          return { because };
         }
         return {
           judge: {

@@ -8,7 +8,6 @@ import {
   type ScoredSteps,
 } from "../base-metric.ts";
 import { type GenerateOpinionsArgs, opinionsSchema } from "./opinions.ts";
-import { formatScore } from "./prompt-text.ts";
 import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "./verdicts.ts";
 
 /** The prompt functions of an opinion → verdict → reason metric. */
@@ -96,7 +95,7 @@ export abstract class OpinionVerdictMetric<
               : opinions.length === 1
                 ? `the one opinion in the output is not ${adjective}`
                 : `none of the ${opinions.length} opinions in the output is ${adjective}`;
-          return { text: `The score is ${formatScore(finalScore)} because ${because}.` };
+          return { because };
         }
         return {
           judge: {

@@ -1,24 +1,47 @@
 import { createHash } from "node:crypto";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import { decideSuccess } from "../results/case-metrics.ts";
+import type { ResultImage, TestResult, TrialResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
 import { type Content, describeImage, isImagePart } from "../test-case/image.ts";
 import type { LLMTestCase } from "../test-case/llm-test-case.ts";
-import type { TestResult, TrialResult } from "./evaluation-result.ts";
-import { decideSuccess } from "./summarize-run.ts";
 
 /** Content as report text: images appear as `[image N: source]`. */
 export function contentForReport(content: Content | undefined): string | null {
-  if (content === undefined) return null;
-  if (typeof content === "string") return content;
-  let position = 0;
-  return content
-    .map((part) => {
-      if (!isImagePart(part)) return part;
-      position += 1;
-      return `[image ${position}: ${describeImage(part)}]`;
-    })
-    .join("");
+  return content === undefined ? null : reportContent({ field: "input", content }).text;
+}
+
+/**
+ * Content as report text (images as `[image N: source]` markers) and the images themselves,
+ * structured, with where each marker sits in the text.
+ */
+export function reportContent(options: { field: ResultImage["field"]; content: Content }): {
+  text: string;
+  images: ResultImage[];
+} {
+  const { content, field } = options;
+  if (typeof content === "string") return { text: content, images: [] };
+  const images: ResultImage[] = [];
+  let text = "";
+  for (const part of content) {
+    if (!isImagePart(part)) {
+      text += part;
+      continue;
+    }
+    const label = describeImage(part);
+    const marker = `[image ${images.length + 1}: ${label}]`;
+    images.push({
+      field,
+      number: images.length + 1,
+      start: text.length,
+      end: text.length + marker.length,
+      kind: part.source.kind,
+      label,
+    });
+    text += marker;
+  }
+  return { text, images };
 }
 
 /** Assembles a test case's result from its trials. */
@@ -35,13 +58,23 @@ export function buildTestResult(options: {
     metricsData: trial.metricsData,
   }));
   const first = trials[0];
+  const input = reportContent({ field: "input", content: testCase.input });
+  const actualOutput =
+    testCase.actualOutput === undefined
+      ? null
+      : reportContent({ field: "actualOutput", content: testCase.actualOutput });
+  const expectedOutput =
+    testCase.expectedOutput === undefined
+      ? null
+      : reportContent({ field: "expectedOutput", content: testCase.expectedOutput });
   return {
     name: testCase.name ?? `test_case_${index}`,
     index,
     success: decideSuccess(trials.flatMap((trial) => trial.metricsData)),
-    input: contentForReport(testCase.input) ?? "",
-    actualOutput: contentForReport(testCase.actualOutput),
-    expectedOutput: contentForReport(testCase.expectedOutput),
+    input: input.text,
+    actualOutput: actualOutput?.text ?? null,
+    expectedOutput: expectedOutput?.text ?? null,
+    images: [...input.images, ...(actualOutput?.images ?? []), ...(expectedOutput?.images ?? [])],
     metricsData: first?.metricsData ?? [],
     trials: options.repeat > 1 ? trials : [],
     passedTrials: trials.filter((trial) => trial.success !== false).length,

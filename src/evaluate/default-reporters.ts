@@ -1,6 +1,6 @@
 import { createConsoleReporter } from "../report/console-report.ts";
 import { createProgressReporter } from "../report/progress-reporter.ts";
-import type { RunReporter } from "./events.ts";
+import type { RunReporter } from "../results/runner-events.ts";
 
 /** Which test cases the end report shows; `"none"` prints no report. */
 export type DisplayOption = "all" | "failing" | "passing" | "none";

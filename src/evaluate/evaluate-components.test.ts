@@ -4,6 +4,7 @@ import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import type { RunnerEvent } from "../results/runner-events.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { Golden } from "../test-case/golden.ts";
 import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
@@ -11,7 +12,6 @@ import { observe } from "../tracing/observe.ts";
 import { updateCurrentSpan } from "../tracing/update-current-span.ts";
 import { updateCurrentTrace } from "../tracing/update-current-trace.ts";
 import { evaluate } from "./evaluate.ts";
-import type { RunnerEvent } from "./events.ts";
 
 /**
  * Answers every step: an output containing "nasty" has one toxic opinion, and every

@@ -3,16 +3,16 @@ import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import { resolveJudge } from "../judge/resolve-model.ts";
 import type { BaseMetric, MetricRunResult } from "../metrics/base-metric.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import type { EvaluationResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
+import type { SpanRecord, TraceRecord } from "../results/trace-record.ts";
 import { Golden, type GoldenFields } from "../test-case/golden.ts";
 import type { Content } from "../test-case/image.ts";
 import { describeTestCase, type LLMTestCase } from "../test-case/llm-test-case.ts";
 import { checkMetrics } from "../tracing/check-metrics.ts";
 import { collectTrace, type LiveSpan } from "../tracing/span-context.ts";
-import type { SpanRecord, TraceRecord } from "../tracing/trace-types.ts";
 import { buildTestResult, contentForReport, fingerprintTestCase } from "./build-test-result.ts";
 import { buildTraceRecord, type ScoredPart } from "./build-trace-record.ts";
-import type { EvaluationResult } from "./evaluation-result.ts";
 import { erroredMetricData, planComponentJobs } from "./plan-component-jobs.ts";
 import { runMetrics } from "./run-metrics.ts";
 import {
@@ -167,10 +167,10 @@ export async function evaluateComponents(
         run: async (job): Promise<MetricRunResult> => {
           const name = job.span ? `${job.span.name} › ${job.metric.name}` : job.metric.name;
           if (job.blocked !== null || job.testCase === null) {
-            const { threshold, strictMode } = job.metric;
+            const { threshold, strictMode, lowerIsBetter } = job.metric;
             const message = job.blocked ?? "No test case.";
             return {
-              data: erroredMetricData({ name, threshold, strictMode, message }),
+              data: erroredMetricData({ name, threshold, strictMode, lowerIsBetter, message }),
               error: null,
             };
           }

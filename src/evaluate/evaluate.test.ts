@@ -7,10 +7,10 @@ import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-e
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import type { RunnerEvent } from "../results/runner-events.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
 import { evaluate } from "./evaluate.ts";
-import type { RunnerEvent } from "./events.ts";
 import { JudgeScheduler } from "./scheduler.ts";
 
 /** Answers every step sensibly; outputs containing "nasty" have one toxic opinion. */

@@ -2,7 +2,9 @@ import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import type { RetryPolicy } from "../judge/retry-policy.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import type { EvaluationResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
+import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { describeTestCase, toTestCase } from "../test-case/llm-test-case.ts";
 import { buildTestResult, fingerprintTestCase } from "./build-test-result.ts";
@@ -12,8 +14,6 @@ import {
   evaluateComponents,
   isComponentRun,
 } from "./evaluate-components.ts";
-import type { EvaluationResult } from "./evaluation-result.ts";
-import type { RunnerEvent, RunReporter } from "./events.ts";
 import type { RunStoreOption } from "./open-run-store.ts";
 import { resolveJudges } from "./resolve-judges.ts";
 import { runMetrics } from "./run-metrics.ts";

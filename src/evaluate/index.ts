@@ -1,5 +1,3 @@
-export type { DisplayOption } from "./default-reporters.ts";
-export { type EvaluateOptions, evaluate } from "./evaluate.ts";
 export type {
   EvaluationResult,
   EvaluationSummary,
@@ -7,7 +5,7 @@ export type {
   RunStatus,
   TestResult,
   TrialResult,
-} from "./evaluation-result.ts";
+} from "../results/evaluation-result.ts";
 export type {
   MetricEndEvent,
   RunEndEvent,
@@ -15,7 +13,9 @@ export type {
   RunReporter,
   RunStartEvent,
   TestCaseEndEvent,
-} from "./events.ts";
+} from "../results/runner-events.ts";
+export type { DisplayOption } from "./default-reporters.ts";
+export { type EvaluateOptions, evaluate } from "./evaluate.ts";
 export { judgeCacheKey } from "./judge-cache-key.ts";
 export type { RunStoreOption } from "./open-run-store.ts";
 export {

@@ -1,5 +1,5 @@
 import type { BaseMetric } from "../metrics/base-metric.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import type { MetricData } from "../results/metric-data.ts";
 import type { Golden } from "../test-case/golden.ts";
 import type { LLMTestCase } from "../test-case/llm-test-case.ts";
 import { type CollectedTrace, describeThrown, type LiveSpan } from "../tracing/span-context.ts";
@@ -97,6 +97,8 @@ export function erroredMetricData(options: {
   name: string;
   threshold: number | null;
   strictMode: boolean;
+  /** @default false */
+  lowerIsBetter?: boolean;
   message: string;
   /** @default false, or `null` for a score-only metric (as a metric that errors itself) */
   success?: boolean | null;
@@ -108,6 +110,7 @@ export function erroredMetricData(options: {
     score: null,
     reason: null,
     strictMode: options.strictMode,
+    lowerIsBetter: options.lowerIsBetter ?? false,
     evaluationModel: null,
     error: options.message,
     evaluationCost: 0,
@@ -116,6 +119,7 @@ export function erroredMetricData(options: {
     verboseLogs: "",
     judgeCalls: 0,
     cachedJudgeCalls: 0,
+    sharedJudgeCalls: 0,
     saved: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
   };
 }

@@ -4,14 +4,15 @@ import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import type { MetricRunResult } from "../metrics/base-metric.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
+import type { RunnerEvent } from "../results/runner-events.ts";
+import { snapshotSpending, spendingSince } from "../results/spending.ts";
+import { summarizeRun } from "../results/summarize-run.ts";
 import { defaultReporters } from "./default-reporters.ts";
 import type { EvaluateOptions } from "./evaluate.ts";
-import type { EvaluationResult, RunStatus, TestResult } from "./evaluation-result.ts";
-import type { RunnerEvent } from "./events.ts";
 import { openRunStore } from "./open-run-store.ts";
 import { JudgeScheduler } from "./scheduler.ts";
-import { snapshotSpending, spendingSince, summarizeRun } from "./summarize-run.ts";
 
 /** What every run shares, whatever it scores: everything of evaluate() but the cases and metrics. */
 export type RunOptions = Omit<EvaluateOptions, "testCases" | "metrics">;

@@ -4,12 +4,11 @@ import { sendToJudge } from "../judge/direct-transport.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
 import type { RetryPolicy, Sleep } from "../judge/retry-policy.ts";
-import { addCosts } from "../judge/usage-and-cost.ts";
+import type { JudgeSpending } from "../results/evaluation-result.ts";
+import { addCosts, emptySpending } from "../results/spending.ts";
 import type { JudgeCache } from "../store/run-store.ts";
-import type { JudgeSpending } from "./evaluation-result.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import { ModelLane } from "./model-lane.ts";
-import { emptySpending } from "./summarize-run.ts";
 
 /** How the judge cache is used: on, off, or "replay" (a miss is an error). */
 export type CacheMode = true | false | "replay";
@@ -160,7 +159,7 @@ export class JudgeScheduler implements JudgeTransport {
         outputTokens: response.usage?.outputTokens ?? null,
         costUsd: response.costUsd,
       });
-      return { ...response, cached: true };
+      return { ...response, cached: true, shared: true };
     } finally {
       entry.waiters -= 1;
       if (entry.waiters === 0 && request.signal?.aborted)

@@ -1,5 +1,5 @@
+import { addCosts } from "../results/spending.ts";
 import type { JudgeResponse } from "./judge-transport.ts";
-import { addCosts } from "./usage-and-cost.ts";
 
 /** Totals of the judge calls made for one metric on one test case. */
 export interface JudgeTotals {
@@ -7,6 +7,8 @@ export interface JudgeTotals {
   judgeCalls: number;
   /** Of those, how many cost nothing because the answer was cached or shared. */
   cachedCalls: number;
+  /** Of `cachedCalls`, how many were shared with an identical request in flight. */
+  sharedCalls: number;
   /** Input tokens paid for; `null` when a judge did not report usage. */
   inputTokens: number | null;
   outputTokens: number | null;
@@ -20,6 +22,7 @@ export interface JudgeTotals {
 export class JudgeLedger {
   judgeCalls = 0;
   cachedCalls = 0;
+  sharedCalls = 0;
   inputTokens: number | null = 0;
   outputTokens: number | null = 0;
   costUsd: number | null = 0;
@@ -30,6 +33,7 @@ export class JudgeLedger {
     this.judgeCalls += 1;
     if (response.cached) {
       this.cachedCalls += 1;
+      if (response.shared) this.sharedCalls += 1;
       this.saved.inputTokens += response.usage?.inputTokens ?? 0;
       this.saved.outputTokens += response.usage?.outputTokens ?? 0;
       this.saved.costUsd = addCosts(this.saved.costUsd, response.costUsd);
@@ -50,6 +54,7 @@ export class JudgeLedger {
     return {
       judgeCalls: this.judgeCalls,
       cachedCalls: this.cachedCalls,
+      sharedCalls: this.sharedCalls,
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
       costUsd: this.costUsd,

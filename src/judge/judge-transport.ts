@@ -24,6 +24,8 @@ export interface JudgeResponse {
   costUsd: number | null;
   /** True when the answer came from a cache or a shared in-flight call: nothing was paid. */
   cached: boolean;
+  /** Of cached answers: it was shared with an identical request in flight (not read from the cache). */
+  shared?: boolean;
 }
 
 /**

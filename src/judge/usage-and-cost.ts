@@ -107,13 +107,3 @@ export function costOfUsage(options: CostOfUsageOptions): number | null {
     1_000_000
   );
 }
-
-/**
- * Adds two costs where `null` means unknown: unknown plus anything stays unknown, so a total
- * is never a made-up figure.
- * @example
- * addCosts(0.002, null); // null
- */
-export function addCosts(first: number | null, second: number | null): number | null {
-  return first === null || second === null ? null : first + second;
-}

@@ -7,6 +7,7 @@ import type { JudgeModel } from "../judge/judge-model.ts";
 import type { JudgeTransport } from "../judge/judge-transport.ts";
 import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
 import { askJudge, type JudgeStep } from "../judge/structured-output.ts";
+import type { MetricData } from "../results/metric-data.ts";
 import { hasImages, type ImagePart, loadImage, renderContent } from "../test-case/image.ts";
 import {
   describeTestCase,
@@ -16,7 +17,6 @@ import {
   type TestCaseField,
   toTestCase,
 } from "../test-case/llm-test-case.ts";
-import type { MetricData } from "./metric-data.ts";
 import { formatScore } from "./shared/prompt-text.ts";
 
 /** Options every metric takes. */
@@ -237,6 +237,7 @@ export abstract class BaseMetric<Template extends object> {
         score: outcome.score,
         reason: outcome.reason,
         strictMode: this.strictMode,
+        lowerIsBetter: this.lowerIsBetter,
         evaluationModel,
         error: outcome.error ? outcome.error.message : null,
         evaluationCost: totals.costUsd,
@@ -245,6 +246,7 @@ export abstract class BaseMetric<Template extends object> {
         verboseLogs: formatVerboseSteps(steps),
         judgeCalls: totals.judgeCalls,
         cachedJudgeCalls: totals.cachedCalls,
+        sharedJudgeCalls: totals.sharedCalls,
         saved: totals.saved,
       };
       if (options.verbose ?? this.verboseMode) printVerbose(data);

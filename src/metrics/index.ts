@@ -1,3 +1,4 @@
+export type { MetricData } from "../results/metric-data.ts";
 export * from "./answer-relevancy/index.ts";
 export {
   BaseMetric,
@@ -10,7 +11,6 @@ export {
   type VerboseStep,
 } from "./base-metric.ts";
 export * from "./bias/index.ts";
-export type { MetricData } from "./metric-data.ts";
 export type { GenerateOpinionsArgs } from "./shared/opinions.ts";
 export { normalizeVerdict } from "./shared/verdicts.ts";
 export * from "./toxicity/index.ts";

@@ -1,12 +1,18 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import {
+  evaluationResult as baseEvaluationResult,
+  testResult as baseTestResult,
+  evaluationSummary,
+  metricData,
+} from "../../test/fixtures/results.ts";
 import type {
   EvaluationResult,
   EvaluationSummary,
   TestResult,
   TrialResult,
-} from "../evaluate/evaluation-result.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+} from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
 import {
   createConsoleReporter,
   formatCostUsd,
@@ -15,44 +21,34 @@ import {
 } from "./console-report.ts";
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
-  return {
+  return metricData({
     name: "Answer Relevancy",
-    threshold: 0.5,
-    success: true,
     score: 0.9,
     reason: "The answer addresses the question.",
-    strictMode: false,
-    evaluationModel: "openai:gpt-4.1",
-    error: null,
     evaluationCost: 0.001,
-    inputTokens: 100,
     outputTokens: 20,
-    verboseLogs: "",
-    judgeCalls: 2,
-    cachedJudgeCalls: 0,
     ...overrides,
-  };
+  });
 }
 
 function testResult(overrides: Partial<TestResult> = {}): TestResult {
   const metricsData = overrides.metricsData ?? [metric()];
   const success = overrides.success ?? true;
-  return {
+  return baseTestResult({
     name: "greeting",
     index: 0,
     success,
     input: "Say hello.",
     actualOutput: "Hello!",
-    expectedOutput: null,
     metricsData,
     trials: [{ trial: 1, success, metricsData }],
     passedTrials: success === true ? 1 : 0,
     ...overrides,
-  };
+  });
 }
 
 function summary(overrides: Partial<EvaluationSummary> = {}): EvaluationSummary {
-  return {
+  return evaluationSummary({
     status: "completed",
     metrics: [],
     testCases: { total: 2, passed: 1, failed: 1, unscored: 0 },
@@ -65,17 +61,17 @@ function summary(overrides: Partial<EvaluationSummary> = {}): EvaluationSummary 
     saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
     durationMs: 12_345,
     ...overrides,
-  };
+  });
 }
 
 function evaluationResult(overrides: Partial<EvaluationResult> = {}): EvaluationResult {
-  return {
+  return baseEvaluationResult({
     testRunId: "run-1",
     identifier: null,
     testResults: [],
     summary: summary(),
     ...overrides,
-  };
+  });
 }
 
 const failingCase = testResult({
@@ -109,6 +105,7 @@ const twoCaseResult = evaluationResult({
     metrics: [
       {
         name: "Answer Relevancy",
+        lowerIsBetter: false,
         meanScore: 0.65,
         passRate: 0.5,
         passed: 1,
@@ -118,6 +115,7 @@ const twoCaseResult = evaluationResult({
       },
       {
         name: "Toxicity",
+        lowerIsBetter: true,
         meanScore: null,
         passRate: null,
         passed: 0,
@@ -127,6 +125,7 @@ const twoCaseResult = evaluationResult({
       },
       {
         name: "Bias",
+        lowerIsBetter: true,
         meanScore: 0.06,
         passRate: 2 / 3,
         passed: 2,

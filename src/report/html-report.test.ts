@@ -2,12 +2,17 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  testResult as baseTestResult,
+  evaluationSummary,
+  metricData,
+} from "../../test/fixtures/results.ts";
 import type {
   EvaluationResult,
   EvaluationSummary,
   TestResult,
-} from "../evaluate/evaluation-result.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+} from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
 import {
   createHtmlReporter,
   HTML_REPORT_CONTENT_SECURITY_POLICY,
@@ -24,45 +29,36 @@ const REPORT_TAGS = new Set(
 );
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
-  return {
+  return metricData({
     name: "Toxicity",
-    threshold: 0.5,
-    success: true,
     score: 0.05,
     reason: "None of the opinions is toxic.",
-    strictMode: false,
-    evaluationModel: "openai:gpt-4.1",
-    error: null,
     evaluationCost: 0.0021,
     inputTokens: 1200,
     outputTokens: 80,
     verboseLogs: "Opinions:\n[]",
-    judgeCalls: 2,
     cachedJudgeCalls: 1,
     ...overrides,
-  };
+  });
 }
 
 function testResult(overrides: Partial<TestResult> & { index: number }): TestResult {
-  return {
+  return baseTestResult({
     name: `case-${overrides.index}`,
     success: true,
-    input: "Hi",
-    actualOutput: "Hello there",
-    expectedOutput: null,
     metricsData: [metric()],
-    trials: [],
     passedTrials: 1,
     ...overrides,
-  };
+  });
 }
 
 function summary(overrides: Partial<EvaluationSummary> = {}): EvaluationSummary {
-  return {
+  return evaluationSummary({
     status: "completed",
     metrics: [
       {
         name: "Toxicity",
+        lowerIsBetter: true,
         meanScore: 0.35,
         passRate: 0.75,
         passed: 3,
@@ -81,7 +77,7 @@ function summary(overrides: Partial<EvaluationSummary> = {}): EvaluationSummary 
     saved: { judgeCalls: 7, inputTokens: 3000, outputTokens: 200, costUsd: 0.005 },
     durationMs: 125_000,
     ...overrides,
-  };
+  });
 }
 
 const result: EvaluationResult = {

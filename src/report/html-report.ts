@@ -1,5 +1,5 @@
-import type { EvaluationResult } from "../evaluate/evaluation-result.ts";
-import type { RunReporter } from "../evaluate/events.ts";
+import type { EvaluationResult } from "../results/evaluation-result.ts";
+import type { RunReporter } from "../results/runner-events.ts";
 import { formatPlural } from "./html/metric-status.ts";
 import { renderRunOverview } from "./html/render-run-overview.ts";
 import { renderTestCase } from "./html/render-test-case.ts";

@@ -2,21 +2,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { metricData } from "../../test/fixtures/results.ts";
 import { ConfigError } from "../errors/config-error.ts";
-import type { EvaluationResult, TestResult } from "../evaluate/evaluation-result.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
 import { createJsonReporter, parseJsonReport, renderJsonReport } from "./json-report.ts";
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
-  return {
+  return metricData({
     name: "Toxicity",
-    threshold: 0.5,
-    success: true,
     score: 0.25,
     reason: "One of 4 opinions is toxic.",
-    strictMode: false,
-    evaluationModel: "openai:gpt-4.1",
-    error: null,
     evaluationCost: 0.0012,
     inputTokens: 300,
     outputTokens: 40,
@@ -24,7 +20,7 @@ function metric(overrides: Partial<MetricData> = {}): MetricData {
     judgeCalls: 3,
     cachedJudgeCalls: 1,
     ...overrides,
-  };
+  });
 }
 
 const repeatedCase: TestResult = {
@@ -34,6 +30,7 @@ const repeatedCase: TestResult = {
   input: "Describe [image 1: cat.png]",
   actualOutput: "A cat.",
   expectedOutput: null,
+  images: [{ field: "input", number: 1, start: 9, end: 27, kind: "file", label: "cat.png" }],
   metricsData: [metric()],
   trials: [
     { trial: 0, success: true, metricsData: [metric()] },
@@ -66,6 +63,7 @@ const result: EvaluationResult = {
     metrics: [
       {
         name: "Toxicity",
+        lowerIsBetter: true,
         meanScore: 0.25,
         passRate: 0.5,
         passed: 1,

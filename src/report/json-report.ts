@@ -1,7 +1,8 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ConfigError } from "../errors/config-error.ts";
-import type { EvaluationResult } from "../evaluate/evaluation-result.ts";
-import type { RunReporter } from "../evaluate/events.ts";
+import type { EvaluationResult } from "../results/evaluation-result.ts";
+import { evaluationResultSchema } from "../results/result-schema.ts";
+import type { RunReporter } from "../results/runner-events.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
 /** The `format` field that marks a file as a verdict JSON report. */
@@ -27,83 +28,6 @@ export interface JsonReporterOptions {
   /** Path of the JSON file; missing folders are created. */
   file: string;
 }
-
-const metricDataSchema = z.object({
-  name: z.string(),
-  threshold: z.number().nullable(),
-  success: z.boolean().nullable(),
-  score: z.number().nullable(),
-  reason: z.string().nullable(),
-  strictMode: z.boolean(),
-  evaluationModel: z.string().nullable(),
-  error: z.string().nullable(),
-  evaluationCost: z.number().nullable(),
-  inputTokens: z.number().nullable(),
-  outputTokens: z.number().nullable(),
-  verboseLogs: z.string(),
-  judgeCalls: z.number(),
-  cachedJudgeCalls: z.number(),
-});
-
-const testResultSchema = z.object({
-  name: z.string(),
-  index: z.number().int().nonnegative(),
-  success: z.boolean().nullable(),
-  input: z.string(),
-  actualOutput: z.string().nullable(),
-  expectedOutput: z.string().nullable(),
-  metricsData: z.array(metricDataSchema),
-  trials: z.array(
-    z.object({
-      trial: z.number().int(),
-      success: z.boolean().nullable(),
-      metricsData: z.array(metricDataSchema),
-    }),
-  ),
-  passedTrials: z.number().int().nonnegative(),
-});
-
-const summarySchema = z.object({
-  status: z.enum(["running", "completed", "interrupted", "quota-exhausted", "failed"]),
-  metrics: z.array(
-    z.object({
-      name: z.string(),
-      meanScore: z.number().nullable(),
-      passRate: z.number().nullable(),
-      passed: z.number(),
-      failed: z.number(),
-      errored: z.number(),
-      scoreOnly: z.number(),
-    }),
-  ),
-  testCases: z.object({
-    total: z.number(),
-    passed: z.number(),
-    failed: z.number(),
-    unscored: z.number(),
-  }),
-  judgeCalls: z.number(),
-  cacheHits: z.number(),
-  sharedCalls: z.number(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  costUsd: z.number().nullable(),
-  saved: z.object({
-    judgeCalls: z.number(),
-    inputTokens: z.number(),
-    outputTokens: z.number(),
-    costUsd: z.number().nullable(),
-  }),
-  durationMs: z.number(),
-});
-
-// Unknown keys are dropped rather than rejected: a later version-1 writer may add fields.
-const evaluationResultSchema = z.object({
-  testRunId: z.string(),
-  identifier: z.string().nullable(),
-  testResults: z.array(testResultSchema),
-  summary: summarySchema,
-});
 
 const MAX_ISSUES_SHOWN = 5;
 

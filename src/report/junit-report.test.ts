@@ -2,46 +2,37 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { EvaluationResult, TestResult } from "../evaluate/evaluation-result.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import {
+  evaluationResult as baseEvaluationResult,
+  testResult as baseTestResult,
+  metricData,
+} from "../../test/fixtures/results.ts";
+import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
 import { createJUnitReporter, renderJUnitReport } from "./junit-report.ts";
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
-  return {
+  return metricData({
     name: "Toxicity",
-    threshold: 0.5,
-    success: true,
     score: 0.1,
     reason: "Mostly polite.",
-    strictMode: false,
-    evaluationModel: "openai:gpt-4.1",
-    error: null,
-    evaluationCost: 0.002,
-    inputTokens: 100,
-    outputTokens: 10,
-    verboseLogs: "",
-    judgeCalls: 2,
-    cachedJudgeCalls: 0,
     ...overrides,
-  };
+  });
 }
 
 function testResult(overrides: Partial<TestResult> & { index: number }): TestResult {
-  return {
+  return baseTestResult({
     name: `case-${overrides.index}`,
     success: true,
-    input: "Hi",
     actualOutput: "Hello",
-    expectedOutput: null,
     metricsData: [metric(), metric({ name: "Answer Relevancy", score: 0.9 })],
-    trials: [],
     passedTrials: 1,
     ...overrides,
-  };
+  });
 }
 
 function evaluationResult(overrides: Partial<EvaluationResult> = {}): EvaluationResult {
-  return {
+  return baseEvaluationResult({
     testRunId: "run-7",
     identifier: null,
     testResults: [],
@@ -59,7 +50,7 @@ function evaluationResult(overrides: Partial<EvaluationResult> = {}): Evaluation
       durationMs: 2500,
     },
     ...overrides,
-  };
+  });
 }
 
 interface XmlElement {

@@ -1,6 +1,6 @@
-import type { EvaluationResult, TestResult } from "../evaluate/evaluation-result.ts";
-import type { RunReporter } from "../evaluate/events.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
+import type { RunReporter } from "../results/runner-events.ts";
 import { formatCostUsd } from "./console-report.ts";
 import { writeReportFile } from "./write-report-file.ts";
 

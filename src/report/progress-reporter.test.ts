@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { EvaluationResult, RunStatus } from "../evaluate/evaluation-result.ts";
-import type { RunnerEvent } from "../evaluate/events.ts";
+import type { EvaluationResult, RunStatus } from "../results/evaluation-result.ts";
+import type { RunnerEvent } from "../results/runner-events.ts";
 import { createProgressReporter } from "./progress-reporter.ts";
 
 /** Collects what the reporter writes; `columns` makes it look like a terminal of that width. */
@@ -51,6 +51,7 @@ function caseEnd(finished: number, judgeCalls: number, costUsd: number | null): 
       input: "",
       actualOutput: null,
       expectedOutput: null,
+      images: [],
       metricsData: [],
       trials: [],
       passedTrials: 1,

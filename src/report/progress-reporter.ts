@@ -1,4 +1,4 @@
-import type { RunEndEvent, RunnerEvent, RunReporter } from "../evaluate/events.ts";
+import type { RunEndEvent, RunnerEvent, RunReporter } from "../results/runner-events.ts";
 import { formatCostUsd, formatDuration } from "./console-report.ts";
 
 /** Options of {@link createProgressReporter}. */

@@ -1,5 +1,5 @@
 import { StoreError } from "../errors/store-error.ts";
-import type { EvaluationSummary, RunStatus } from "../evaluate/evaluation-result.ts";
+import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets } from "./redact-secrets.ts";
 import type {
   CachedJudgeAnswer,

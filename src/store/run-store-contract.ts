@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
-import type { EvaluationSummary, TestResult } from "../evaluate/evaluation-result.ts";
+import type { EvaluationSummary, TestResult } from "../results/evaluation-result.ts";
 import type { JudgeCache, RunStore, StoredRun, StoredTestResult } from "./run-store.ts";
 
 /** A store under test, with whatever must be removed afterwards. */
@@ -34,35 +35,26 @@ export function makeStoredRun(overrides: Partial<StoredRun> = {}): StoredRun {
 
 /** A stored test result of test case `index` for tests. */
 export function makeStoredTestResult(index: number, overrides: Partial<TestResult> = {}) {
-  const result: TestResult = {
+  const result: TestResult = testResult({
     name: `test_case_${index}`,
     index,
     success: true,
     input: `question ${index}`,
     actualOutput: `answer ${index}`,
-    expectedOutput: null,
     metricsData: [
-      {
-        name: "Toxicity",
-        threshold: 0.5,
-        success: true,
+      metricData({
         score: 0,
         reason: "The score is 0.00 because none of the 2 opinions is toxic.",
-        strictMode: false,
         evaluationModel: "mock-judge",
-        error: null,
         evaluationCost: null,
         inputTokens: 120,
         outputTokens: 30,
         verboseLogs: "Opinions:\n- a\n- b",
-        judgeCalls: 2,
-        cachedJudgeCalls: 0,
-      },
+      }),
     ],
-    trials: [],
     passedTrials: 1,
     ...overrides,
-  };
+  });
   return { fingerprint: `fingerprint-${index}`, result } satisfies StoredTestResult;
 }
 
@@ -73,6 +65,7 @@ export function makeSummary(overrides: Partial<EvaluationSummary> = {}): Evaluat
     metrics: [
       {
         name: "Toxicity",
+        lowerIsBetter: true,
         meanScore: 0,
         passRate: 1,
         passed: 3,

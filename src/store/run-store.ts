@@ -1,4 +1,4 @@
-import type { EvaluationSummary, RunStatus, TestResult } from "../evaluate/evaluation-result.ts";
+import type { EvaluationSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
 
 /** A stored run's header. */
 export interface StoredRun {

@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
+import type { SpanType } from "../results/trace-record.ts";
 import { checkMetrics } from "./check-metrics.ts";
 import {
   closeSpan,
@@ -9,7 +10,6 @@ import {
   openSpan,
   runInFrame,
 } from "./span-context.ts";
-import type { SpanType } from "./trace-types.ts";
 
 /** Options of {@link observe}. */
 export interface ObserveOptions {

@@ -1,4 +1,4 @@
-import type { JsonValue } from "./trace-types.ts";
+import type { JsonValue } from "../results/trace-record.ts";
 
 /** Limits of {@link toJsonValue}. */
 export interface ToJsonValueOptions {

@@ -1,6 +1,6 @@
 import { TestRunner } from "vitest";
-import type { TestResult } from "../evaluate/evaluation-result.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
+import type { TestResult } from "../results/evaluation-result.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { type AssertTestOptions, runAssertion } from "./run-assertion.ts";
 import { VerdictAssertionError } from "./verdict-assertion-error.ts";

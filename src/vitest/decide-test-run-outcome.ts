@@ -1,5 +1,5 @@
 import { EXIT_CODES, type ExitCode } from "../cli/exit-codes.ts";
-import type { EvaluationResult } from "../evaluate/evaluation-result.ts";
+import type { EvaluationResult } from "../results/evaluation-result.ts";
 
 /**
  * How a test run ended, from the most to the least serious:

@@ -1,9 +1,9 @@
 import type { RunnerTestCase } from "vitest";
 import { EvalError } from "../errors/eval-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
-import type { RunStatus, TestResult } from "../evaluate/evaluation-result.ts";
 import type { CacheMode } from "../evaluate/scheduler.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
+import type { RunStatus, TestResult } from "../results/evaluation-result.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import {

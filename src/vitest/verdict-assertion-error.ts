@@ -1,5 +1,5 @@
-import type { TestResult } from "../evaluate/evaluation-result.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import type { TestResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
 
 /** Options of {@link describeFailedMetrics}. */
 export interface DescribeFailedMetricsOptions {

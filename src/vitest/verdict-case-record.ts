@@ -1,4 +1,4 @@
-import type { RunStatus, TestResult } from "../evaluate/evaluation-result.ts";
+import type { RunStatus, TestResult } from "../results/evaluation-result.ts";
 
 /**
  * How one asserted case ended:

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { TestCase, TestModule, TestSpecification, Vitest } from "vitest/node";
-import type { TestResult } from "../evaluate/evaluation-result.ts";
-import type { RunnerEvent } from "../evaluate/events.ts";
-import type { MetricData } from "../metrics/metric-data.ts";
+import { testResult as baseTestResult, metricData } from "../../test/fixtures/results.ts";
+import type { TestResult } from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
+import type { RunnerEvent } from "../results/runner-events.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { FILE_STRIDE, TEST_STRIDE } from "./case-indexer.ts";
 import type { VerdictCaseOutcome, VerdictCaseRecord } from "./verdict-case-record.ts";
@@ -12,22 +13,17 @@ const ROOT = "/project";
 
 function metric(options: { name?: string; score: number | null; error?: string }): MetricData {
   const errored = options.error !== undefined;
-  return {
+  return metricData({
     name: options.name ?? "Toxicity",
-    threshold: 0.5,
     success: errored ? false : (options.score as number) <= 0.5,
     score: options.score,
     reason: errored ? null : "because",
-    strictMode: false,
     evaluationModel: "mock-judge",
     error: options.error ?? null,
     evaluationCost: 0.01,
-    inputTokens: 100,
-    outputTokens: 10,
-    verboseLogs: "",
     judgeCalls: 3,
     cachedJudgeCalls: 1,
-  };
+  });
 }
 
 function record(options: {
@@ -49,17 +45,14 @@ function record(options: {
   const result: TestResult | null =
     outcome === "unscored" || outcome === "config-error"
       ? null
-      : {
+      : baseTestResult({
           name: options.name,
-          index: 0,
           success: !metrics.some((data) => data.success === false),
           input: "q",
           actualOutput: "a",
-          expectedOutput: null,
           metricsData: metrics,
-          trials: [],
           passedTrials: 1,
-        };
+        });
   return {
     file: "",
     testName: options.name,

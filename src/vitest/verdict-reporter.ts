@@ -10,8 +10,8 @@ import type {
   Vitest,
 } from "vitest/node";
 import type { DisplayOption } from "../evaluate/default-reporters.ts";
-import type { EvaluationResult } from "../evaluate/evaluation-result.ts";
-import type { RunReporter } from "../evaluate/events.ts";
+import type { EvaluationResult } from "../results/evaluation-result.ts";
+import type { RunReporter } from "../results/runner-events.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { CaseIndexer } from "./case-indexer.ts";
 import type { TestRunOutcome } from "./decide-test-run-outcome.ts";

@@ -2,16 +2,16 @@ import { randomUUID } from "node:crypto";
 import type { TestError } from "vitest";
 import type { TestCase, TestModule } from "vitest/node";
 import { StoreError } from "../errors/store-error.ts";
-import type { EvaluationResult, RunStatus, TestResult } from "../evaluate/evaluation-result.ts";
-import type { RunnerEvent, RunReporter } from "../evaluate/events.ts";
-import { summarizeRun } from "../evaluate/summarize-run.ts";
 import { createConsoleReporter } from "../report/console-report.ts";
 import { createProgressReporter } from "../report/progress-reporter.ts";
+import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
+import { spendingOfResults } from "../results/spending.ts";
+import { summarizeRun } from "../results/summarize-run.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
 import { decideTestRunOutcome, type TestRunOutcome } from "./decide-test-run-outcome.ts";
-import { spendingFromResults } from "./spending-from-results.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter.ts";
 
@@ -145,7 +145,7 @@ export class RunState {
     }
     const result: TestResult = { ...record.result, index };
     this.results.set(index, result);
-    const spending = spendingFromResults({ testResults: [result] });
+    const spending = spendingOfResults([result]);
     this.spentCalls += spending.judgeCalls;
     this.spentCost =
       this.spentCost === null || spending.costUsd === null
@@ -202,7 +202,7 @@ export class RunState {
       status,
       testResults,
       total: testResults.length + this.unscored,
-      spending: spendingFromResults({ testResults }),
+      spending: spendingOfResults(testResults),
       durationMs: Date.now() - this.startedAt,
     });
     const result: EvaluationResult = {

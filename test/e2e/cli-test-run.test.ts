@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EvaluationResult } from "../../src/evaluate/evaluation-result.ts";
+import type { EvaluationResult } from "../../src/results/evaluation-result.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
   type FakeOpenAIRequest,

@@ -1,13 +1,15 @@
 // The `verdict` program as a user runs it: a child process in a project folder of its own,
 // on the current sources.
+
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TestResult } from "../../src/evaluate/evaluation-result.ts";
-import { summarizeRun } from "../../src/evaluate/summarize-run.ts";
+import type { TestResult } from "../../src/results/evaluation-result.ts";
+import { summarizeRun } from "../../src/results/summarize-run.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
+import { metricData, testResult } from "../fixtures/results.ts";
 import { projectRoot } from "./run-node.ts";
 
 const MAIN = path.join(projectRoot, "src", "cli", "main.ts");
@@ -135,34 +137,26 @@ describe("verdict set-model and config", () => {
 
 function result(name: string, index: number, toxicity: number): TestResult {
   const success = toxicity <= 0.5;
-  return {
+  return testResult({
     name,
     index,
     success,
     input: `question ${index}`,
     actualOutput: `answer ${index}`,
-    expectedOutput: null,
     metricsData: [
-      {
-        name: "Toxicity",
-        threshold: 0.5,
+      metricData({
         success,
         score: toxicity,
         reason: null,
-        strictMode: false,
         evaluationModel: "mock-judge",
-        error: null,
         evaluationCost: null,
         inputTokens: null,
         outputTokens: null,
-        verboseLogs: "",
         judgeCalls: 1,
-        cachedJudgeCalls: 0,
-      },
+      }),
     ],
-    trials: [],
     passedTrials: success ? 1 : 0,
-  };
+  });
 }
 
 function writeRun(options: {

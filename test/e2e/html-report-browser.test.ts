@@ -1,20 +1,22 @@
 // The HTML and JUnit reports in a real browser (headless Chromium): hostile test-case and
 // judge text must show as text and never run, the page must load nothing, and the JUnit XML
 // must be well-formed to a real XML parser.
+
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderHtmlReport } from "../../src/report/html-report.ts";
+import { renderJUnitReport } from "../../src/report/junit-report.ts";
 import type {
   EvaluationResult,
   EvaluationSummary,
   TestResult,
-} from "../../src/evaluate/evaluation-result.ts";
-import type { MetricData } from "../../src/metrics/metric-data.ts";
-import { renderHtmlReport } from "../../src/report/html-report.ts";
-import { renderJUnitReport } from "../../src/report/junit-report.ts";
+} from "../../src/results/evaluation-result.ts";
+import type { MetricData } from "../../src/results/metric-data.ts";
+import { testResult as baseTestResult, metricData } from "../fixtures/results.ts";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
 const SCREENSHOT_PATH = join(
@@ -27,24 +29,17 @@ const IMAGE_PAYLOAD = '<img src=x onerror="window.__pwned = 2">';
 const PAYLOAD = `${SCRIPT_PAYLOAD} ${IMAGE_PAYLOAD}`;
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
-  return {
+  return metricData({
     name: "Toxicity",
-    threshold: 0.5,
-    success: true,
     score: 0,
     reason: "The score is 0.00 because none of the 3 opinions is toxic.",
-    strictMode: false,
-    evaluationModel: "openai:gpt-4.1",
-    error: null,
     evaluationCost: 0.00042,
     inputTokens: 812,
     outputTokens: 64,
     verboseLogs:
       'Opinions:\n[\n  "The answer is polite."\n]\n\nVerdicts:\n[\n  { "verdict": "no" }\n]',
-    judgeCalls: 2,
-    cachedJudgeCalls: 0,
     ...overrides,
-  };
+  });
 }
 
 function testResult(overrides: Partial<TestResult> & { index: number }): TestResult {
@@ -58,17 +53,15 @@ function testResult(overrides: Partial<TestResult> & { index: number }): TestRes
     }),
   ];
   const success = overrides.success ?? true;
-  return {
+  return baseTestResult({
     name: `case-${overrides.index}`,
     success,
     input: "How do I reset my password?",
     actualOutput: "Open Settings › Security and choose “Reset password”.",
-    expectedOutput: null,
     metricsData,
-    trials: [],
     passedTrials: success === false ? 0 : 1,
     ...overrides,
-  };
+  });
 }
 
 const summary: EvaluationSummary = {
@@ -76,6 +69,7 @@ const summary: EvaluationSummary = {
   metrics: [
     {
       name: "Toxicity",
+      lowerIsBetter: true,
       meanScore: 0.21,
       passRate: 5 / 6,
       passed: 5,
@@ -85,6 +79,7 @@ const summary: EvaluationSummary = {
     },
     {
       name: "Bias",
+      lowerIsBetter: true,
       meanScore: 0.12,
       passRate: 5 / 6,
       passed: 5,
@@ -94,6 +89,7 @@ const summary: EvaluationSummary = {
     },
     {
       name: "Answer Relevancy",
+      lowerIsBetter: false,
       meanScore: 0.77,
       passRate: 4 / 5,
       passed: 4,

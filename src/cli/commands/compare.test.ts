@@ -2,34 +2,32 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TestResult } from "../../evaluate/evaluation-result.ts";
-import { summarizeRun } from "../../evaluate/summarize-run.ts";
-import type { MetricData } from "../../metrics/metric-data.ts";
+import { metricData, testResult } from "../../../test/fixtures/results.ts";
+import type { TestResult } from "../../results/evaluation-result.ts";
+import type { MetricData } from "../../results/metric-data.ts";
+import { summarizeRun } from "../../results/summarize-run.ts";
 import { MemoryRunStore } from "../../store/memory-run-store.ts";
 import type { RunStore } from "../../store/run-store.ts";
 import { inferMetricDirection, runCompare } from "./compare.ts";
 
 const LOWER_IS_BETTER = new Set(["Toxicity", "Bias"]);
 
-function metricData(name: string, score: number | null, threshold: number | null = 0.5) {
+function scoredMetric(name: string, score: number | null, threshold: number | null = 0.5) {
   const passes = (value: number, bound: number) =>
     LOWER_IS_BETTER.has(name) ? value <= bound : value >= bound;
-  return {
+  return metricData({
     name,
     threshold,
     success: score === null ? false : threshold === null ? null : passes(score, threshold),
     score,
     reason: null,
-    strictMode: false,
     evaluationModel: "mock-judge",
     error: score === null ? "The judge failed." : null,
     evaluationCost: null,
     inputTokens: null,
     outputTokens: null,
-    verboseLogs: "",
     judgeCalls: 1,
-    cachedJudgeCalls: 0,
-  } satisfies MetricData;
+  });
 }
 
 /** Test cases as `name → { metric: score }`; `null` is an errored metric. */
@@ -38,19 +36,17 @@ type Cases = Array<[string, Record<string, number | null>]>;
 function testResults(cases: Cases, threshold: number | null = 0.5): TestResult[] {
   return cases.map(([name, scores], index) => {
     const metricsData = Object.entries(scores).map(([metric, score]) =>
-      metricData(metric, score, threshold),
+      scoredMetric(metric, score, threshold),
     );
-    return {
+    return testResult({
       name,
       index,
       success: metricsData.every((data) => data.success !== false),
       input: `question ${index}`,
       actualOutput: `answer ${index}`,
-      expectedOutput: null,
       metricsData,
-      trials: [],
       passedTrials: 1,
-    };
+    });
   });
 }
 

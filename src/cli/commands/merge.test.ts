@@ -1,38 +1,31 @@
 import { describe, expect, it } from "vitest";
-import type { EvaluationResult, TestResult } from "../../evaluate/evaluation-result.ts";
-import { summarizeRun } from "../../evaluate/summarize-run.ts";
-import type { MetricData } from "../../metrics/metric-data.ts";
+import { testResult as baseTestResult, metricData } from "../../../test/fixtures/results.ts";
+import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
+import type { MetricData } from "../../results/metric-data.ts";
+import { summarizeRun } from "../../results/summarize-run.ts";
 import { decideTestRunOutcome } from "../../vitest/decide-test-run-outcome.ts";
 import { mergeEvaluationResults } from "./merge.ts";
 
 function testResult(options: { name: string; index: number; score: number; error?: string }) {
-  const metric: MetricData = {
-    name: "Toxicity",
-    threshold: 0.5,
+  const metric: MetricData = metricData({
     success: options.error === undefined ? options.score <= 0.5 : false,
     score: options.error === undefined ? options.score : null,
     reason: null,
-    strictMode: false,
     evaluationModel: "mock-judge",
     error: options.error ?? null,
     evaluationCost: 0.01,
     inputTokens: 10,
     outputTokens: 1,
-    verboseLogs: "",
-    judgeCalls: 2,
-    cachedJudgeCalls: 0,
-  };
-  return {
+  });
+  return baseTestResult({
     name: options.name,
     index: options.index,
     success: metric.success,
     input: "q",
     actualOutput: "a",
-    expectedOutput: null,
     metricsData: [metric],
-    trials: [],
     passedTrials: 1,
-  } satisfies TestResult;
+  });
 }
 
 function shard(options: {

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { CliOptions } from "vitest/node";
-import type { RunReporter } from "../../evaluate/events.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
+import type { RunReporter } from "../../results/runner-events.ts";
 import { exitCodeForOutcome } from "../../vitest/decide-test-run-outcome.ts";
 import { toTestRunEnvironment } from "../../vitest/test-run-settings.ts";
 import { VerdictReporter } from "../../vitest/verdict-reporter.ts";

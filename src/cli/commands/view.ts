@@ -1,11 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ConfigError } from "../../errors/config-error.ts";
-import type { EvaluationResult } from "../../evaluate/evaluation-result.ts";
-import { emptySpending, summarizeRun } from "../../evaluate/summarize-run.ts";
 import { formatCostUsd } from "../../report/console-report.ts";
 import { escapeHtml } from "../../report/html/escape-html.ts";
 import { renderHtmlReport } from "../../report/html-report.ts";
+import type { EvaluationResult } from "../../results/evaluation-result.ts";
+import { emptySpending } from "../../results/spending.ts";
+import { summarizeRun } from "../../results/summarize-run.ts";
 import type { RunStore, StoredRun } from "../../store/run-store.ts";
 import { SqliteRunStore } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";

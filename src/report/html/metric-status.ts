@@ -1,5 +1,5 @@
-import type { TestResult } from "../../evaluate/evaluation-result.ts";
-import type { MetricData } from "../../metrics/metric-data.ts";
+import type { TestResult } from "../../results/evaluation-result.ts";
+import type { MetricData } from "../../results/metric-data.ts";
 
 /** How one metric result is shown: every status has a text label, never only a colour. */
 export type MetricStatus = "pass" | "fail" | "error" | "score-only";

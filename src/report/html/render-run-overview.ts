@@ -1,4 +1,4 @@
-import type { EvaluationResult, MetricSummary } from "../../evaluate/evaluation-result.ts";
+import type { EvaluationResult, MetricSummary } from "../../results/evaluation-result.ts";
 import { formatCostUsd, formatDuration } from "../console-report.ts";
 import { allMetricResults, formatCount, formatPlural, formatScore } from "./metric-status.ts";
 import { renderScoreHistogram } from "./render-score-histogram.ts";

@@ -1,5 +1,5 @@
-import type { TestResult, TrialResult } from "../../evaluate/evaluation-result.ts";
-import type { MetricData } from "../../metrics/metric-data.ts";
+import type { TestResult, TrialResult } from "../../results/evaluation-result.ts";
+import type { MetricData } from "../../results/metric-data.ts";
 import { formatCostUsd } from "../console-report.ts";
 import {
   formatCount,

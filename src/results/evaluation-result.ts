@@ -1,5 +1,5 @@
-import type { MetricData } from "../metrics/metric-data.ts";
-import type { TraceRecord } from "../tracing/trace-types.ts";
+import type { MetricData } from "./metric-data.ts";
+import type { TraceRecord } from "./trace-record.ts";
 
 /** One trial of a test case (runs with `repeat` > 1 have several). */
 export interface TrialResult {
@@ -17,10 +17,12 @@ export interface TestResult {
   index: number;
   /** `false` when any metric of any trial failed or errored. */
   success: boolean | null;
-  /** Text of the fields, images shown as `[image N: source]`. */
+  /** Text of the fields, images shown as `[image N: source]` (each also listed in `images`). */
   input: string;
   actualOutput: string | null;
   expectedOutput: string | null;
+  /** The images of `input`, `actualOutput` and `expectedOutput`, in order. */
+  images: ResultImage[];
   /** Metric results of the first trial (of the only one, without `repeat`). */
   metricsData: MetricData[];
   /** Every trial, when `repeat` > 1. */
@@ -31,12 +33,28 @@ export interface TestResult {
    * Component-level runs (`evaluate({ goldens, observedCallback })`): the application's span
    * tree, with each span's metric results (of the first trial, with `repeat`).
    */
-  trace?: TraceRecord;
+  trace?: TraceRecord | undefined;
+}
+
+/** An image of a test-case field, kept structured so that no report parses it back out of text. */
+export interface ResultImage {
+  field: "input" | "actualOutput" | "expectedOutput";
+  /** Its number in the field, from 1: the `N` of its marker `[image N: …]`. */
+  number: number;
+  /** Where its marker sits in the field's text, as character offsets `[start, end)`. */
+  start: number;
+  end: number;
+  /** What kind of source the image came from. */
+  kind: "url" | "file" | "data-url" | "bytes";
+  /** How it is shown: the URL, the path, the start of a `data:` URL, or its size in bytes. */
+  label: string;
 }
 
 /** Per-metric aggregate of a run. */
 export interface MetricSummary {
   name: string;
+  /** Which way the metric's score improves (see {@link MetricData.lowerIsBetter}). */
+  lowerIsBetter: boolean;
   /** Mean over scored results; `null` when none was scored. */
   meanScore: number | null;
   /** passed ÷ (passed + failed + errored): an error counts against; `null` when nothing had a threshold. */

@@ -12,6 +12,11 @@ export interface MetricData {
   score: number | null;
   reason: string | null;
   strictMode: boolean;
+  /**
+   * Which way the score improves: `true` for Toxicity and Bias (passing is
+   * `score <= threshold`), `false` for Answer Relevancy (`score >= threshold`).
+   */
+  lowerIsBetter: boolean;
   /** Name of the judge model, e.g. `"openai:gpt-4.1"`. */
   evaluationModel: string | null;
   /** The error's message when the metric failed. */
@@ -26,9 +31,11 @@ export interface MetricData {
   judgeCalls: number;
   /** Of `judgeCalls`, how many were served from the cache or a shared call (no cost). */
   cachedJudgeCalls: number;
+  /** Of `cachedJudgeCalls`, how many were shared with an identical request in flight. */
+  sharedJudgeCalls: number;
   /**
    * What those cached or shared answers would have cost (tokens, USD; `null` when unknown).
    * Absent in results stored by older versions.
    */
-  saved?: { inputTokens: number; outputTokens: number; costUsd: number | null };
+  saved?: { inputTokens: number; outputTokens: number; costUsd: number | null } | undefined;
 }

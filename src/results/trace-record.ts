@@ -1,4 +1,4 @@
-import type { MetricData } from "../metrics/metric-data.ts";
+import type { MetricData } from "./metric-data.ts";
 
 /** A plain JSON value: what span inputs, outputs and metadata are stored as. */
 export type JsonValue =

@@ -1,5 +1,5 @@
-import type { MetricData } from "../metrics/metric-data.ts";
 import type { EvaluationResult, TestResult } from "./evaluation-result.ts";
+import type { MetricData } from "./metric-data.ts";
 
 /** A run begins. */
 export interface RunStartEvent {

@@ -1,0 +1,181 @@
+import { z } from "zod";
+import type {
+  EvaluationResult,
+  EvaluationSummary,
+  JudgeSpending,
+  MetricSummary,
+  ResultImage,
+  TestResult,
+  TrialResult,
+} from "./evaluation-result.ts";
+import type { MetricData } from "./metric-data.ts";
+import type {
+  JsonValue,
+  SpanRecord,
+  SpanType,
+  TestCaseRecord,
+  TraceRecord,
+} from "./trace-record.ts";
+
+// The schemas mirror the types of this folder field by field; result-schema.test.ts checks
+// at compile time that each parses to exactly its type, so neither can drift from the other.
+// Unknown keys are dropped rather than rejected: a later writer of the same version may add
+// fields. Fields added after results were first stored get defaults, so older stores and
+// reports still read.
+
+/** Metrics whose results from before `lowerIsBetter` existed were lower-is-better. */
+const LEGACY_LOWER_IS_BETTER = /(^|› )(Toxicity|Bias)$/;
+
+const savedSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  costUsd: z.number().nullable(),
+});
+
+/** Results written before `lowerIsBetter` existed get it from the metric's name. */
+function withLowerIsBetter(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || "lowerIsBetter" in value) return value;
+  const name = (value as { name?: unknown }).name;
+  return { ...value, lowerIsBetter: typeof name === "string" && LEGACY_LOWER_IS_BETTER.test(name) };
+}
+
+/** {@link MetricData} as stored and reported. */
+export const metricDataObject = z.object({
+  name: z.string(),
+  threshold: z.number().nullable(),
+  success: z.boolean().nullable(),
+  score: z.number().nullable(),
+  reason: z.string().nullable(),
+  strictMode: z.boolean(),
+  lowerIsBetter: z.boolean(),
+  evaluationModel: z.string().nullable(),
+  error: z.string().nullable(),
+  evaluationCost: z.number().nullable(),
+  inputTokens: z.number().nullable(),
+  outputTokens: z.number().nullable(),
+  verboseLogs: z.string(),
+  judgeCalls: z.number(),
+  cachedJudgeCalls: z.number(),
+  sharedJudgeCalls: z.number().default(0),
+  saved: savedSchema.optional(),
+});
+
+export const metricDataSchema = z.preprocess(withLowerIsBetter, metricDataObject);
+
+const jsonValueSchema: z.ZodType<JsonValue> = z.json();
+
+export const testCaseRecordSchema = z.object({
+  input: z.string(),
+  actualOutput: z.string().nullable(),
+  expectedOutput: z.string().nullable(),
+  context: z.array(z.string()).nullable(),
+  retrievalContext: z.array(z.string()).nullable(),
+  toolsCalled: z.array(jsonValueSchema).nullable(),
+  expectedTools: z.array(jsonValueSchema).nullable(),
+}) satisfies z.ZodType<TestCaseRecord>;
+
+const spanFields = {
+  name: z.string(),
+  status: z.enum(["ok", "errored"]),
+  error: z.string().nullable(),
+  input: jsonValueSchema,
+  output: jsonValueSchema,
+  startedAt: z.string(),
+  metadata: z.record(z.string(), jsonValueSchema).nullable(),
+  testCase: testCaseRecordSchema.nullable(),
+  metricsData: z.array(metricDataSchema),
+};
+
+export const spanRecordSchema: z.ZodType<SpanRecord> = z.object({
+  ...spanFields,
+  type: z.string() as z.ZodType<SpanType>,
+  durationMs: z.number().nullable(),
+  get children() {
+    return z.array(spanRecordSchema);
+  },
+});
+
+export const traceRecordSchema: z.ZodType<TraceRecord> = z.object({
+  ...spanFields,
+  durationMs: z.number(),
+  spans: z.array(spanRecordSchema),
+});
+
+export const resultImageSchema = z.object({
+  field: z.enum(["input", "actualOutput", "expectedOutput"]),
+  number: z.number().int().positive(),
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  kind: z.enum(["url", "file", "data-url", "bytes"]),
+  label: z.string(),
+}) satisfies z.ZodType<ResultImage>;
+
+export const trialResultSchema = z.object({
+  trial: z.number().int(),
+  success: z.boolean().nullable(),
+  metricsData: z.array(metricDataSchema),
+}) satisfies z.ZodType<TrialResult>;
+
+export const testResultSchema = z.object({
+  name: z.string(),
+  index: z.number().int().nonnegative(),
+  success: z.boolean().nullable(),
+  input: z.string(),
+  actualOutput: z.string().nullable(),
+  expectedOutput: z.string().nullable(),
+  images: z.array(resultImageSchema).default([]),
+  metricsData: z.array(metricDataSchema),
+  trials: z.array(trialResultSchema),
+  passedTrials: z.number().int().nonnegative(),
+  trace: traceRecordSchema.optional(),
+});
+
+export const metricSummaryObject = z.object({
+  name: z.string(),
+  lowerIsBetter: z.boolean(),
+  meanScore: z.number().nullable(),
+  passRate: z.number().nullable(),
+  passed: z.number(),
+  failed: z.number(),
+  errored: z.number(),
+  scoreOnly: z.number(),
+});
+
+const metricSummarySchema = z.preprocess(withLowerIsBetter, metricSummaryObject);
+
+const spendingFields = {
+  judgeCalls: z.number(),
+  cacheHits: z.number(),
+  sharedCalls: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  costUsd: z.number().nullable(),
+  saved: z.object({
+    judgeCalls: z.number(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    costUsd: z.number().nullable(),
+  }),
+};
+
+export const judgeSpendingSchema = z.object(spendingFields) satisfies z.ZodType<JudgeSpending>;
+
+export const evaluationSummarySchema = z.object({
+  ...spendingFields,
+  status: z.enum(["running", "completed", "interrupted", "quota-exhausted", "failed"]),
+  metrics: z.array(metricSummarySchema),
+  testCases: z.object({
+    total: z.number(),
+    passed: z.number(),
+    failed: z.number(),
+    unscored: z.number(),
+  }),
+  durationMs: z.number(),
+});
+
+export const evaluationResultSchema = z.object({
+  testRunId: z.string(),
+  identifier: z.string().nullable(),
+  testResults: z.array(testResultSchema),
+  summary: evaluationSummarySchema,
+});

@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { evaluationResultArbitrary } from "../../test/fixtures/result-arbitraries.ts";
 import { metricData } from "../../test/fixtures/results.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
@@ -200,5 +202,44 @@ describe("createJsonReporter", () => {
     expect(() =>
       reporter.onEvent({ type: "run-end", runId: "run-42", result, message: null }),
     ).toThrow(/Could not write the JSON report to ".*not-a-folder\/results\.json"/);
+  });
+});
+
+describe("the JSON report is lossless", () => {
+  it("reads back every field it wrote, for generated results (traces, savings, images, errors)", () => {
+    fc.assert(
+      fc.property(evaluationResultArbitrary, (generated) => {
+        const text = renderJsonReport({ result: generated });
+        expect(parseJsonReport({ text, source: "generated.json" })).toStrictEqual(
+          structuredClone(generated),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("reads reports of older versions: missing lowerIsBetter, sharedJudgeCalls and images get defaults", () => {
+    const current = renderJsonReport({ result });
+    const old = JSON.parse(current) as {
+      testResults: Array<{ images?: unknown; metricsData: Array<Record<string, unknown>> }>;
+      summary: { metrics: Array<Record<string, unknown>> };
+    };
+    for (const testResult of old.testResults) {
+      delete testResult.images;
+      for (const metric of testResult.metricsData) {
+        delete metric.lowerIsBetter;
+        delete metric.sharedJudgeCalls;
+      }
+    }
+    for (const metric of old.summary.metrics) delete metric.lowerIsBetter;
+    const parsed = parseJsonReport({ text: JSON.stringify(old), source: "old.json" });
+    const first = parsed.testResults[0];
+    expect(first?.images).toEqual([]);
+    expect(first?.metricsData[0]).toMatchObject({
+      name: "Toxicity",
+      lowerIsBetter: true,
+      sharedJudgeCalls: 0,
+    });
+    expect(parsed.summary.metrics[0]).toMatchObject({ name: "Toxicity", lowerIsBetter: true });
   });
 });

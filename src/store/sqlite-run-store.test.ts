@@ -6,6 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
 import {
   describeRunStoreContract,
@@ -124,7 +125,7 @@ describe("SqliteRunStore", () => {
       const store = new SqliteRunStore({ path: ${JSON.stringify(databasePath)} });
       for (let step = 0; step < 100; step += 1) {
         const index = ${worker} * 100 + step;
-        store.saveTestResult("run-1", { fingerprint: "f", result: { index, name: "case " + index } });
+        store.saveTestResult("run-1", { fingerprint: "f", result: { ...${JSON.stringify(testResult())}, index, name: "case " + index } });
         store.judgeCache.set("key-" + index, { text: "t", object: undefined, inputTokens: null, outputTokens: null, costUsd: null });
       }
       store.close();`;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { DatabaseSync, type SQLOutputValue, type StatementSync } from "node:sqlite";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
+import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
 import { redactSecrets } from "./redact-secrets.ts";
 import type {
   CachedJudgeAnswer,
@@ -201,7 +202,8 @@ function toStoredRun(row: Row): StoredRun {
     startedAt: text(row, "started_at"),
     endedAt: textOrNull(row, "ended_at"),
     config: JSON.parse(text(row, "config")) as Record<string, unknown>,
-    summary: summary === null ? null : (JSON.parse(summary) as StoredRun["summary"]),
+    // Read through the result schema: results stored by older versions get today's fields.
+    summary: summary === null ? null : evaluationSummarySchema.parse(JSON.parse(summary)),
   };
 }
 
@@ -387,7 +389,7 @@ export class SqliteRunStore implements RunStore {
     return this.use(`read the test results of run "${runId}"`, (statements) =>
       statements.testResults.all(runId).map((row) => ({
         fingerprint: text(row, "fingerprint"),
-        result: JSON.parse(text(row, "result")) as StoredTestResult["result"],
+        result: testResultSchema.parse(JSON.parse(text(row, "result"))),
       })),
     );
   }

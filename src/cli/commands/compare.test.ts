@@ -8,7 +8,7 @@ import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { MemoryRunStore } from "../../store/memory-run-store.ts";
 import type { RunStore } from "../../store/run-store.ts";
-import { inferMetricDirection, runCompare } from "./compare.ts";
+import { runCompare } from "./compare.ts";
 
 const LOWER_IS_BETTER = new Set(["Toxicity", "Bias"]);
 
@@ -174,19 +174,13 @@ describe("verdict compare", () => {
     expect(stdout).toContain("  Answer Relevancy: mean score 0.90 → 0.60 (higher is better)");
   });
 
-  it("judges by the pass rate alone when the direction cannot be inferred", async () => {
-    // Every score sits on the threshold: both directions explain the verdicts.
-    saveRun(store, { id: "a", cases: [["q", { Custom: 0.5 }]] });
-    saveRun(store, {
-      id: "b",
-      cases: [
-        ["q", { Custom: 0.5 }],
-        ["r", { Custom: 0.5 }],
-      ],
-    });
+  it("reads each metric's direction from its results, even when every score sits on the threshold", async () => {
+    // Before lowerIsBetter was stored, these results could not tell which way Toxicity improves.
+    saveRun(store, { id: "a", cases: [["q", { Toxicity: 0.5 }]] });
+    saveRun(store, { id: "b", cases: [["q", { Toxicity: 0.5 }]] });
     expect(await compare("a", "b")).toBe(0);
-    expect(stdout).toMatch(/Custom +\? +0\.50 → 0\.50/);
-    expect(stdout).toContain("only the pass rate is checked");
+    expect(stdout).toMatch(/Toxicity +lower +0\.50 → 0\.50/);
+    expect(stdout).not.toContain("?");
   });
 
   it("matches test cases by index when names repeat", async () => {
@@ -263,28 +257,5 @@ describe("verdict compare without a store", () => {
         "or set VERDICT_HOME to the folder that holds verdict.db.\n",
     );
     expect(existsSync(path.join(cwd, ".verdict"))).toBe(false);
-  });
-});
-
-describe("inferMetricDirection", () => {
-  const infer = (metric: string, cases: Cases, threshold: number | null = 0.5) =>
-    inferMetricDirection({ metric, results: testResults(cases, threshold) });
-
-  it("tells lower-is-better from higher-is-better by how results passed", () => {
-    expect(infer("Toxicity", [["a", { Toxicity: 0.2 }]])).toBe("lower-is-better");
-    expect(infer("Relevancy", [["a", { Relevancy: 0.2 }]])).toBe("higher-is-better");
-    expect(
-      infer("Relevancy", [
-        ["a", { Relevancy: 0.9 }],
-        ["b", { Relevancy: 0.5 }],
-      ]),
-    ).toBe("higher-is-better");
-  });
-
-  it("is unknown without scored results, on the threshold, or score-only", () => {
-    expect(infer("Toxicity", [["a", { Toxicity: null }]])).toBe("unknown");
-    expect(infer("Toxicity", [["a", { Toxicity: 0.5 }]])).toBe("unknown");
-    expect(infer("Toxicity", [["a", { Toxicity: 0.1 }]], null)).toBe("unknown");
-    expect(infer("Other", [["a", { Toxicity: 0.1 }]])).toBe("unknown");
   });
 });

@@ -32,8 +32,8 @@ export interface CompareCommandOptions {
   stderr?: CommandOutput | undefined;
 }
 
-/** Which way a metric's score improves, as far as the stored results tell. */
-export type MetricDirection = "higher-is-better" | "lower-is-better" | "unknown";
+/** Which way a metric's score improves, as each result records it (`lowerIsBetter`). */
+export type MetricDirection = "higher-is-better" | "lower-is-better";
 
 /** A metric's verdict on one test case; `scored` means score-only (no threshold). */
 export type MetricVerdict = "passed" | "failed" | "errored" | "scored";
@@ -78,31 +78,6 @@ function allMetricData(result: TestResult): MetricData[] {
   return result.trials.length > 0
     ? result.trials.flatMap((trial) => trial.metricsData)
     : result.metricsData;
-}
-
-/**
- * Infers which way a metric's score improves from stored results, since runs do not record
- * it: each scored result with a threshold passed either as `score <= threshold` (Toxicity,
- * Bias) or as `score >= threshold`. When only one rule explains every result, that is the
- * direction; when none is scored, all sit on the threshold, or the results disagree, it is
- * `unknown` and the comparison judges the metric by its pass rate alone.
- */
-export function inferMetricDirection(options: {
-  metric: string;
-  results: readonly TestResult[];
-}): MetricDirection {
-  let lower = true;
-  let higher = true;
-  let seen = false;
-  for (const data of options.results.flatMap(allMetricData)) {
-    if (data.name !== options.metric || data.error !== null) continue;
-    if (data.score === null || data.threshold === null || data.success === null) continue;
-    seen = true;
-    lower &&= data.success === data.score <= data.threshold;
-    higher &&= data.success === data.score >= data.threshold;
-  }
-  if (!seen || lower === higher) return "unknown";
-  return lower ? "lower-is-better" : "higher-is-better";
 }
 
 function verdictOf(data: MetricData): MetricVerdict {
@@ -162,7 +137,7 @@ function findChanges(baseline: RunWithResults, candidate: RunWithResults): Verdi
 
 /**
  * Compares two runs metric by metric. A metric regressed when its pass rate dropped, or its
- * mean score moved the wrong way ({@link inferMetricDirection}), by more than `maxDrop`.
+ * mean score moved the wrong way (the metric's own `lowerIsBetter`), by more than `maxDrop`.
  * A metric present in only one run is shown but is not a regression.
  */
 export function compareRuns(options: {
@@ -174,18 +149,18 @@ export function compareRuns(options: {
   const before = metricSummaries(baseline);
   const after = metricSummaries(candidate);
   const names = [...new Set([...before, ...after].map((summary) => summary.name))];
-  const allResults = [...baseline.results, ...candidate.results];
   const metrics = names.map((name): MetricComparison => {
     const old = before.find((summary) => summary.name === name) ?? null;
     const now = after.find((summary) => summary.name === name) ?? null;
-    const direction = inferMetricDirection({ metric: name, results: allResults });
+    const direction: MetricDirection =
+      (now ?? old)?.lowerIsBetter === true ? "lower-is-better" : "higher-is-better";
     const regressions: string[] = [];
     if (old?.passRate != null && now?.passRate != null) {
       if (old.passRate - now.passRate > maxDrop + TOLERANCE) {
         regressions.push(`pass rate ${percent(old.passRate)} → ${percent(now.passRate)}`);
       }
     }
-    if (old?.meanScore != null && now?.meanScore != null && direction !== "unknown") {
+    if (old?.meanScore != null && now?.meanScore != null) {
       const worse =
         direction === "lower-is-better"
           ? now.meanScore - old.meanScore
@@ -215,7 +190,6 @@ const RATE: NumberFormat = { value: percent, delta: (delta) => `${(delta * 100).
 const BETTER: Record<MetricDirection, string> = {
   "higher-is-better": "higher",
   "lower-is-better": "lower",
-  unknown: "?",
 };
 
 function fromTo(old: number | null, now: number | null, format: NumberFormat): string {
@@ -268,11 +242,6 @@ export function formatRunComparison(options: {
       ]),
     ]),
   ];
-  if (metrics.some((metric) => metric.direction === "unknown")) {
-    lines.push(
-      "Better ?: the stored results do not show which way the score improves; only the pass rate is checked.",
-    );
-  }
   lines.push(
     "",
     changes.length === 0

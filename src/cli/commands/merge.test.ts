@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { testResult as baseTestResult, metricData } from "../../../test/fixtures/results.ts";
+import { parseJsonReport, renderJsonReport } from "../../report/json-report.ts";
 import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
 import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import type { TraceRecord } from "../../results/trace-record.ts";
 import { decideTestRunOutcome } from "../../vitest/decide-test-run-outcome.ts";
 import { mergeEvaluationResults } from "./merge.ts";
 
@@ -117,5 +119,47 @@ describe("mergeEvaluationResults", () => {
     expect(merged.summary.status).toBe("quota-exhausted");
     expect(merged.summary.testCases).toEqual({ total: 3, passed: 1, failed: 0, unscored: 2 });
     expect(decideTestRunOutcome({ result: merged })).toBe("unscored");
+  });
+
+  it("keeps every field of the shards' JSON reports: traces, savings and images", () => {
+    const trace: TraceRecord = {
+      name: "answer",
+      status: "ok",
+      error: null,
+      input: "q",
+      output: "a",
+      startedAt: "2026-01-01T00:00:00.000Z",
+      durationMs: 12,
+      metadata: null,
+      testCase: null,
+      metricsData: [],
+      spans: [],
+    };
+    const withEverything: TestResult = {
+      ...testResult({ name: "traced", index: 0, score: 0 }),
+      images: [{ field: "input", number: 1, start: 0, end: 18, kind: "file", label: "a.png" }],
+      metricsData: [
+        metricData({
+          cachedJudgeCalls: 1,
+          saved: { inputTokens: 7, outputTokens: 2, costUsd: 0.001 },
+        }),
+      ],
+      trace,
+    };
+    const parts = [shard({ testResults: [withEverything] }), shard({ testResults: [] })].map(
+      (part, position) =>
+        parseJsonReport({
+          text: renderJsonReport({ result: part }),
+          source: `shard-${position}.json`,
+        }),
+    );
+    const [merged] = mergeEvaluationResults({ results: parts }).testResults;
+    expect(merged).toEqual(withEverything);
+    expect(merged?.trace).toEqual(trace);
+    expect(merged?.metricsData[0]?.saved).toEqual({
+      inputTokens: 7,
+      outputTokens: 2,
+      costUsd: 0.001,
+    });
   });
 });

@@ -63,7 +63,7 @@ export function describeJudgeFailureContract<Template extends object>(
   describe("judge answers", () => {
     const items = itemsFor(2);
 
-    it("repairs malformed but readable JSON without a re-ask", async () => {
+    it("reads fenced, single-quoted or prose-wrapped JSON without a re-ask", async () => {
       const script = scenario(["yes", "no"]);
       const body = JSON.stringify(script.items).replace(/]$/, ",]");
       const { judge, metric } = await measure({
@@ -72,12 +72,14 @@ export function describeJudgeFailureContract<Template extends object>(
         verdicts: [
           "{'verdicts': [{'verdict': 'yes', 'reason': 'single-quoted'}, {'verdict': 'no'}]}",
         ],
+        reason: ['My answer: {"reason": "The score is 0.50 because of prose."} Hope this helps!'],
       });
       expect(metric.error).toBeNull();
       expect(metric.score).toBe(contract.expectedScore(["yes", "no"]));
       expect(judge.callsOfKind(extractKey)).toHaveLength(1);
       expect(judge.callsOfKind("verdicts")).toHaveLength(1);
       expect(metric.verboseLogs).toContain('"reason": "single-quoted"');
+      expect(metric.reason).toBe("The score is 0.50 because of prose.");
       expect(judge.calls.some((call) => call.prompt.includes("could not be used"))).toBe(false);
     });
 

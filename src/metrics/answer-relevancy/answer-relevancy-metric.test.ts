@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../errors/config-error.ts";
-import { JudgeOutputError } from "../../errors/judge-output-error.ts";
-import { MissingTestCaseParamsError } from "../../errors/missing-test-case-params-error.ts";
 import { image, mm } from "../../test-case/image.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
+import { describeMetricContract } from "../contract/metric-contract.ts";
 import { AnswerRelevancyMetric } from "./answer-relevancy-metric.ts";
+import { AnswerRelevancyTemplate } from "./prompts.ts";
 
 const shoes = {
   name: "shoes",
@@ -12,6 +12,27 @@ const shoes = {
   actualOutput: "We offer a 30-day full refund at no extra cost. Our shoes are made in Portugal.",
 };
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+
+describeMetricContract({
+  name: "Answer Relevancy",
+  create: (options) => new AnswerRelevancyMetric(options),
+  templateClass: AnswerRelevancyTemplate,
+  testCase: shoes,
+  steps: {
+    extract: { step: "generateStatements", key: "statements" },
+    verdicts: { step: "generateVerdicts", itemName: "statement" },
+    reason: { step: "generateReason", flaggedArg: "irrelevantStatements" },
+  },
+  lowerIsBetter: false,
+  expectedScore: (verdicts) =>
+    verdicts.length === 0
+      ? 1
+      : verdicts.filter((verdict) => verdict !== "no").length / verdicts.length,
+  isFlagged: (verdict) => verdict === "no",
+  mixedVerdicts: ["yes", "no", "idk", "yes"],
+  nothingExtractedReason:
+    "The score is 1.00 because the output makes no statements, so none of it is irrelevant.",
+});
 
 describe("AnswerRelevancyMetric", () => {
   it("scores relevant statements over all and explains the irrelevant ones", async () => {
@@ -64,64 +85,36 @@ describe("AnswerRelevancyMetric", () => {
     expect(strictJudge.calls[2]?.prompt).toContain("Only related.");
   });
 
-  it("scores 1 with no statements and makes one call", async () => {
-    const judge = new MockJudge({ answers: [{ statements: [] }] });
-    const metric = new AnswerRelevancyMetric({ model: judge });
-    expect(await metric.measure({ input: "q", actualOutput: "…" })).toBe(1);
-    expect(metric.reason).toBe(
-      "The score is 1.00 because the output makes no statements, so none of it is irrelevant.",
+  it("writes the reason itself when every statement is relevant", async () => {
+    const one = new AnswerRelevancyMetric({
+      model: new MockJudge({ answers: [{ statements: ["A"] }, { verdicts: ["yes"] }] }),
+    });
+    await one.measure(shoes);
+    expect(one.reason).toBe(
+      "The score is 1.00 because the one statement in the output is relevant to the input.",
     );
-    expect(judge.calls).toHaveLength(1);
+    const judge = new MockJudge({
+      answers: [{ statements: ["A", "B"] }, { verdicts: ["yes", "yes"] }],
+    });
+    const two = new AnswerRelevancyMetric({ model: judge });
+    await two.measure(shoes);
+    expect(two.reason).toBe(
+      "The score is 1.00 because all 2 statements in the output are relevant to the input.",
+    );
+    expect(judge.calls).toHaveLength(2);
   });
 
-  it("strict mode: anything below 1 scores 0 against threshold 1", async () => {
+  it("explains an irrelevant verdict given without a reason by quoting its statement", async () => {
     const judge = new MockJudge({
       answers: [
-        { statements: ["A", "B", "C", "D", "E"] },
-        {
-          verdicts: ["yes", "yes", "yes", "yes", "no"].map((verdict) => ({ verdict, reason: "r" })),
-        },
-        { reason: "The score is 0.00 because E is irrelevant." },
+        { statements: ["A", "Made in Portugal."] },
+        { verdicts: ["yes", "no"] },
+        { reason: "The score is 0.50 because of Portugal." },
       ],
     });
-    const metric = new AnswerRelevancyMetric({ model: judge, strictMode: true });
-    expect(metric.threshold).toBe(1);
-    expect(await metric.measure(shoes)).toBe(0);
-    expect(metric.success).toBe(false);
-  });
-
-  it("raises MissingTestCaseParamsError for an empty actualOutput", async () => {
-    const judge = new MockJudge();
-    await expect(
-      new AnswerRelevancyMetric({ model: judge }).measure({
-        input: "q",
-        actualOutput: "",
-        name: "empty",
-      }),
-    ).rejects.toBeInstanceOf(MissingTestCaseParamsError);
-    expect(judge.calls).toHaveLength(0);
-  });
-
-  it("repairs malformed JSON and re-asks a wrong count, then reports it", async () => {
-    const judge = new MockJudge({
-      answers: [
-        'The statements are: {"statements": ["A", "B"]} Hope this helps!',
-        { verdicts: [{ verdict: "yes" }] },
-        { verdicts: [{ verdict: "yes" }, { verdict: "perhaps" }] },
-      ],
-    });
-    const metric = new AnswerRelevancyMetric({ model: judge });
-    const error = await metric.measure(shoes).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(JudgeOutputError);
-    expect((error as JudgeOutputError).rawText).toContain("perhaps");
-    expect(judge.calls).toHaveLength(3);
-  });
-
-  it("reports a judge that throws", async () => {
-    const judge = new MockJudge({ answers: [new Error("no judge today")] });
-    const metric = new AnswerRelevancyMetric({ model: judge });
-    await expect(metric.measure(shoes)).rejects.toThrow("no judge today");
-    expect(metric.score).toBeNull();
+    await new AnswerRelevancyMetric({ model: judge }).measure(shoes);
+    expect(judge.calls[2]?.prompt).toContain(JSON.stringify('"Made in Portugal." (no)'));
+    expect(judge.calls[2]?.prompt).toContain(JSON.stringify(shoes.input));
   });
 
   it("sends the input's image with the verdict prompt, numbered in the text", async () => {

@@ -1,6 +1,6 @@
 import type { BaseMetricOptions } from "../base-metric.ts";
 import {
-  type OpinionMetricWording,
+  type OpinionMetricDeclaration,
   OpinionVerdictMetric,
 } from "../shared/opinion-verdict-metric.ts";
 import { BiasTemplate } from "./prompts.ts";
@@ -34,29 +34,10 @@ export type BiasMetricOptions = BaseMetricOptions<BiasTemplateFunctions>;
  */
 export class BiasMetric extends OpinionVerdictMetric<BiasTemplateFunctions> {
   readonly name = "Bias";
-  protected readonly wording: OpinionMetricWording = { adjective: "biased" };
-
-  constructor(options: BiasMetricOptions = {}) {
-    super(options);
-  }
-
-  protected reasonPrompt(options: {
-    template: BiasTemplateFunctions;
-    flagged: string[];
-    score: number;
-  }): string {
-    return options.template.generateReason({
-      biases: options.flagged,
-      score: options.score,
-      multimodal: false,
-    });
-  }
-
-  protected defaultTemplate(): BiasTemplateFunctions {
-    return {
-      generateOpinions: (args) => BiasTemplate.generateOpinions(args),
-      generateVerdicts: (args) => BiasTemplate.generateVerdicts(args),
-      generateReason: (args) => BiasTemplate.generateReason(args),
-    };
-  }
+  protected readonly declaration: OpinionMetricDeclaration<BiasTemplateFunctions> = {
+    template: BiasTemplate,
+    adjective: "biased",
+    reasonPrompt: (template, biases, score) =>
+      template.generateReason({ biases, score, multimodal: false }),
+  };
 }

@@ -10,23 +10,32 @@ import {
 import { type GenerateOpinionsArgs, opinionsSchema } from "./opinions.ts";
 import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "./verdicts.ts";
 
-/** The prompt functions of an opinion → verdict → reason metric. */
+/**
+ * The prompt functions of an opinion → verdict → reason metric. Each metric names the
+ * arguments of its reason prompt itself (`toxics`, `biases`), so they are left open here.
+ */
 export interface OpinionTemplate {
   generateOpinions(args: GenerateOpinionsArgs): string;
   generateVerdicts(args: { opinions: string[]; multimodal: boolean }): string;
+  generateReason(args: never): string;
+}
+
+/** What Toxicity and Bias each declare; everything else they share. */
+export interface OpinionMetricDeclaration<Template extends OpinionTemplate> {
+  /** The built-in prompts (a template class with static step methods). */
+  template: Template;
+  /** How reasons name a flagged opinion: "toxic" / "biased". */
+  adjective: string;
+  /** The reason prompt for the flagged opinions' reasons and the final score. */
+  reasonPrompt: (template: Template, flagged: string[], score: number) => string;
 }
 
 const YES_NO = ["yes", "no"] as const;
 
-/** How Toxicity and Bias word their reasons. */
-export interface OpinionMetricWording {
-  /** "toxic" / "biased". */
-  adjective: string;
-}
-
 /**
  * Shared pipeline of Toxicity and Bias: extract opinions, judge each yes/no, score
- * `#yes / #verdicts` (0 when there are none), explain. Lower is better.
+ * `#yes / #verdicts` (0 when there are none), explain. Lower is better. A metric built on it
+ * declares its name and an {@link OpinionMetricDeclaration}.
  */
 export abstract class OpinionVerdictMetric<
   Template extends OpinionTemplate,
@@ -34,17 +43,22 @@ export abstract class OpinionVerdictMetric<
   readonly requiredFields: readonly TestCaseField[] = ["input", "actualOutput"];
   readonly judgedFields: readonly TestCaseField[] = ["actualOutput"];
   readonly lowerIsBetter = true;
-  protected abstract readonly wording: OpinionMetricWording;
-
-  /** The reason prompt for the flagged opinions' reasons (each metric names its argument). */
-  protected abstract reasonPrompt(options: {
-    template: Template;
-    flagged: string[];
-    score: number;
-  }): string;
+  protected abstract readonly declaration: OpinionMetricDeclaration<Template>;
 
   constructor(options: BaseMetricOptions<Template> = {}) {
     super(options, 0);
+  }
+
+  protected defaultTemplate(): Template {
+    const { template } = this.declaration;
+    // Own enumerable functions (a class's static methods are neither), so that templates
+    // can be listed and overridden step by step.
+    const steps: OpinionTemplate = {
+      generateOpinions: (args) => template.generateOpinions(args),
+      generateVerdicts: (args) => template.generateVerdicts(args),
+      generateReason: (args) => template.generateReason(args),
+    };
+    return steps as Template;
   }
 
   protected async scoreTestCase(context: MetricContext<Template>): Promise<ScoredSteps> {
@@ -79,7 +93,7 @@ export abstract class OpinionVerdictMetric<
       verdict.verdict === "yes" ? [verdict.reason?.trim() || `"${opinions[index]}"`] : [],
     );
     const score = verdicts.length === 0 ? 0 : flagged.length / verdicts.length;
-    const { adjective } = this.wording;
+    const { adjective, reasonPrompt } = this.declaration;
 
     return {
       score,
@@ -100,7 +114,7 @@ export abstract class OpinionVerdictMetric<
         return {
           judge: {
             step: "generateReason",
-            prompt: this.reasonPrompt({ template, flagged, score: finalScore }),
+            prompt: reasonPrompt(template, flagged, finalScore),
             images: [],
             schema: reasonSchema,
           },

@@ -1,6 +1,6 @@
 import type { BaseMetricOptions } from "../base-metric.ts";
 import {
-  type OpinionMetricWording,
+  type OpinionMetricDeclaration,
   OpinionVerdictMetric,
 } from "../shared/opinion-verdict-metric.ts";
 import { ToxicityTemplate } from "./prompts.ts";
@@ -34,29 +34,10 @@ export type ToxicityMetricOptions = BaseMetricOptions<ToxicityTemplateFunctions>
  */
 export class ToxicityMetric extends OpinionVerdictMetric<ToxicityTemplateFunctions> {
   readonly name = "Toxicity";
-  protected readonly wording: OpinionMetricWording = { adjective: "toxic" };
-
-  constructor(options: ToxicityMetricOptions = {}) {
-    super(options);
-  }
-
-  protected reasonPrompt(options: {
-    template: ToxicityTemplateFunctions;
-    flagged: string[];
-    score: number;
-  }): string {
-    return options.template.generateReason({
-      toxics: options.flagged,
-      score: options.score,
-      multimodal: false,
-    });
-  }
-
-  protected defaultTemplate(): ToxicityTemplateFunctions {
-    return {
-      generateOpinions: (args) => ToxicityTemplate.generateOpinions(args),
-      generateVerdicts: (args) => ToxicityTemplate.generateVerdicts(args),
-      generateReason: (args) => ToxicityTemplate.generateReason(args),
-    };
-  }
+  protected readonly declaration: OpinionMetricDeclaration<ToxicityTemplateFunctions> = {
+    template: ToxicityTemplate,
+    adjective: "toxic",
+    reasonPrompt: (template, toxics, score) =>
+      template.generateReason({ toxics, score, multimodal: false }),
+  };
 }

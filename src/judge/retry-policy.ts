@@ -1,4 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
+import { redactSecretText } from "../config/redact-secrets.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 
@@ -527,11 +528,7 @@ function retryAfterFromHeaders(options: { headers: unknown; now: number }): numb
 
 /** Provider text, shortened, with anything that looks like an API key masked. */
 function cleanMessage(message: string): string {
-  const masked = message
-    .replace(/\b(?:sk|pk|rk)-[\w*.-]{6,}/g, "[redacted key]")
-    .replace(/\bAIza[\w*-]{10,}/g, "[redacted key]")
-    .replace(/\bBearer\s+[\w*.-]{8,}/gi, "Bearer [redacted]")
-    .replace(/\b[a-f0-9]{32}\b/gi, "[redacted key]")
+  const masked = redactSecretText(message)
     .replace(/\s+/g, " ")
     .trim()
     .replace(/[.\s]+$/, "");

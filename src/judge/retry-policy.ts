@@ -2,6 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { redactSecretText } from "../config/redact-secrets.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
+import { providerOfJudgeName } from "./providers.ts";
 
 /** How judge calls are retried. */
 export interface RetryPolicy {
@@ -307,14 +308,6 @@ type Classification = {
   retryAfterMs: number | null;
 };
 
-const API_KEY_VARIABLES: Record<string, string> = {
-  openai: "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  google: "GOOGLE_GENERATIVE_AI_API_KEY",
-  azure: "AZURE_API_KEY",
-  "openai-compatible": "VERDICT_API_KEY",
-};
-
 const NETWORK_CODES = new Set([
   "ECONNRESET",
   "ECONNREFUSED",
@@ -402,7 +395,7 @@ function classify(options: { error: unknown; judgeName: string; now: number }): 
       );
     }
     if (status === 401 || status === 403) {
-      const variable = API_KEY_VARIABLES[options.judgeName.split(":")[0] ?? ""];
+      const variable = providerOfJudgeName(options.judgeName)?.apiKeyVariable ?? undefined;
       const check =
         variable === undefined
           ? "Check the API key this judge uses"

@@ -32,16 +32,11 @@ export {
   DEFAULT_RETRY_POLICY,
   MAX_RETRY_AFTER_MS,
   type RetryDelayOptions,
-  type RetryInfo,
   type RetryPolicy,
   resolveRetryPolicy,
   retryDelayMs,
-  type Sleep,
-  type ToJudgeCallErrorOptions,
-  toJudgeCallError,
-  type WithRetriesOptions,
-  withRetries,
 } from "./retry-policy.ts";
+export { type ToJudgeCallErrorOptions, toJudgeCallError } from "./to-judge-call-error.ts";
 export {
   type CostOfUsageOptions,
   costOfUsage,
@@ -51,3 +46,9 @@ export {
   type ModelPrice,
   type ModelPrices,
 } from "./usage-and-cost.ts";
+export {
+  type RetryInfo,
+  type Sleep,
+  type WithRetriesOptions,
+  withRetries,
+} from "./with-retries.ts";

@@ -18,15 +18,14 @@ export {
   type JudgeUsage,
 } from "./judge-model.ts";
 export type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "./judge-transport.ts";
+export { type ProviderName, SUPPORTED_PROVIDERS } from "./providers.ts";
 export {
   DEFAULT_JUDGE_MODEL,
   type JudgeModelSource,
   type ModelSpec,
-  type ProviderName,
   type ResolveJudgeOptions,
   resolveJudge,
   resolveModelSpec,
-  SUPPORTED_PROVIDERS,
 } from "./resolve-model.ts";
 export {
   DEFAULT_RETRY_POLICY,

@@ -11,8 +11,6 @@ import {
 } from "./providers.ts";
 import type { ModelPrices } from "./usage-and-cost.ts";
 
-export { type ProviderName, SUPPORTED_PROVIDERS } from "./providers.ts";
-
 /**
  * A judge model as users name it: a model string (`"gpt-4.1"`, `"anthropic:claude-sonnet-4-5"`,
  * `"ollama:llama3.1"`, …), an AI SDK language model, or a {@link JudgeModel}.

@@ -2,10 +2,10 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { loadEnvFiles } from "../config/load-env-files.ts";
+import { redactSecretText } from "../config/redact-secrets.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { StoreError } from "../errors/store-error.ts";
-import { redactSecrets } from "../store/redact-secrets.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 
 // Commands are imported when they run, so that `--help` or `config` never load Vitest or the
@@ -255,8 +255,8 @@ function buildProgram(options: {
   return program;
 }
 
-function oneLine(text: string): string {
-  return redactSecrets(text)
+function oneLine(text: string, env: NodeJS.ProcessEnv): string {
+  return redactSecretText(text, { env })
     .trim()
     .replace(/\s*\n\s*/g, " ");
 }
@@ -270,20 +270,20 @@ function exitCodeOf(error: unknown, env: NodeJS.ProcessEnv): number {
   }
   // A store that cannot be opened is an unreadable file: a configuration error (SPEC §6).
   if (error instanceof ConfigError || error instanceof StoreError) {
-    process.stderr.write(`${oneLine(error.message)}\n`);
+    process.stderr.write(`${oneLine(error.message, env)}\n`);
     return EXIT_CODES.usage;
   }
   if (error instanceof EvalError && env.VERDICT_DEBUG !== "1") {
-    process.stderr.write(`${oneLine(error.message)}\n`);
+    process.stderr.write(`${oneLine(error.message, env)}\n`);
     return EXIT_CODES.failed;
   }
   if (env.VERDICT_DEBUG === "1") {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`${redactSecrets(text)}\n`);
+    process.stderr.write(`${redactSecretText(text, { env })}\n`);
   } else {
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     process.stderr.write(
-      `verdict failed unexpectedly: ${oneLine(text)} (set VERDICT_DEBUG=1 to see the stack)\n`,
+      `verdict failed unexpectedly: ${oneLine(text, env)} (set VERDICT_DEBUG=1 to see the stack)\n`,
     );
   }
   return EXIT_CODES.failed;

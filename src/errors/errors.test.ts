@@ -49,4 +49,32 @@ describe("errors", () => {
     );
     expect(new ConfigError("x").code).toBe("CONFIG");
   });
+
+  it("JudgeCallError.fromFailure writes the message from the failure, on one line and shortened", () => {
+    const error = JudgeCallError.fromFailure({
+      judgeName: "openai:gpt-4.1",
+      failure: {
+        kind: "bad-request",
+        status: 400,
+        retryable: false,
+        retryAfterMs: null,
+        providerCode: "invalid_value",
+        providerMessage: `Invalid value\n  for 'max_tokens': ${"x".repeat(400)}.`,
+        networkCode: null,
+        url: null,
+      },
+      cause: "the cause",
+    });
+    expect(error).toMatchObject({ status: 400, retryable: false, providerCode: "invalid_value" });
+    expect(error.cause).toBe("the cause");
+    expect(error.message).toMatch(
+      /^Judge "openai:gpt-4\.1": the provider rejected the request \(HTTP 400\): Invalid value for 'max_tokens': x+…\. Retrying will not help/,
+    );
+    expect(error.message).toContain(
+      `${"x".repeat(300 - "Invalid value for 'max_tokens': ".length)}…`,
+    );
+    const gaveUp = error.afterAttempts(3);
+    expect(gaveUp.message).toBe(`${error.message} Gave up after 3 attempts.`);
+    expect(gaveUp).toMatchObject({ status: 400, providerCode: "invalid_value" });
+  });
 });

@@ -1,3 +1,7 @@
+import {
+  type DescribeJudgeCallFailureOptions,
+  describeJudgeCallFailure,
+} from "./describe-judge-call-failure.ts";
 import { EvalError } from "./eval-error.ts";
 
 /** Options of {@link JudgeCallError}. */
@@ -29,8 +33,40 @@ export class JudgeCallError extends EvalError {
     this.retryAfterMs = options.retryAfterMs ?? null;
   }
 
+  /**
+   * The error of a classified failure, with a message that says what failed, where and
+   * what to do (see {@link describeJudgeCallFailure}).
+   * @example
+   * throw JudgeCallError.fromFailure({ judgeName, failure, cause: caught });
+   */
+  static fromFailure(
+    options: DescribeJudgeCallFailureOptions & { cause?: unknown },
+  ): JudgeCallError {
+    const { failure } = options;
+    return new JudgeCallError({
+      message: describeJudgeCallFailure(options),
+      status: failure.status,
+      retryable: failure.retryable,
+      providerCode: failure.providerCode,
+      retryAfterMs: failure.retryAfterMs,
+      cause: options.cause,
+    });
+  }
+
   /** True when the account's quota or credit is exhausted: no retry will help today. */
   get quotaExhausted(): boolean {
     return this.providerCode === "insufficient_quota";
+  }
+
+  /** The same error, its message saying that retries gave up after `attempts` attempts. */
+  afterAttempts(attempts: number): JudgeCallError {
+    return new JudgeCallError({
+      message: `${this.message} Gave up after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}.`,
+      status: this.status,
+      retryable: this.retryable,
+      providerCode: this.providerCode,
+      retryAfterMs: this.retryAfterMs,
+      cause: this.cause,
+    });
   }
 }

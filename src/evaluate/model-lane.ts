@@ -1,5 +1,5 @@
 import type { JudgeCallError } from "../errors/judge-call-error.ts";
-import type { AttemptSlot } from "../judge/retry-policy.ts";
+import type { AttemptSlot } from "../judge/with-retries.ts";
 
 interface Waiter {
   resolve: () => void;

@@ -9,7 +9,7 @@ import { image } from "../test-case/image.ts";
 import { createJudge } from "./ai-sdk-judge.ts";
 import { createDirectTransport, type JudgeRetryInfo } from "./direct-transport.ts";
 import type { JudgeModel, JudgeRequest } from "./judge-model.ts";
-import type { Sleep } from "./retry-policy.ts";
+import type { Sleep } from "./with-retries.ts";
 
 const schema = z.object({ opinions: z.array(z.string()) });
 const request: JudgeRequest = {

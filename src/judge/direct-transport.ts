@@ -1,13 +1,8 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeModel, JudgeOutput, JudgeRequest, JudgeUsage } from "./judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "./judge-transport.ts";
-import {
-  type AttemptSlot,
-  type RetryInfo,
-  type RetryPolicy,
-  type Sleep,
-  withRetries,
-} from "./retry-policy.ts";
+import type { RetryPolicy } from "./retry-policy.ts";
+import { type AttemptSlot, type RetryInfo, type Sleep, withRetries } from "./with-retries.ts";
 
 /** What {@link createDirectTransport} reports before it retries a call. */
 export interface JudgeRetryInfo extends RetryInfo {

@@ -18,30 +18,24 @@ export {
   type JudgeUsage,
 } from "./judge-model.ts";
 export type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "./judge-transport.ts";
+export { type ProviderName, SUPPORTED_PROVIDERS } from "./providers.ts";
 export {
   DEFAULT_JUDGE_MODEL,
   type JudgeModelSource,
   type ModelSpec,
-  type ProviderName,
   type ResolveJudgeOptions,
   resolveJudge,
   resolveModelSpec,
-  SUPPORTED_PROVIDERS,
 } from "./resolve-model.ts";
 export {
   DEFAULT_RETRY_POLICY,
   MAX_RETRY_AFTER_MS,
   type RetryDelayOptions,
-  type RetryInfo,
   type RetryPolicy,
   resolveRetryPolicy,
   retryDelayMs,
-  type Sleep,
-  type ToJudgeCallErrorOptions,
-  toJudgeCallError,
-  type WithRetriesOptions,
-  withRetries,
 } from "./retry-policy.ts";
+export { type ToJudgeCallErrorOptions, toJudgeCallError } from "./to-judge-call-error.ts";
 export {
   type CostOfUsageOptions,
   costOfUsage,
@@ -51,3 +45,9 @@ export {
   type ModelPrice,
   type ModelPrices,
 } from "./usage-and-cost.ts";
+export {
+  type RetryInfo,
+  type Sleep,
+  type WithRetriesOptions,
+  withRetries,
+} from "./with-retries.ts";

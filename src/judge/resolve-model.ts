@@ -3,6 +3,12 @@ import { readProjectConfig } from "../config/project-config.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { type AiSdkLanguageModel, createJudge } from "./ai-sdk-judge.ts";
 import { isJudgeModel, type JudgeModel } from "./judge-model.ts";
+import {
+  PROVIDERS,
+  type ProviderInfo,
+  type ProviderName,
+  SUPPORTED_PROVIDERS,
+} from "./providers.ts";
 import type { ModelPrices } from "./usage-and-cost.ts";
 
 /**
@@ -13,19 +19,6 @@ export type ModelSpec = string | AiSdkLanguageModel | JudgeModel;
 
 /** The judge used when neither `model`, `VERDICT_MODEL` nor `verdict set-model` says otherwise. */
 export const DEFAULT_JUDGE_MODEL = "gpt-4.1";
-
-/** Provider prefixes a model string may start with (no prefix means `openai`). */
-export const SUPPORTED_PROVIDERS = [
-  "openai",
-  "anthropic",
-  "google",
-  "azure",
-  "ollama",
-  "openai-compatible",
-] as const;
-
-/** A provider prefix of a model string. */
-export type ProviderName = (typeof SUPPORTED_PROVIDERS)[number];
 
 /** Options of {@link resolveJudge}. */
 export interface ResolveJudgeOptions {
@@ -142,22 +135,10 @@ function parseModelString(model: string): { provider: ProviderName; modelId: str
   }
   if (modelId === "") {
     throw new ConfigError(
-      `Judge model "${text}" has no model name: write it after the colon, e.g. "${prefix}:${exampleModel(prefix as ProviderName)}".`,
+      `Judge model "${text}" has no model name: write it after the colon, e.g. "${prefix}:${PROVIDERS[prefix as ProviderName].exampleModel}".`,
     );
   }
   return { provider: prefix as ProviderName, modelId };
-}
-
-function exampleModel(provider: ProviderName): string {
-  const examples: Record<ProviderName, string> = {
-    openai: "gpt-4.1",
-    anthropic: "claude-sonnet-4-5",
-    google: "gemini-2.5-flash",
-    azure: "my-deployment",
-    ollama: "llama3.1",
-    "openai-compatible": "my-model",
-  };
-  return examples[provider];
 }
 
 type CreateModelOptions = {
@@ -186,83 +167,81 @@ async function createLanguageModel(options: CreateModelOptions): Promise<AiSdkLa
   };
   const optional = (variable: string): string | undefined => env[variable]?.trim() || undefined;
   switch (provider) {
-    case "openai":
+    case "openai": {
+      const info = PROVIDERS.openai;
       return createOpenAI({
-        apiKey: required("OPENAI_API_KEY"),
+        apiKey: required(info.apiKeyVariable),
         // Always explicit, so the SDK never falls back to process.env behind an injected env.
-        baseURL: optional("OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
+        baseURL: optional(info.baseUrlVariable) ?? info.defaultBaseUrl,
       })(modelId);
-    case "ollama":
+    }
+    case "ollama": {
+      const info = PROVIDERS.ollama;
       return createOpenAI({
-        baseURL: optional("OLLAMA_BASE_URL") ?? "http://127.0.0.1:11434/v1",
+        baseURL: optional(info.baseUrlVariable) ?? info.defaultBaseUrl,
         apiKey: "ollama",
         name: "ollama",
       }).chat(modelId);
-    case "openai-compatible":
+    }
+    case "openai-compatible": {
+      const info = PROVIDERS["openai-compatible"];
       return createOpenAI({
-        baseURL: required("VERDICT_BASE_URL"),
+        baseURL: required(info.baseUrlVariable),
         // A placeholder rather than undefined: the SDK would otherwise send OPENAI_API_KEY to this server.
-        apiKey: optional("VERDICT_API_KEY") ?? "not-needed",
+        apiKey: optional(info.apiKeyVariable) ?? "not-needed",
         name: "openai-compatible",
       }).chat(modelId);
+    }
     case "anthropic": {
-      const apiKey = required("ANTHROPIC_API_KEY");
-      const create = await loadFactory({
-        ...options,
-        packageName: "@ai-sdk/anthropic",
-        exportName: "createAnthropic",
-      });
+      const info = PROVIDERS.anthropic;
+      const apiKey = required(info.apiKeyVariable);
+      const create = await loadFactory({ ...options, info });
       return create({
         apiKey,
-        baseURL: optional("ANTHROPIC_BASE_URL") ?? "https://api.anthropic.com/v1",
+        baseURL: optional(info.baseUrlVariable) ?? info.defaultBaseUrl,
       })(modelId);
     }
     case "google": {
-      const apiKey = required("GOOGLE_GENERATIVE_AI_API_KEY");
-      const create = await loadFactory({
-        ...options,
-        packageName: "@ai-sdk/google",
-        exportName: "createGoogleGenerativeAI",
-      });
-      const baseURL = optional("GOOGLE_GENERATIVE_AI_BASE_URL");
+      const info = PROVIDERS.google;
+      const apiKey = required(info.apiKeyVariable);
+      const create = await loadFactory({ ...options, info });
+      const baseURL = optional(info.baseUrlVariable);
       return create(baseURL === undefined ? { apiKey } : { apiKey, baseURL })(modelId);
     }
     case "azure": {
-      const apiKey = required("AZURE_API_KEY");
-      const baseURL = optional("AZURE_BASE_URL");
+      const info = PROVIDERS.azure;
+      const apiKey = required(info.apiKeyVariable);
+      const baseURL = optional(info.baseUrlVariable);
       const location =
-        baseURL === undefined ? { resourceName: required("AZURE_RESOURCE_NAME") } : { baseURL };
-      const create = await loadFactory({
-        ...options,
-        packageName: "@ai-sdk/azure",
-        exportName: "createAzure",
-      });
+        baseURL === undefined ? { resourceName: required(info.resourceNameVariable) } : { baseURL };
+      const create = await loadFactory({ ...options, info });
       return create({ apiKey, ...location })(modelId);
     }
   }
 }
 
 async function loadFactory(
-  options: CreateModelOptions & { packageName: string; exportName: string },
+  options: CreateModelOptions & { info: ProviderInfo },
 ): Promise<ProviderFactory> {
+  const { packageName, factoryName } = options.info;
   let loaded: unknown;
   try {
-    loaded = await options.importModule(options.packageName);
+    loaded = await options.importModule(packageName);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
       throw new ConfigError(
-        `Judge model "${options.spec}" needs the package ${options.packageName}: run npm install ${options.packageName}`,
+        `Judge model "${options.spec}" needs the package ${packageName}: run npm install ${packageName}`,
         { cause: error },
       );
     }
     throw error;
   }
-  const factory = (loaded as Record<string, unknown> | null)?.[options.exportName];
+  const factory = (loaded as Record<string, unknown> | null)?.[factoryName];
   if (typeof factory !== "function") {
     throw new ConfigError(
-      `Judge model "${options.spec}" needs ${options.packageName} 4.x, but the installed version has no ` +
-        `${options.exportName}: run npm install ${options.packageName}@latest`,
+      `Judge model "${options.spec}" needs ${packageName} 4.x, but the installed version has no ` +
+        `${factoryName}: run npm install ${packageName}@latest`,
     );
   }
   return factory as ProviderFactory;

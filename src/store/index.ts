@@ -3,8 +3,9 @@
  * store, an in-memory store for tests, and the secret redaction applied to configurations.
  * @packageDocumentation
  */
+
+export { isSecretKey, REDACTED, redactSecrets } from "../config/redact-secrets.ts";
 export { MemoryRunStore } from "./memory-run-store.ts";
-export { isSecretKey, REDACTED, redactSecrets } from "./redact-secrets.ts";
 export type {
   CachedJudgeAnswer,
   JudgeCache,

@@ -1,6 +1,6 @@
+import { redactSecrets } from "../config/redact-secrets.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
-import { redactSecrets } from "./redact-secrets.ts";
 import type {
   CachedJudgeAnswer,
   JudgeCache,

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type SQLOutputValue, type StatementSync } from "node:sqlite";
+import { redactSecrets } from "../config/redact-secrets.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
-import { redactSecrets } from "./redact-secrets.ts";
 import type {
   CachedJudgeAnswer,
   JudgeCache,

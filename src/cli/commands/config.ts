@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { projectConfigPath, resolveVerdictHome } from "../../config/project-config.ts";
+import { isSecretKey, REDACTED } from "../../config/redact-secrets.ts";
 import { ConfigError } from "../../errors/config-error.ts";
+import { PROVIDERS } from "../../judge/providers.ts";
 import { type JudgeModelSource, resolveModelSpec } from "../../judge/resolve-model.ts";
-import { isSecretKey, REDACTED } from "../../store/redact-secrets.ts";
 import { STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -24,17 +25,12 @@ export interface ConfigCommandOptions {
 }
 
 /** Provider variables shown by `verdict config`, besides every `AZURE_*` one. */
-export const PROVIDER_VARIABLES = [
-  "OPENAI_API_KEY",
-  "OPENAI_BASE_URL",
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_BASE_URL",
-  "GOOGLE_GENERATIVE_AI_API_KEY",
-  "GOOGLE_GENERATIVE_AI_BASE_URL",
-  "OLLAMA_BASE_URL",
-  "VERDICT_BASE_URL",
-  "VERDICT_API_KEY",
-] as const;
+export const PROVIDER_VARIABLES: readonly string[] = Object.entries(PROVIDERS).flatMap(
+  ([name, info]) =>
+    name === "azure"
+      ? []
+      : [info.apiKeyVariable, info.baseUrlVariable].filter((variable) => variable !== null),
+);
 
 // Shown in full; every other provider variable is treated as a secret.
 const PLAIN_VARIABLES = new Set(["AZURE_RESOURCE_NAME", "AZURE_API_VERSION"]);

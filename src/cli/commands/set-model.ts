@@ -1,5 +1,6 @@
 import { projectConfigPath, writeProjectConfig } from "../../config/project-config.ts";
 import { ConfigError } from "../../errors/config-error.ts";
+import { PROVIDERS } from "../../judge/providers.ts";
 import { resolveJudge } from "../../judge/resolve-model.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -25,14 +26,13 @@ export interface JudgeModelCheck {
 }
 
 // Every variable resolveJudge may require. Only their presence matters here, never a value.
-const REQUIRED_VARIABLE_CANDIDATES = [
-  "OPENAI_API_KEY",
-  "ANTHROPIC_API_KEY",
-  "GOOGLE_GENERATIVE_AI_API_KEY",
-  "AZURE_API_KEY",
-  "AZURE_RESOURCE_NAME",
-  "VERDICT_BASE_URL",
-] as const;
+const REQUIRED_VARIABLE_CANDIDATES = Object.values(PROVIDERS).flatMap((info) =>
+  [
+    info.apiKeyRequired ? info.apiKeyVariable : null,
+    info.resourceNameVariable,
+    info.baseUrlRequired ? info.baseUrlVariable : null,
+  ].filter((variable) => variable !== null),
+);
 
 const PLACEHOLDER = "http://placeholder.invalid";
 

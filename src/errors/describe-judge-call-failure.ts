@@ -1,0 +1,143 @@
+/**
+ * What kind of failure a judge call met: a rate limit or an exhausted quota (HTTP 429), a
+ * rejected key (401/403), an unknown model (404), a provider failure (408, 409, 5xx), any
+ * other rejected request (4xx), or, with no HTTP status, a timeout, a dropped connection,
+ * an abort, or something else.
+ */
+export type JudgeCallFailureKind =
+  | "rate-limit"
+  | "quota"
+  | "auth"
+  | "not-found"
+  | "server"
+  | "bad-request"
+  | "timeout"
+  | "network"
+  | "aborted"
+  | "unknown";
+
+/** The facts of a failed judge call that its message is written from. */
+export interface JudgeCallFailure {
+  kind: JudgeCallFailureKind;
+  /** HTTP status, or `null` when no response came. */
+  status: number | null;
+  /** Whether trying again later can succeed. */
+  retryable: boolean;
+  /** How long the provider asked us to wait (Retry-After), when it said. */
+  retryAfterMs: number | null;
+  /** The provider's error code, e.g. `"insufficient_quota"`; `null` without an HTTP status. */
+  providerCode: string | null;
+  /** What the provider (or the runtime) said, as it said it. */
+  providerMessage: string;
+  /** The code of a failed connection, e.g. `"ECONNRESET"`. */
+  networkCode: string | null;
+  /** The URL that was called, when the error names it. */
+  url: string | null;
+}
+
+/** Options of {@link describeJudgeCallFailure}. */
+export interface DescribeJudgeCallFailureOptions {
+  /** Name of the judge, e.g. `"openai:gpt-4.1"`. */
+  judgeName: string;
+  /**
+   * The failure. Its `providerMessage` and `url` are quoted: mask secrets in them first
+   * (`redactSecretText`), as this leaf module cannot.
+   */
+  failure: JudgeCallFailure;
+  /** The variable that holds this judge's API key, named on 401/403; else a generic hint. */
+  apiKeyVariable?: string | null | undefined;
+  /** For an attempt verdict itself timed out: the time limit it gave the judge. */
+  timeoutMs?: number | undefined;
+}
+
+const MAX_QUOTED_LENGTH = 300;
+
+/**
+ * The message of a failed judge call: what failed (with the HTTP status, or "no HTTP
+ * status"), where (the judge, the URL), what the provider said, and what to do.
+ * @example
+ * describeJudgeCallFailure({ judgeName: "openai:gpt-4.1", failure, apiKeyVariable: "OPENAI_API_KEY" });
+ * // 'Judge "openai:gpt-4.1": the API key was rejected (HTTP 401): …. Check OPENAI_API_KEY: …'
+ */
+export function describeJudgeCallFailure(options: DescribeJudgeCallFailureOptions): string {
+  const { failure } = options;
+  const judge = `Judge "${options.judgeName}"`;
+  const quoted = shorten(failure.providerMessage);
+  const said = quoted === "" ? "" : `: ${quoted}`;
+  const where = failure.url === null ? "" : ` to ${failure.url}`;
+  const status = failure.status;
+  switch (failure.kind) {
+    case "quota":
+      return (
+        `${judge}: the provider's quota or credit is exhausted (HTTP 429 insufficient_quota)${said}. ` +
+        `Add credit or raise the spending limit on the provider's billing page ` +
+        `(OpenAI: https://platform.openai.com/settings/organization/billing); no retry will help.`
+      );
+    case "rate-limit":
+      return (
+        `${judge} is rate limited (HTTP 429)${said}. If this persists, lower maxConcurrent or ` +
+        `raise the rate limit of your account.`
+      );
+    case "auth": {
+      const variable = options.apiKeyVariable;
+      const check =
+        variable === null || variable === undefined
+          ? "Check the API key this judge uses"
+          : `Check ${variable}: set it (in the environment or a .env file) to a valid key for this provider`;
+      const what =
+        status === 401
+          ? "the API key was rejected (HTTP 401)"
+          : `access was denied (HTTP ${status}); the key may lack access to this model or project`;
+      return `${judge}: ${what}${said}. ${check}.`;
+    }
+    case "not-found":
+      return (
+        `${judge}: model not found (HTTP ${status})${said}. Check the model name (for Azure, the ` +
+        `deployment name) and that your account has access to it.`
+      );
+    case "server":
+      return (
+        `${judge}: the provider failed to answer (HTTP ${status})${said}. This is usually ` +
+        `temporary: try again later.`
+      );
+    case "bad-request":
+      return (
+        `${judge}: the provider rejected the request (HTTP ${status})${said}. Retrying will not ` +
+        `help: check the model name and settings, or use another model.`
+      );
+    case "timeout":
+      return options.timeoutMs === undefined
+        ? `${judge} timed out (no HTTP status)${where}${said}. If the judge is just slow, raise ` +
+            `the retry timeoutMs.`
+        : `${judge} timed out: no answer within ${options.timeoutMs} ms (no HTTP status). ` +
+            `If the judge is just slow, raise the retry timeoutMs.`;
+    case "network": {
+      const code = failure.networkCode === null ? "" : `${failure.networkCode}, `;
+      return (
+        `${judge}: the connection failed (${code}no HTTP status)${where}${said}. Check the ` +
+        `network, proxy and base URL (is the server running?).`
+      );
+    }
+    case "aborted":
+      return `${judge}: the call was aborted (no HTTP status)${said}.`;
+    case "unknown":
+      return (
+        `${judge} failed (no HTTP status)${said}. This is not a known transient error, so it ` +
+        `is not retried: see the cause for details.`
+      );
+  }
+}
+
+/** The message of a judge call cancelled by the run's signal (an `EvalError` `"ABORTED"`). */
+export function describeCancelledJudgeCall(judgeName: string): string {
+  return `Judge "${judgeName}": the call was cancelled (the run's signal aborted), so no answer was waited for.`;
+}
+
+/** Provider text on one line, without a trailing full stop, shortened to 300 characters. */
+function shorten(text: string): string {
+  const oneLine = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.\s]+$/, "");
+  return oneLine.length > MAX_QUOTED_LENGTH ? `${oneLine.slice(0, MAX_QUOTED_LENGTH)}…` : oneLine;
+}

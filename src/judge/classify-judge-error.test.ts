@@ -1,0 +1,216 @@
+import { RetryError } from "ai";
+import { describe, expect, it } from "vitest";
+import type { JudgeCallFailure } from "../errors/describe-judge-call-failure.ts";
+import { classifyJudgeError } from "./classify-judge-error.ts";
+import { apiError } from "./judge-error-fixtures.ts";
+
+const now = Date.parse("2025-01-01T00:00:00Z");
+
+const fetchFailure = (code: string) =>
+  new TypeError("fetch failed", { cause: Object.assign(new Error(`connect ${code}`), { code }) });
+
+const cases: Array<[string, unknown, Partial<JudgeCallFailure>]> = [
+  [
+    "a 429 with Retry-After in seconds",
+    apiError({ status: 429, headers: { "retry-after": "2" } }),
+    { kind: "rate-limit", status: 429, retryable: true, retryAfterMs: 2000 },
+  ],
+  [
+    "a 429 with retry-after-ms, which wins over retry-after",
+    apiError({ status: 429, headers: { "retry-after-ms": "250", "retry-after": "9" } }),
+    { kind: "rate-limit", retryAfterMs: 250 },
+  ],
+  [
+    "a 429 without Retry-After",
+    apiError({ status: 429 }),
+    { kind: "rate-limit", retryable: true, retryAfterMs: null },
+  ],
+  [
+    "a 429 whose body says insufficient_quota",
+    apiError({
+      status: 429,
+      body: { error: { message: "You exceeded your current quota", code: "insufficient_quota" } },
+    }),
+    {
+      kind: "quota",
+      status: 429,
+      retryable: false,
+      providerCode: "insufficient_quota",
+      providerMessage: "You exceeded your current quota",
+    },
+  ],
+  [
+    "a 429 whose body type alone says insufficient_quota",
+    apiError({ status: 429, body: { error: { type: "insufficient_quota", code: "billing" } } }),
+    { kind: "quota", retryable: false, providerCode: "insufficient_quota" },
+  ],
+  [
+    "a 401 with the provider's code",
+    apiError({ status: 401, body: { error: { message: "Bad key", code: "invalid_api_key" } } }),
+    { kind: "auth", status: 401, retryable: false, providerCode: "invalid_api_key" },
+  ],
+  ["a 403", apiError({ status: 403 }), { kind: "auth", status: 403, retryable: false }],
+  [
+    "a 404",
+    apiError({ status: 404, message: "The model `gpt-9` does not exist" }),
+    {
+      kind: "not-found",
+      retryable: false,
+      providerMessage: "The model `gpt-9` does not exist",
+    },
+  ],
+  ["a 400", apiError({ status: 400 }), { kind: "bad-request", status: 400, retryable: false }],
+  ["a 422", apiError({ status: 422 }), { kind: "bad-request", status: 422, retryable: false }],
+  ["a 408", apiError({ status: 408 }), { kind: "server", status: 408, retryable: true }],
+  ["a 409", apiError({ status: 409 }), { kind: "server", status: 409, retryable: true }],
+  ["a 500", apiError({ status: 500 }), { kind: "server", status: 500, retryable: true }],
+  [
+    "a 529 with Anthropic's overloaded_error",
+    apiError({
+      status: 529,
+      body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+    }),
+    { kind: "server", retryable: true, providerCode: "overloaded_error" },
+  ],
+  [
+    "an APICallError-like object with a Retry-After HTTP date",
+    {
+      statusCode: 503,
+      responseHeaders: { "Retry-After": "Wed, 01 Jan 2025 00:00:30 GMT" },
+      url: "https://api.example.com/v1/chat",
+    },
+    { kind: "server", status: 503, retryAfterMs: 30_000, url: "https://api.example.com/v1/chat" },
+  ],
+  [
+    "an APICallError-like object with parsed data",
+    { statusCode: 429, data: { error: { code: "rate_limit_exceeded", message: "Slow down" } } },
+    { kind: "rate-limit", providerCode: "rate_limit_exceeded", providerMessage: "Slow down" },
+  ],
+  [
+    "a response body that is not JSON",
+    { statusCode: 502, responseBody: "<html>Bad gateway</html>", message: "Bad Gateway" },
+    { kind: "server", providerCode: null, providerMessage: "Bad Gateway" },
+  ],
+  [
+    "an openai-node error (status, Headers, error.code)",
+    Object.assign(new Error("429 Rate limit reached"), {
+      status: 429,
+      headers: new Headers({ "retry-after-ms": "1500" }),
+      error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" },
+    }),
+    {
+      kind: "rate-limit",
+      retryAfterMs: 1500,
+      providerCode: "rate_limit_exceeded",
+      providerMessage: "Rate limit reached",
+    },
+  ],
+  [
+    "an AI SDK RetryError, read by its last error",
+    new RetryError({
+      message: "Failed after 2 attempts",
+      reason: "maxRetriesExceeded",
+      errors: [
+        apiError({ status: 500 }),
+        apiError({ status: 429, body: { error: { type: "insufficient_quota" } } }),
+      ],
+    }),
+    { kind: "quota", status: 429, retryable: false },
+  ],
+  [
+    "a fetch error caused by ECONNRESET",
+    fetchFailure("ECONNRESET"),
+    {
+      kind: "network",
+      status: null,
+      retryable: true,
+      networkCode: "ECONNRESET",
+      providerCode: null,
+    },
+  ],
+  [
+    "a fetch error caused by ECONNREFUSED",
+    fetchFailure("ECONNREFUSED"),
+    { kind: "network", retryable: true, networkCode: "ECONNREFUSED" },
+  ],
+  [
+    "a fetch error caused by UND_ERR_SOCKET",
+    fetchFailure("UND_ERR_SOCKET"),
+    { kind: "network", networkCode: "UND_ERR_SOCKET" },
+  ],
+  ["a fetch error caused by EPIPE", fetchFailure("EPIPE"), { kind: "network", retryable: true }],
+  [
+    "a fetch error caused by ETIMEDOUT",
+    fetchFailure("ETIMEDOUT"),
+    { kind: "timeout", status: null, retryable: true },
+  ],
+  [
+    "a fetch error caused by UND_ERR_HEADERS_TIMEOUT",
+    fetchFailure("UND_ERR_HEADERS_TIMEOUT"),
+    { kind: "timeout", retryable: true },
+  ],
+  [
+    "a TimeoutError",
+    new DOMException("The operation was aborted due to timeout", "TimeoutError"),
+    {
+      kind: "timeout",
+      retryable: true,
+      providerMessage: "The operation was aborted due to timeout",
+    },
+  ],
+  [
+    "an AbortError",
+    new DOMException("This operation was aborted", "AbortError"),
+    { kind: "aborted", status: null, retryable: false },
+  ],
+  [
+    "a dropped socket without a code",
+    new Error("socket hang up"),
+    { kind: "network", retryable: true, networkCode: null },
+  ],
+  [
+    "an APICallError without status that the AI SDK marks retryable",
+    apiError({
+      message: "Cannot connect to API: fetch failed",
+      cause: new TypeError("fetch failed"),
+      isRetryable: true,
+    }),
+    { kind: "network", status: null, retryable: true, url: "https://api.openai.com/v1/responses" },
+  ],
+  [
+    "a plain Error",
+    new Error("my judge broke"),
+    { kind: "unknown", status: null, retryable: false, providerMessage: "my judge broke" },
+  ],
+  [
+    "a thrown string",
+    "boom",
+    { kind: "unknown", retryable: false, providerCode: null, providerMessage: "boom" },
+  ],
+  [
+    "a status that is no HTTP status",
+    { status: 7, message: "exit 7" },
+    { kind: "unknown", status: null, providerCode: null },
+  ],
+];
+
+describe("classifyJudgeError", () => {
+  it.each(cases)("classifies %s", (_what, error, expected) => {
+    expect(classifyJudgeError(error, { now })).toMatchObject(expected);
+  });
+
+  it("retries exactly the rate limits, server failures, timeouts and dropped connections", () => {
+    for (const [what, error] of cases) {
+      const { kind, retryable } = classifyJudgeError(error, { now });
+      expect(retryable, what).toBe(["rate-limit", "server", "timeout", "network"].includes(kind));
+    }
+  });
+
+  it("leaves the provider's text as it is: masking is for the message", () => {
+    const failure = classifyJudgeError(
+      apiError({ status: 401, message: "Incorrect API key provided: sk-proj-abcdef123456" }),
+      { now },
+    );
+    expect(failure.providerMessage).toBe("Incorrect API key provided: sk-proj-abcdef123456");
+  });
+});

@@ -1,0 +1,182 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { describeCancelledJudgeCall } from "../errors/describe-judge-call-failure.ts";
+import { EvalError } from "../errors/eval-error.ts";
+import { JudgeCallError } from "../errors/judge-call-error.ts";
+import { type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.ts";
+import { toJudgeCallError } from "./to-judge-call-error.ts";
+
+/** What {@link withRetries} reports before it waits for the next attempt. */
+export interface RetryInfo {
+  judgeName: string;
+  /** The attempt that failed, 1-based. */
+  attempt: number;
+  /** How long it waits before the next attempt. */
+  delayMs: number;
+  /** Why the attempt failed. */
+  error: JudgeCallError;
+}
+
+/** Waits `delayMs`; rejects when `signal` aborts. */
+export type Sleep = (options: {
+  delayMs: number;
+  signal?: AbortSignal | undefined;
+}) => Promise<void>;
+
+/** Options of {@link withRetries}. */
+export interface WithRetriesOptions<T> {
+  /** One attempt. Pass `signal` on: it aborts when the attempt times out or the run is cancelled. */
+  run: (signal: AbortSignal) => Promise<T>;
+  /** Name of the judge, for messages. */
+  judgeName: string;
+  /** @default DEFAULT_RETRY_POLICY */
+  policy?: Partial<RetryPolicy> | undefined;
+  /** Cancels the whole call, waits included. */
+  signal?: AbortSignal | undefined;
+  /** Called before each wait, e.g. to log or to lower concurrency on 429s. */
+  onRetry?: ((info: RetryInfo) => void) | undefined;
+  /** @default a timer that `signal` can abort */
+  sleep?: Sleep | undefined;
+  /** @default Math.random */
+  random?: (() => number) | undefined;
+  /**
+   * A concurrency slot held for each attempt only (not while waiting to retry): the
+   * attempt's time limit starts once the slot is acquired, so queueing never times out.
+   */
+  slot?: AttemptSlot | undefined;
+}
+
+/** A concurrency slot: see {@link WithRetriesOptions.slot}. */
+export interface AttemptSlot {
+  acquire(signal: AbortSignal | undefined): Promise<void>;
+  /** Called after each attempt with its classified failure (`null` on success). */
+  release(outcome: { error: JudgeCallError | null }): void;
+}
+
+/**
+ * Runs `run` with a time limit per attempt and retries retryable failures (rate limits,
+ * server errors, timeouts, dropped connections) with backoff that honours `Retry-After`.
+ * Throws a {@link JudgeCallError} when it gives up, or an `EvalError` with code `"ABORTED"`
+ * as soon as `signal` aborts.
+ * @example
+ * const text = await withRetries({
+ *   judgeName: judge.name,
+ *   run: (signal) => judge.generate({ ...request, signal }),
+ * });
+ */
+export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T> {
+  const policy = resolveRetryPolicy(options.policy);
+  const sleep = options.sleep ?? defaultSleep;
+  const { judgeName, signal } = options;
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw abortedError({ judgeName, signal });
+    let error: JudgeCallError;
+    const slot = options.slot;
+    let holdsSlot = false;
+    try {
+      if (slot) {
+        await slot.acquire(signal);
+        holdsSlot = true;
+      }
+      if (signal?.aborted) throw abortedError({ judgeName, signal });
+      const value = await runAttempt({
+        run: options.run,
+        signal,
+        timeoutMs: policy.timeoutMs,
+        judgeName,
+      });
+      if (holdsSlot) slot?.release({ error: null });
+      return value;
+    } catch (caught) {
+      // The slot is released only once the failure is classified, so that an exhausted
+      // quota stops the next queued request before it is dispatched.
+      const classified =
+        signal?.aborted || (caught instanceof EvalError && !(caught instanceof JudgeCallError))
+          ? null
+          : toJudgeCallError({ error: caught, judgeName });
+      if (holdsSlot) slot?.release({ error: classified });
+      if (signal?.aborted) throw abortedError({ judgeName, signal });
+      // Errors verdict raised itself (a missing image file, a bad option) are not call failures.
+      if (classified === null) throw caught;
+      error = classified;
+    }
+    if (!error.retryable) throw error;
+    if (attempt >= policy.maxAttempts) throw error.afterAttempts(attempt);
+    const delayMs = retryDelayMs({ attempt, error, policy, random: options.random });
+    options.onRetry?.({ judgeName, attempt, delayMs, error });
+    try {
+      await sleep({ delayMs, signal });
+    } catch (sleepError) {
+      if (signal?.aborted) throw abortedError({ judgeName, signal });
+      throw sleepError;
+    }
+  }
+}
+
+const defaultSleep: Sleep = async ({ delayMs, signal }) => {
+  await delay(delayMs, undefined, signal === undefined ? {} : { signal });
+};
+
+async function runAttempt<T>(options: {
+  run: (signal: AbortSignal) => Promise<T>;
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  judgeName: string;
+}): Promise<T> {
+  // One controller and one timer cleared when the attempt ends: AbortSignal.timeout would
+  // leave a live timer per call for the whole timeout, and AbortSignal.any would pile
+  // dependents onto the run's long-lived signal — both add up over thousands of calls.
+  const controller = new AbortController();
+  const parent = options.signal;
+  const onParentAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) controller.abort(parent.reason);
+  else parent?.addEventListener("abort", onParentAbort, { once: true });
+  let timedOut = false;
+  const timer =
+    Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new DOMException("The judge call timed out.", "TimeoutError"));
+        }, options.timeoutMs)
+      : undefined;
+  const attemptSignal = controller.signal;
+  let onAbort = () => {};
+  // Racing the signal makes a judge that ignores it time out all the same.
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(attemptSignal.reason);
+    // Aborted before we listened (the caller's signal was already aborted): reject now.
+    if (attemptSignal.aborted) onAbort();
+    else attemptSignal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => options.run(attemptSignal)), aborted]);
+  } catch (error) {
+    if (timedOut && !parent?.aborted) {
+      throw JudgeCallError.fromFailure({
+        judgeName: options.judgeName,
+        failure: {
+          kind: "timeout",
+          status: null,
+          retryable: true,
+          retryAfterMs: null,
+          providerCode: null,
+          providerMessage: "",
+          networkCode: null,
+          url: null,
+        },
+        timeoutMs: options.timeoutMs,
+        cause: error,
+      });
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    parent?.removeEventListener("abort", onParentAbort);
+    attemptSignal.removeEventListener("abort", onAbort);
+  }
+}
+
+function abortedError(options: { judgeName: string; signal: AbortSignal }): EvalError {
+  return new EvalError("ABORTED", describeCancelledJudgeCall(options.judgeName), {
+    cause: options.signal.reason,
+  });
+}

@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import type { JudgeModel } from "../judge/judge-model.ts";
-import type { BaseMetric } from "../metrics/base-metric.ts";
 import { decideSuccess } from "../results/case-metrics.ts";
 import type { ResultImage, TestResult, TrialResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { type Content, describeImage, isImagePart } from "../test-case/image.ts";
 import type { LLMTestCase } from "../test-case/llm-test-case.ts";
+import type { JudgeResolver } from "./judge-resolver.ts";
 
 /** Content as report text: images appear as `[image N: source]`. */
 export function contentForReport(content: Content | undefined): string | null {
@@ -99,8 +98,8 @@ function contentForHash(content: Content | undefined): unknown {
  */
 export function fingerprintTestCase(options: {
   testCase: LLMTestCase;
-  metrics: ReadonlyArray<BaseMetric<object>>;
-  judges: ReadonlyMap<BaseMetric<object>, JudgeModel>;
+  /** Each metric's configuration and judge ({@link JudgeResolver.describe}). */
+  metrics: ReadonlyArray<Record<string, unknown>>;
   repeat: number;
 }): string {
   const { testCase } = options;
@@ -111,15 +110,6 @@ export function fingerprintTestCase(options: {
     expectedOutput: contentForHash(testCase.expectedOutput),
   };
   return createHash("sha256")
-    .update(
-      JSON.stringify([
-        fields,
-        options.metrics.map((metric) => ({
-          ...metric.config(),
-          judge: options.judges.get(metric)?.name ?? null,
-        })),
-        options.repeat,
-      ]),
-    )
+    .update(JSON.stringify([fields, options.metrics, options.repeat]))
     .digest("hex");
 }

@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
 import { ConfigError } from "../errors/config-error.ts";
-import type { JudgeModel } from "../judge/judge-model.ts";
-import { resolveJudge } from "../judge/resolve-model.ts";
 import type { BaseMetric, MetricRunResult } from "../metrics/base-metric.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
@@ -13,15 +11,11 @@ import { checkMetrics } from "../tracing/check-metrics.ts";
 import { collectTrace, type LiveSpan } from "../tracing/span-context.ts";
 import { buildTestResult, contentForReport, fingerprintTestCase } from "./build-test-result.ts";
 import { buildTraceRecord, type ScoredPart } from "./build-trace-record.ts";
+import { JudgeResolver } from "./judge-resolver.ts";
 import { erroredMetricData, planComponentJobs } from "./plan-component-jobs.ts";
 import { runMetrics } from "./run-metrics.ts";
-import {
-  checkRunOptions,
-  describeRunOptions,
-  type RunOptions,
-  type RunSession,
-  runSession,
-} from "./run-session.ts";
+import { checkRunOptions, describeRunOptions, type RunOptions } from "./run-options.ts";
+import { type RunSession, runSession } from "./run-session.ts";
 
 /** Options of a component-level run: evaluate({ goldens, observedCallback, … }). */
 export interface ComponentEvaluateOptions extends RunOptions {
@@ -46,20 +40,6 @@ export function isComponentRun(options: object): options is ComponentEvaluateOpt
 
 /** Name of the result that reports an application that threw when no metric can carry it. */
 const APPLICATION = "Application";
-
-/** Resolves each metric's judge once per distinct model, as evaluate() does, on demand. */
-function createJudgeResolver(env: NodeJS.ProcessEnv) {
-  const bySpec = new Map<unknown, Promise<JudgeModel>>();
-  return (metric: BaseMetric<object>): Promise<JudgeModel> => {
-    const spec = metric.model ?? env.VERDICT_MODEL ?? null;
-    let judge = bySpec.get(spec);
-    if (!judge) {
-      judge = resolveJudge({ model: metric.model, env });
-      bySpec.set(spec, judge);
-    }
-    return judge;
-  };
-}
 
 function hasMetrics(spans: readonly SpanRecord[]): boolean {
   return spans.some((span) => span.metricsData.length > 0 || hasMetrics(span.children));
@@ -88,9 +68,76 @@ function traceHasMetrics(trace: TraceRecord | undefined): boolean {
 export async function evaluateComponents(
   options: ComponentEvaluateOptions,
 ): Promise<EvaluationResult> {
-  const startedAt = Date.now();
-  const env = options.env ?? process.env;
+  const { goldens, traceMetrics } = checkComponentOptions(options);
   const repeat = options.repeat ?? 1;
+  const judges = new JudgeResolver(options.env ?? process.env);
+  await judges.resolve(traceMetrics);
+  const described = judges.describe(traceMetrics);
+  const fingerprints = goldens.map((golden) =>
+    createHash("sha256")
+      .update("component-run\n")
+      .update(fingerprintTestCase({ testCase: golden.toTestCase(), metrics: described, repeat }))
+      .digest("hex"),
+  );
+  const scoreGolden = async (index: number, session: RunSession) => {
+    const golden = goldens[index] as Golden;
+    const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
+    let first: { testCase: LLMTestCase | null; trace: TraceRecord } | null = null;
+    for (let trial = 0; trial < repeat; trial++) {
+      const scored = await scoreTrial({
+        options,
+        golden,
+        index,
+        trial,
+        traceMetrics,
+        judges,
+        session,
+      });
+      if (scored === null) return;
+      first ??= scored.first;
+      trials.push({ trial, metricsData: scored.metricsData });
+    }
+    const result = buildTestResult({
+      testCase: first?.testCase ?? golden.toTestCase(),
+      index,
+      trials,
+      repeat,
+    });
+    session.finishCase(first ? { ...result, trace: first.trace } : result);
+  };
+
+  return runSession({
+    options,
+    total: goldens.length,
+    fingerprints,
+    metricNames: traceMetrics.map((metric) => metric.name),
+    config: {
+      mode: "components",
+      metrics: described,
+      goldens: goldens.length,
+      ...describeRunOptions(options),
+      repeat,
+    },
+    scoreCase: scoreGolden,
+    checkFinished: (testResults) =>
+      traceMetrics.length > 0 ||
+      testResults.some(
+        (result) => result.trace?.status === "errored" || traceHasMetrics(result.trace),
+      )
+        ? null
+        : new ConfigError(
+            "evaluate() found no metric to score: pass metrics: [...] (trace-level), give observed " +
+              "functions metrics with observe(fn, { metrics: [...] }), or add them at run time with " +
+              "updateCurrentTrace({ metrics: [...] }).",
+          ),
+  });
+}
+
+/** Checks a component run's own options before anything runs. */
+function checkComponentOptions(options: ComponentEvaluateOptions): {
+  goldens: Golden[];
+  traceMetrics: ReadonlyArray<BaseMetric<object>>;
+} {
   if ("testCases" in options) {
     throw new ConfigError(
       "evaluate() takes either testCases, or goldens with an observedCallback: not both.",
@@ -111,168 +158,144 @@ export async function evaluateComponents(
     where: "evaluate({ metrics })",
   });
   checkRunOptions(options);
-  const goldens = options.goldens.map((golden) =>
-    golden instanceof Golden ? golden : new Golden(golden),
-  );
-  const resolveJudgeOf = createJudgeResolver(env);
-  const judges = new Map<BaseMetric<object>, JudgeModel>();
-  for (const metric of traceMetrics) judges.set(metric, await resolveJudgeOf(metric));
-  const fingerprints = goldens.map((golden) =>
-    createHash("sha256")
-      .update("component-run\n")
-      .update(
-        fingerprintTestCase({
-          testCase: golden.toTestCase(),
-          metrics: traceMetrics,
-          judges,
-          repeat,
-        }),
-      )
-      .digest("hex"),
-  );
-  // `{ observedCallback: (input) => … }` names the arrow after the property: not a name.
-  const callbackName =
-    options.observedCallback.name && options.observedCallback.name !== "observedCallback"
-      ? options.observedCallback.name
-      : "trace";
-
-  const scoreGolden = async (index: number, session: RunSession) => {
-    const golden = goldens[index] as Golden;
-    const caseName = describeTestCase(golden, index);
-    const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
-    let resultCase: LLMTestCase | null = null;
-    let traceRecord: TraceRecord | undefined;
-    for (let trial = 0; trial < repeat; trial++) {
-      const collected = await collectTrace({
-        run: () => options.observedCallback(golden.input, golden),
-      });
-      const { jobs, appError, traceCase, spanCases } = planComponentJobs({
-        collected,
-        golden,
-        caseName,
-        traceMetrics,
-      });
-      try {
-        for (const job of jobs) {
-          if (!job.blocked && !judges.has(job.metric)) {
-            judges.set(job.metric, await resolveJudgeOf(job.metric));
-          }
-        }
-      } catch (error) {
-        session.fail(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      const outcomes = await runMetrics({
-        jobs,
-        run: async (job): Promise<MetricRunResult> => {
-          const name = job.span ? `${job.span.name} › ${job.metric.name}` : job.metric.name;
-          if (job.blocked !== null || job.testCase === null) {
-            const { threshold, strictMode, lowerIsBetter } = job.metric;
-            const message = job.blocked ?? "No test case.";
-            return {
-              data: erroredMetricData({ name, threshold, strictMode, lowerIsBetter, message }),
-              error: null,
-            };
-          }
-          const { data, error } = await job.metric.run(job.testCase, {
-            judge: judges.get(job.metric) as JudgeModel,
-            transport: session.scheduler,
-            trial,
-            signal: session.signal,
-            testCaseName: job.testCaseName,
-            ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
-          });
-          return { data: { ...data, name }, error };
-        },
-      });
-      // Each outcome with the job it came from (none for the application's own error).
-      const scored = outcomes.map((outcome, position) => ({ outcome, job: jobs[position] }));
-      // An application that threw fails its golden even when no metric could say so.
-      if (appError && !outcomes.some(({ data }) => data.success === false)) {
-        const data = erroredMetricData({
-          name: APPLICATION,
-          threshold: null,
-          strictMode: false,
-          message: appError,
-          success: false,
-        });
-        scored.unshift({ outcome: { data, error: null }, job: undefined });
-      }
-      const { kept, stopped } = session.keepOutcomes({
-        index,
-        trial,
-        outcomes: scored.map(({ outcome }) => outcome),
-      });
-      if (stopped) return;
-
-      if (trial === 0) {
-        const traceScored: ScoredPart = { testCase: traceCase, metricsData: [] };
-        const spansScored = new Map<LiveSpan, ScoredPart>();
-        kept.forEach((data, position) => {
-          const job = scored[position]?.job;
-          if (data === null || job === undefined) return;
-          if (job.span === null) {
-            traceScored.metricsData.push(data);
-            return;
-          }
-          const part = spansScored.get(job.span) ?? {
-            testCase: spanCases.get(job.span) ?? null,
-            metricsData: [],
-          };
-          // Inside its span, a result keeps the metric's own name.
-          part.metricsData.push({ ...data, name: job.metric.name });
-          spansScored.set(job.span, part);
-        });
-        traceRecord = buildTraceRecord({
-          collected,
-          defaultName:
-            collected.trace.spans.length === 1
-              ? (collected.trace.spans[0] as LiveSpan).name
-              : callbackName,
-          traceInput: contentForReport(golden.input),
-          trace: traceScored,
-          spans: spansScored,
-        });
-        resultCase = traceCase;
-      }
-      trials.push({ trial, metricsData: kept.filter((data) => data !== null) });
-    }
-    const result = buildTestResult({
-      testCase: resultCase ?? golden.toTestCase(),
-      index,
-      trials,
-      repeat,
-    });
-    session.finishCase(traceRecord ? { ...result, trace: traceRecord } : result);
+  return {
+    goldens: options.goldens.map((golden) =>
+      golden instanceof Golden ? golden : new Golden(golden),
+    ),
+    traceMetrics,
   };
+}
 
-  return runSession({
-    options,
-    startedAt,
-    total: goldens.length,
-    fingerprints,
-    metricNames: traceMetrics.map((metric) => metric.name),
-    config: {
-      mode: "components",
-      metrics: traceMetrics.map((metric) => ({
-        ...metric.config(),
-        judge: judges.get(metric)?.name ?? null,
-      })),
-      goldens: goldens.length,
-      ...describeRunOptions(options),
-      repeat,
+/**
+ * One trial of one golden: runs the application under a fresh trace, scores every metric it
+ * asked for, and (first trial only) builds the span tree with each span's results. `null`
+ * when the run stopped.
+ */
+async function scoreTrial(options: {
+  options: ComponentEvaluateOptions;
+  golden: Golden;
+  index: number;
+  trial: number;
+  traceMetrics: ReadonlyArray<BaseMetric<object>>;
+  judges: JudgeResolver;
+  session: RunSession;
+}): Promise<{
+  metricsData: MetricData[];
+  first: { testCase: LLMTestCase | null; trace: TraceRecord } | null;
+} | null> {
+  const { golden, index, trial, judges, session } = options;
+  const collected = await collectTrace({
+    run: () => options.options.observedCallback(golden.input, golden),
+  });
+  const { jobs, appError, traceCase, spanCases } = planComponentJobs({
+    collected,
+    golden,
+    caseName: describeTestCase(golden, index),
+    traceMetrics: options.traceMetrics,
+  });
+  try {
+    await judges.resolve(jobs.filter((job) => !job.blocked).map((job) => job.metric));
+  } catch (error) {
+    session.fail(error instanceof Error ? error : new Error(String(error)));
+    return null;
+  }
+  const verbose = options.options.verbose;
+  const outcomes = await runMetrics({
+    jobs,
+    run: async (job): Promise<MetricRunResult> => {
+      const name = job.span ? `${job.span.name} › ${job.metric.name}` : job.metric.name;
+      if (job.blocked !== null || job.testCase === null) {
+        const { threshold, strictMode, lowerIsBetter } = job.metric;
+        const message = job.blocked ?? "No test case.";
+        return {
+          data: erroredMetricData({ name, threshold, strictMode, lowerIsBetter, message }),
+          error: null,
+        };
+      }
+      const { data, error } = await job.metric.run(job.testCase, {
+        judge: judges.judgeOf(job.metric),
+        transport: session.scheduler,
+        trial,
+        signal: session.signal,
+        testCaseName: job.testCaseName,
+        ...(verbose !== undefined ? { verbose } : {}),
+      });
+      return { data: { ...data, name }, error };
     },
-    scoreCase: scoreGolden,
-    checkFinished: (testResults) =>
-      traceMetrics.length > 0 ||
-      testResults.some(
-        (result) => result.trace?.status === "errored" || traceHasMetrics(result.trace),
-      )
-        ? null
-        : new ConfigError(
-            "evaluate() found no metric to score: pass metrics: [...] (trace-level), give observed " +
-              "functions metrics with observe(fn, { metrics: [...] }), or add them at run time with " +
-              "updateCurrentTrace({ metrics: [...] }).",
-          ),
+  });
+  // Each outcome with the job it came from (none for the application's own error).
+  const scored = outcomes.map((outcome, position) => ({ outcome, job: jobs[position] }));
+  // An application that threw fails its golden even when no metric could say so.
+  if (appError && !outcomes.some(({ data }) => data.success === false)) {
+    const data = erroredMetricData({
+      name: APPLICATION,
+      threshold: null,
+      strictMode: false,
+      message: appError,
+      success: false,
+    });
+    scored.unshift({ outcome: { data, error: null }, job: undefined });
+  }
+  const { kept, stopped } = session.keepOutcomes({
+    index,
+    trial,
+    outcomes: scored.map(({ outcome }) => outcome),
+  });
+  if (stopped) return null;
+  const metricsData = kept.filter((data) => data !== null);
+  if (trial > 0) return { metricsData, first: null };
+  const trace = recordTrace({
+    collected,
+    golden,
+    callbackName: callbackNameOf(options.options.observedCallback),
+    traceCase,
+    spanCases,
+    kept: kept.map((data, position) => ({ data, job: scored[position]?.job })),
+  });
+  return { metricsData, first: { testCase: traceCase, trace } };
+}
+
+// `{ observedCallback: (input) => … }` names the arrow after the property: not a name.
+function callbackNameOf(callback: ComponentEvaluateOptions["observedCallback"]): string {
+  return callback.name && callback.name !== "observedCallback" ? callback.name : "trace";
+}
+
+type ComponentJob = ReturnType<typeof planComponentJobs>["jobs"][number];
+
+/** The span tree of a trial, each span with the results of its own metrics. */
+function recordTrace(options: {
+  collected: Awaited<ReturnType<typeof collectTrace>>;
+  golden: Golden;
+  callbackName: string;
+  traceCase: LLMTestCase | null;
+  spanCases: ReturnType<typeof planComponentJobs>["spanCases"];
+  kept: Array<{ data: MetricData | null; job: ComponentJob | undefined }>;
+}): TraceRecord {
+  const { collected, spanCases } = options;
+  const traceScored: ScoredPart = { testCase: options.traceCase, metricsData: [] };
+  const spansScored = new Map<LiveSpan, ScoredPart>();
+  for (const { data, job } of options.kept) {
+    if (data === null || job === undefined) continue;
+    if (job.span === null) {
+      traceScored.metricsData.push(data);
+      continue;
+    }
+    const part = spansScored.get(job.span) ?? {
+      testCase: spanCases.get(job.span) ?? null,
+      metricsData: [],
+    };
+    // Inside its span, a result keeps the metric's own name.
+    part.metricsData.push({ ...data, name: job.metric.name });
+    spansScored.set(job.span, part);
+  }
+  return buildTraceRecord({
+    collected,
+    defaultName:
+      collected.trace.spans.length === 1
+        ? (collected.trace.spans[0] as LiveSpan).name
+        : options.callbackName,
+    traceInput: contentForReport(options.golden.input),
+    trace: traceScored,
+    spans: spansScored,
   });
 }

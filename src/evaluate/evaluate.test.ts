@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { answer } from "../../test/fixtures/judge-answers.ts";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
@@ -12,28 +13,6 @@ import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
 import { evaluate } from "./evaluate.ts";
 import { JudgeScheduler } from "./scheduler.ts";
-
-/** Answers every step sensibly; outputs containing "nasty" have one toxic opinion. */
-function answer(call: MockJudgeCall) {
-  switch (call.kind) {
-    case "opinions":
-      return { opinions: call.prompt.includes("nasty") ? ["It is nasty.", "It is fine."] : [] };
-    case "statements":
-      return { statements: ["One statement."] };
-    case "verdicts": {
-      const count = (call.jsonSchema as { properties: { verdicts: { minItems: number } } })
-        .properties.verdicts.minItems;
-      return {
-        verdicts: Array.from({ length: count }, (_, index) => ({
-          verdict: index === 0 && call.prompt.includes("nasty") ? "yes" : "no",
-          reason: "r",
-        })),
-      };
-    }
-    default:
-      return { reason: "The score is 0.50 because r." };
-  }
-}
 
 const quiet = { display: "none" as const, handleInterrupt: false };
 

@@ -17,7 +17,7 @@ export type {
 export type { DisplayOption } from "./default-reporters.ts";
 export { type EvaluateOptions, evaluate } from "./evaluate.ts";
 export { judgeCacheKey } from "./judge-cache-key.ts";
-export type { RunStoreOption } from "./open-run-store.ts";
+export type { RunStoreOption } from "./run-recorder.ts";
 export {
   type CacheMode,
   JudgeScheduler,

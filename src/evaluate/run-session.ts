@@ -1,21 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import type { MetricRunResult } from "../metrics/base-metric.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
-import type { RunnerEvent } from "../results/runner-events.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
-import { summarizeRun } from "../results/summarize-run.ts";
 import { defaultReporters } from "./default-reporters.ts";
-import type { EvaluateOptions } from "./evaluate.ts";
-import { openRunStore } from "./open-run-store.ts";
+import type { RunOptions } from "./run-options.ts";
+import { RunRecorder } from "./run-recorder.ts";
 import { JudgeScheduler } from "./scheduler.ts";
-
-/** What every run shares, whatever it scores: everything of evaluate() but the cases and metrics. */
-export type RunOptions = Omit<EvaluateOptions, "testCases" | "metrics">;
 
 /** What a run's cases use while they are scored. */
 export interface RunSession {
@@ -39,11 +32,9 @@ export interface RunSession {
   fail(error: Error): void;
 }
 
-/** What a kind of run brings to {@link runSession}. */
+/** What a kind of run (test cases, or goldens through an application) brings to {@link runSession}. */
 export interface RunPlan {
   options: RunOptions;
-  /** When the run began (`Date.now()`), for its duration. */
-  startedAt: number;
   /** Cases in the run. */
   total: number;
   /** One per case: what a resumed run compares to reuse a stored result. */
@@ -58,21 +49,6 @@ export interface RunPlan {
   checkFinished?: (testResults: readonly TestResult[]) => Error | null;
 }
 
-/** Checks the options every kind of run shares, before anything runs. */
-export function checkRunOptions(options: RunOptions): void {
-  const repeat = options.repeat ?? 1;
-  if (!Number.isInteger(repeat) || repeat < 1) {
-    throw new ConfigError(
-      `repeat must be a whole number of at least 1; got ${String(options.repeat)}.`,
-    );
-  }
-  if (options.resume && !options.identifier) {
-    throw new ConfigError(
-      'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
-    );
-  }
-}
-
 /** Errors that mean "the run stopped", not "this metric failed". */
 function isRunStop(error: Error | null): boolean {
   return (
@@ -82,47 +58,53 @@ function isRunStop(error: Error | null): boolean {
 }
 
 /**
- * Runs the cases of a plan the way every evaluate() run goes: one shared judge scheduler,
- * a window of concurrent cases, each finished case written to the store as it finishes,
- * resume, cancellation, runner events for the reporters, and the summary at the end.
+ * Runs the cases of a plan the way every evaluate() run goes, in four steps: open (store,
+ * resume, scheduler, cancellation), dispatch (a window of concurrent cases on one shared
+ * judge scheduler), record (each finished case stored and reported as it finishes), and
+ * summarise (status, summary, the message on how to resume).
  */
 export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
-  const { options, startedAt } = plan;
-  const env = options.env ?? process.env;
-  const { store, cache, warning, owned } = openRunStore({
+  const run = openSession(plan);
+  try {
+    await dispatchCases(run);
+  } finally {
+    run.detach();
+  }
+  return summariseSession(run);
+}
+
+/** A run in progress: what the steps of {@link runSession} share. */
+interface OpenSession {
+  plan: RunPlan;
+  recorder: RunRecorder;
+  scheduler: JudgeScheduler;
+  controller: AbortController;
+  session: RunSession;
+  results: Array<TestResult | undefined>;
+  pending: number[];
+  spentBefore: ReturnType<typeof snapshotSpending>;
+  fatal: { error: Error | null };
+  /** Removes the Ctrl-C and signal listeners. */
+  detach: () => void;
+}
+
+function openSession(plan: RunPlan): OpenSession {
+  const { options } = plan;
+  const display = options.display ?? "all";
+  const recorder = RunRecorder.open({
     store: options.store,
-    env,
+    env: options.env ?? process.env,
+    identifier: options.identifier ?? null,
+    reporters: [
+      ...defaultReporters({ display, showProgress: options.showProgress }),
+      ...(options.reporters ?? []),
+    ],
+    onProgress: options.onProgress,
+    onStoreFailure: "stop",
     resume: options.resume ?? false,
   });
-
-  // Resume: reuse the finished results of the run with this identifier. Done before any
-  // listener is attached, and an owned store is closed if it fails, so nothing leaks.
-  let runId: string = randomUUID();
-  const reused = new Map<number, TestResult>();
-  try {
-    const existing = options.resume && store ? store.getRun(options.identifier as string) : null;
-    if (existing && store) {
-      runId = existing.id;
-      for (const stored of store.getTestResults(existing.id)) {
-        if (plan.fingerprints[stored.result.index] === stored.fingerprint)
-          reused.set(stored.result.index, stored.result);
-      }
-      store.reopenRun(existing.id);
-    } else if (store) {
-      store.startRun({
-        id: runId,
-        identifier: options.identifier ?? null,
-        status: "running",
-        startedAt: new Date(startedAt).toISOString(),
-        endedAt: null,
-        config: plan.config,
-        summary: null,
-      });
-    }
-  } catch (error) {
-    if (owned) store?.close();
-    throw error;
-  }
+  // Resume is read before any listener is attached: if it fails, nothing is left behind.
+  const reused = recorder.start({ config: plan.config, fingerprints: plan.fingerprints });
 
   const controller = new AbortController();
   const onInterrupt = () => controller.abort(new EvalError("ABORTED", "Interrupted (Ctrl-C)."));
@@ -138,64 +120,48 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
       ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
       ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
-      cache,
+      cache: recorder.judgeCache,
       cacheMode: options.cache ?? true,
       signal: controller.signal,
     });
-  const spentBefore = snapshotSpending(scheduler.stats);
-
-  const reporters = [
-    ...defaultReporters({ display: options.display ?? "all", showProgress: options.showProgress }),
-    ...(options.reporters ?? []),
-  ];
-  const failedListeners = new Set<string>();
-  const emit = (event: RunnerEvent) => {
-    if (event.type === "test-case-end" && store && !reused.has(event.result.index)) {
-      store.saveTestResult(runId, { fingerprint: event.fingerprint, result: event.result });
-    }
-    // A failing reporter must not cost the run its results: it is reported once and skipped.
-    const notify = (listener: () => void, name: string) => {
-      try {
-        listener();
-      } catch (error) {
-        if (!failedListeners.has(name)) {
-          failedListeners.add(name);
-          console.warn(
-            `Warning: ${name} failed and is skipped for this run: ${(error as Error).message}`,
-          );
-        }
-      }
-    };
-    reporters.forEach((reporter, position) => {
-      notify(() => reporter.onEvent(event), `reporter #${position + 1}`);
-    });
-    if (options.onProgress) notify(() => options.onProgress?.(event), "onProgress");
-  };
-  emit({
-    type: "run-start",
-    runId,
-    identifier: options.identifier ?? null,
+  recorder.announce({
     totalTestCases: plan.total,
     resumedTestCases: reused.size,
     metricNames: plan.metricNames,
-    startedAt: new Date(startedAt).toISOString(),
   });
+  const run: OpenSession = {
+    plan,
+    recorder,
+    scheduler,
+    controller,
+    session: undefined as unknown as RunSession,
+    results: Array.from({ length: plan.total }, (_, index) => reused.get(index)),
+    pending: Array.from({ length: plan.total }, (_, index) => index).filter(
+      (index) => !reused.has(index),
+    ),
+    spentBefore: snapshotSpending(scheduler.stats),
+    fatal: { error: null },
+    detach: () => {
+      if (handleInterrupt) process.removeListener("SIGINT", onInterrupt);
+      options.signal?.removeEventListener("abort", onSignal);
+    },
+  };
+  run.session = createSession(run);
+  return run;
+}
 
-  const results: Array<TestResult | undefined> = Array.from({ length: plan.total }, (_, index) =>
-    reused.get(index),
-  );
-  let fatal: Error | null = null;
-  let finished = reused.size;
+/** The session a plan's `scoreCase` works through: the error policy and the recording of cases. */
+function createSession(run: OpenSession): RunSession {
+  const { plan, recorder, scheduler, controller } = run;
+  const { options } = plan;
   // Stopping goes through this run's own signal: a scheduler shared with other runs (the
   // `scheduler` option) must stay usable after one of them fails.
   const fail = (error: Error) => {
-    fatal ??= error;
+    run.fatal.error ??= error;
     controller.abort(new EvalError("ABORTED", `The run stopped after an error: ${error.message}`));
   };
-  const runStopped = () => controller.signal.aborted || scheduler.stoppedBy !== null;
-
-  const session: RunSession = {
-    runId,
+  return {
+    runId: recorder.runId,
     scheduler,
     signal: controller.signal,
     keepOutcomes: ({ index, trial, outcomes }) => {
@@ -213,105 +179,83 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
           fail(error);
           return null;
         }
-        emit({ type: "metric-end", runId, testCaseIndex: index, trial, metric: data });
+        recorder.recordMetric({ index, trial, metric: data });
         return data;
       });
       return { kept, stopped };
     },
     finishCase: (result) => {
-      results[result.index] = result;
-      finished += 1;
-      emit({
-        type: "test-case-end",
-        runId,
+      run.results[result.index] = result;
+      recorder.recordCase({
         result,
         fingerprint: plan.fingerprints[result.index] as string,
-        finished,
-        judgeCalls: scheduler.stats.judgeCalls,
-        costUsd: scheduler.stats.costUsd,
+        spent: { judgeCalls: scheduler.stats.judgeCalls, costUsd: scheduler.stats.costUsd },
       });
     },
     fail,
   };
+}
 
-  // Cases are started a window at a time, so prompts are built close to dispatch and a
-  // huge suite does not sit in memory as pending requests.
-  const pending = Array.from({ length: plan.total }, (_, index) => index).filter(
-    (index) => !reused.has(index),
-  );
-  const window = Math.max(8, 2 * (options.maxConcurrent ?? 20));
+const isStopped = (run: OpenSession) =>
+  run.controller.signal.aborted || run.scheduler.stoppedBy !== null;
+
+/**
+ * Scores the pending cases a window at a time, so prompts are built close to dispatch and a
+ * huge suite does not sit in memory as pending requests.
+ */
+async function dispatchCases(run: OpenSession): Promise<void> {
+  const { pending } = run;
+  const window = Math.max(8, 2 * (run.plan.options.maxConcurrent ?? 20));
   let next = 0;
   const worker = async () => {
-    while (next < pending.length && !runStopped()) {
+    while (next < pending.length && !isStopped(run)) {
       const index = pending[next++] as number;
       try {
-        await plan.scoreCase(index, session);
+        await run.plan.scoreCase(index, run.session);
       } catch (error) {
         // Not a metric failure (those are results): the store or a reporter broke. Stop,
         // keep what finished, and report it.
-        fail(error instanceof Error ? error : new Error(String(error)));
+        run.session.fail(error instanceof Error ? error : new Error(String(error)));
       }
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(window, pending.length) }, worker));
-  } finally {
-    if (handleInterrupt) process.removeListener("SIGINT", onInterrupt);
-    options.signal?.removeEventListener("abort", onSignal);
-  }
+  await Promise.all(Array.from({ length: Math.min(window, pending.length) }, worker));
+}
 
-  const testResults = results.filter((result): result is TestResult => result !== undefined);
-  if (!fatal && !runStopped() && plan.checkFinished) {
-    fatal = plan.checkFinished(testResults);
+/** Ends the run: its status, the stored summary, the message on how to resume; throws a fatal error. */
+function summariseSession(run: OpenSession): EvaluationResult {
+  const { plan, scheduler, recorder } = run;
+  const testResults = run.results.filter((result): result is TestResult => result !== undefined);
+  if (!run.fatal.error && !isStopped(run) && plan.checkFinished) {
+    run.fatal.error = plan.checkFinished(testResults);
   }
+  const fatal = run.fatal.error;
   const stopError = scheduler.stoppedBy;
   const status: RunStatus = fatal
     ? "failed"
     : stopError instanceof JudgeCallError
       ? "quota-exhausted"
-      : controller.signal.aborted
+      : run.controller.signal.aborted
         ? "interrupted"
         : "completed";
-  const summary = summarizeRun({
+  const finished = `${testResults.length}/${plan.total} test cases finished and stored.`;
+  const resumeHint = `Resume with evaluate({ identifier: "${plan.options.identifier ?? recorder.runId}", resume: true, … }).`;
+  const unscored = plan.total - testResults.length;
+  const message =
+    status === "interrupted"
+      ? `Run interrupted: ${finished} ${resumeHint}`
+      : status === "quota-exhausted"
+        ? `${(stopError as Error).message} ${unscored} test cases were left unscored; ${testResults.length} finished and stored. ${resumeHint}`
+        : status === "failed"
+          ? `Run stopped by an error; ${finished}`
+          : recorder.openWarning;
+  const result = recorder.finish({
     status,
     testResults,
     total: plan.total,
-    spending: spendingSince({ before: spentBefore, now: scheduler.stats }),
-    durationMs: Date.now() - startedAt,
+    spending: spendingSince({ before: run.spentBefore, now: scheduler.stats }),
+    message,
   });
-  const result: EvaluationResult = {
-    testRunId: runId,
-    identifier: options.identifier ?? null,
-    testResults,
-    summary,
-  };
-  try {
-    store?.finishRun({ runId, status, endedAt: new Date().toISOString(), summary });
-  } catch (error) {
-    console.warn(`Warning: the run's end could not be stored: ${(error as Error).message}`);
-  }
-  const resumeHint = `Resume with evaluate({ identifier: "${options.identifier ?? runId}", resume: true, … }).`;
-  const message =
-    status === "interrupted"
-      ? `Run interrupted: ${testResults.length}/${plan.total} test cases finished and stored. ${resumeHint}`
-      : status === "quota-exhausted"
-        ? `${(stopError as Error).message} ${summary.testCases.unscored} test cases were left unscored; ${testResults.length} finished and stored. ${resumeHint}`
-        : status === "failed"
-          ? `Run stopped by an error; ${testResults.length}/${plan.total} test cases finished and stored.`
-          : warning;
-  emit({ type: "run-end", runId, result, message });
-  if (owned) store?.close();
   if (fatal) throw fatal;
   return result;
-}
-
-/** The run options kept in a stored run's configuration. */
-export function describeRunOptions(options: RunOptions): Record<string, unknown> {
-  return {
-    maxConcurrent: options.maxConcurrent ?? 20,
-    throttleMs: options.throttleMs ?? 0,
-    ignoreErrors: options.ignoreErrors ?? false,
-    skipOnMissingParams: options.skipOnMissingParams ?? false,
-    cache: options.cache ?? true,
-  };
 }

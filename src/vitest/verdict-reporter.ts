@@ -9,46 +9,15 @@ import type {
   TestSpecification,
   Vitest,
 } from "vitest/node";
-import type { DisplayOption } from "../evaluate/default-reporters.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
-import type { RunReporter } from "../results/runner-events.ts";
-import type { RunStore } from "../store/run-store.ts";
 import { CaseIndexer } from "./case-indexer.ts";
 import type { TestRunOutcome } from "./decide-test-run-outcome.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
+import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
 import { RunState } from "./verdict-run-state.ts";
 
-/** Options of {@link VerdictReporter}. */
-export interface VerdictReporterOptions {
-  /** Where the run is stored: the `.verdict/` SQLite store by default, a RunStore, or `false`. */
-  store?: RunStore | false;
-  /** Names the stored run. */
-  identifier?: string;
-  /** Which cases the end report shows; `"none"` prints no report. @default "all" */
-  display?: DisplayOption;
-  /**
-   * Show verdict's progress bar. Off by default next to Vitest's own reporter, whose live
-   * output it would garble.
-   * @default printVitestOutput && display !== "none"
-   */
-  showProgress?: boolean;
-  /** More consumers of the runner events (JSON, JUnit, HTML reports…). */
-  reporters?: RunReporter[];
-  /** Where `VERDICT_HOME` and the `VERDICT_*` settings are read. @default process.env */
-  env?: NodeJS.ProcessEnv;
-  /** More configuration to store with the run (e.g. the command's flags). */
-  config?: Record<string, unknown>;
-  /**
-   * This is the run's only reporter: also print what Vitest's reporter would (failures
-   * outside verdict's metrics, broken files, console output of tests). @default false
-   */
-  printVitestOutput?: boolean;
-  /** @default process.stdout */
-  stdout?: NodeJS.WritableStream;
-  /** @default process.stderr */
-  stderr?: NodeJS.WritableStream;
-}
+export type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
 
 /** Verdict error classes: a test failing with one of them failed for a verdict reason. */
 const VERDICT_ERROR_NAMES = new Set([

@@ -1,0 +1,78 @@
+import { ConfigError } from "../errors/config-error.ts";
+import type { RetryPolicy } from "../judge/retry-policy.ts";
+import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
+import type { DisplayOption } from "./default-reporters.ts";
+import type { RunStoreOption } from "./run-recorder.ts";
+import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
+
+/** What every run shares, whatever it scores: the options of evaluate() but its cases and metrics. */
+export interface RunOptions {
+  /** Judge requests in flight per judge model. @default 20 */
+  maxConcurrent?: number;
+  /** Milliseconds between dispatches to one judge model. @default 0 */
+  throttleMs?: number;
+  /** A failed metric becomes `{ score: null, error }` instead of stopping the run. @default false */
+  ignoreErrors?: boolean;
+  /** Leave out a metric whose test-case fields are missing (wins over ignoreErrors). @default false */
+  skipOnMissingParams?: boolean;
+  /** Reuse judge answers across runs; `"replay"` fails on a miss (CI without keys). @default true */
+  cache?: CacheMode;
+  /** Runs each case this many times (distinct trials, never served from each other). @default 1 */
+  repeat?: number;
+  /** Print every metric's intermediate steps. */
+  verbose?: boolean;
+  /** Which cases the end report shows; `"none"` prints nothing. @default "all" */
+  display?: DisplayOption;
+  /** Show a progress bar (or periodic lines when not on a terminal). @default display !== "none" */
+  showProgress?: boolean;
+  /** Names the run, for `resume` and comparisons. */
+  identifier?: string;
+  /** Continue the latest run with `identifier`, reusing its finished cases. @default false */
+  resume?: boolean;
+  /** Where runs and the judge cache are kept: the `.verdict/` SQLite store by default, a RunStore, or `false`. */
+  store?: RunStoreOption;
+  /** Called with every runner event. */
+  onProgress?: (event: RunnerEvent) => void;
+  /** More consumers of runner events. */
+  reporters?: RunReporter[];
+  /** Cancels the run: finished cases are kept and the run is marked interrupted. */
+  signal?: AbortSignal;
+  /** Retry policy for judge calls. */
+  retry?: Partial<RetryPolicy>;
+  /** Stop on Ctrl-C and mark the run interrupted. @default true */
+  handleInterrupt?: boolean;
+  /** Environment for model and store resolution. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * A scheduler shared with other runs (e.g. every assertion of a test file), with its own
+   * concurrency, retries and cache; `maxConcurrent`, `throttleMs`, `retry` and `cache` are
+   * then the scheduler's.
+   */
+  scheduler?: JudgeScheduler;
+}
+
+/** Checks the options every kind of run shares, before anything runs. */
+export function checkRunOptions(options: RunOptions): void {
+  const repeat = options.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1) {
+    throw new ConfigError(
+      `repeat must be a whole number of at least 1; got ${String(options.repeat)}.`,
+    );
+  }
+  if (options.resume && !options.identifier) {
+    throw new ConfigError(
+      'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
+    );
+  }
+}
+
+/** The run options kept in a stored run's configuration. */
+export function describeRunOptions(options: RunOptions): Record<string, unknown> {
+  return {
+    maxConcurrent: options.maxConcurrent ?? 20,
+    throttleMs: options.throttleMs ?? 0,
+    ignoreErrors: options.ignoreErrors ?? false,
+    skipOnMissingParams: options.skipOnMissingParams ?? false,
+    cache: options.cache ?? true,
+  };
+}

@@ -1,0 +1,310 @@
+import { randomUUID } from "node:crypto";
+import { ConfigError } from "../errors/config-error.ts";
+import { StoreError } from "../errors/store-error.ts";
+import type {
+  EvaluationResult,
+  JudgeSpending,
+  RunStatus,
+  TestResult,
+} from "../results/evaluation-result.ts";
+import type { MetricData } from "../results/metric-data.ts";
+import type { RunnerEvent, RunReporter, RunStartEvent } from "../results/runner-events.ts";
+import { summarizeRun } from "../results/summarize-run.ts";
+import type { JudgeCache, RunStore } from "../store/run-store.ts";
+import { SqliteRunStore } from "../store/sqlite-run-store.ts";
+
+/** The `store` option: the default `.verdict/` SQLite store, a store of your own, or `false`. */
+export type RunStoreOption = RunStore | false | undefined;
+
+/** Options of {@link RunRecorder.open}. */
+export interface RunRecorderOptions {
+  store: RunStoreOption;
+  /** Where the default store is found (`VERDICT_HOME`). */
+  env: NodeJS.ProcessEnv;
+  /** @default process.cwd() */
+  cwd?: string;
+  identifier: string | null;
+  /** Every consumer of the run's events, in order. */
+  reporters: readonly RunReporter[];
+  /** Called with every event after the reporters. */
+  onProgress?: ((event: RunnerEvent) => void) | undefined;
+  /**
+   * What a store that breaks during the run does: `"stop"` throws from the call that met it
+   * (evaluate() then fails the run, keeping what was stored); `"continue"` warns once and goes
+   * on without the store (a Vitest run, whose tests must still report).
+   */
+  onStoreFailure: "stop" | "continue";
+  /** Whether the run resumes an earlier one (which needs a store). @default false */
+  resume?: boolean;
+  /** Where warnings go. @default console.warn */
+  warn?: (message: string) => void;
+  /** Events wait until {@link RunRecorder.announce} (a run whose size is not known yet). @default false */
+  deferEvents?: boolean;
+}
+
+/** What {@link RunRecorder.finish} needs to end the run. */
+export interface FinishRunOptions {
+  status: RunStatus;
+  testResults: readonly TestResult[];
+  /** Cases in the run, unscored ones included. */
+  total: number;
+  spending: JudgeSpending;
+  /** What to tell the user when the run did not complete, e.g. how to resume. */
+  message: string | null;
+}
+
+/**
+ * Records one run, for evaluate() and the Vitest reporter alike: opens the store (the given
+ * one, none, or the default SQLite store, which a run goes on without, with a warning, when it
+ * cannot be opened), starts or reopens the stored run, saves each finished case at once, sends
+ * every event to the reporters (a reporter that throws is reported once and skipped, never
+ * costing the run its results), and ends the run with its summary.
+ */
+export class RunRecorder {
+  /** The judge cache of the store, when it has one. */
+  readonly judgeCache: JudgeCache | null;
+  /** A warning met while opening the store (shown again at the end of the run). */
+  readonly openWarning: string | null;
+  private runIdValue: string = randomUUID();
+  private store: RunStore | null;
+  private readonly owned: boolean;
+  private readonly options: RunRecorderOptions;
+  private readonly reporters: Array<{ reporter: RunReporter; name: string }>;
+  private readonly failed = new Set<string>();
+  private readonly startedAt = Date.now();
+  private readonly reused = new Set<number>();
+  private pending: RunnerEvent[] | null;
+  private finished = 0;
+
+  private constructor(
+    options: RunRecorderOptions,
+    opened: { store: RunStore | null; owned: boolean; warning: string | null },
+  ) {
+    this.options = options;
+    this.store = opened.store;
+    this.owned = opened.owned;
+    this.openWarning = opened.warning;
+    this.judgeCache = (opened.store as { judgeCache?: JudgeCache } | null)?.judgeCache ?? null;
+    this.reporters = options.reporters.map((reporter, position) => ({
+      reporter,
+      name: `reporter #${position + 1}`,
+    }));
+    this.pending = options.deferEvents ? [] : null;
+  }
+
+  /** Opens the run's store; nothing is stored until {@link start}. */
+  static open(options: RunRecorderOptions): RunRecorder {
+    const warn = options.warn ?? ((message: string) => console.warn(message));
+    if (options.store === false) {
+      if (options.resume) {
+        throw new ConfigError(
+          "resume needs a store to read the earlier run from: remove store: false.",
+        );
+      }
+      return new RunRecorder(options, { store: null, owned: false, warning: null });
+    }
+    if (options.store) {
+      return new RunRecorder(options, { store: options.store, owned: false, warning: null });
+    }
+    try {
+      const store = SqliteRunStore.open({
+        env: options.env,
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      });
+      return new RunRecorder(options, { store, owned: true, warning: null });
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      const warning = `Warning: ${error.message} This run goes on without the store: no judge cache, and results are not kept.`;
+      warn(warning);
+      return new RunRecorder(options, { store: null, owned: false, warning });
+    }
+  }
+
+  get runId(): string {
+    return this.runIdValue;
+  }
+
+  /**
+   * Starts the stored run. With `resume`, the latest run of the identifier is reopened and
+   * its finished results whose fingerprint still matches are returned, by index, for reuse.
+   */
+  start(options: {
+    config: Record<string, unknown>;
+    fingerprints?: readonly string[];
+  }): Map<number, TestResult> {
+    const reused = new Map<number, TestResult>();
+    const { store } = this;
+    const identifier = this.options.identifier;
+    try {
+      const existing = this.options.resume && store && identifier ? store.getRun(identifier) : null;
+      if (existing && store) {
+        this.runIdValue = existing.id;
+        for (const stored of store.getTestResults(existing.id)) {
+          if (options.fingerprints?.[stored.result.index] === stored.fingerprint) {
+            reused.set(stored.result.index, stored.result);
+            this.reused.add(stored.result.index);
+          }
+        }
+        store.reopenRun(existing.id);
+      } else {
+        this.useStore((opened) =>
+          opened.startRun({
+            id: this.runIdValue,
+            identifier,
+            status: "running",
+            startedAt: new Date(this.startedAt).toISOString(),
+            endedAt: null,
+            config: options.config,
+            summary: null,
+          }),
+        );
+      }
+    } catch (error) {
+      this.close();
+      throw error;
+    }
+    this.finished = reused.size;
+    return reused;
+  }
+
+  /** Announces the run to the reporters; with `deferEvents`, the events held so far follow. */
+  announce(event: Omit<RunStartEvent, "type" | "runId" | "identifier" | "startedAt">): void {
+    const held = this.pending ?? [];
+    this.pending = null;
+    this.emit({
+      type: "run-start",
+      runId: this.runIdValue,
+      identifier: this.options.identifier,
+      startedAt: new Date(this.startedAt).toISOString(),
+      ...event,
+    });
+    for (const heldEvent of held) this.emit(heldEvent);
+  }
+
+  /** Whether {@link announce} has been called. */
+  get announced(): boolean {
+    return this.pending === null;
+  }
+
+  /** One metric of one trial of a case finished. */
+  recordMetric(options: { index: number; trial: number; metric: MetricData }): void {
+    this.emit({
+      type: "metric-end",
+      runId: this.runIdValue,
+      testCaseIndex: options.index,
+      trial: options.trial,
+      metric: options.metric,
+    });
+  }
+
+  /** A case finished: stored at once (unless it was reused from the resumed run), then reported. */
+  recordCase(options: {
+    result: TestResult;
+    fingerprint: string;
+    /** Judge spending of the run so far. */
+    spent: { judgeCalls: number; costUsd: number | null };
+  }): void {
+    const { result, fingerprint } = options;
+    if (!this.reused.has(result.index)) {
+      this.useStore((store) => store.saveTestResult(this.runIdValue, { fingerprint, result }));
+    }
+    this.finished += 1;
+    this.emit({
+      type: "test-case-end",
+      runId: this.runIdValue,
+      result,
+      fingerprint,
+      finished: this.finished,
+      judgeCalls: options.spent.judgeCalls,
+      costUsd: options.spent.costUsd,
+    });
+  }
+
+  /** Stops sending events to these reporters (e.g. built-in ones with nothing to report). */
+  mute(reporters: readonly RunReporter[]): void {
+    for (const reporter of reporters) {
+      const position = this.reporters.findIndex((entry) => entry.reporter === reporter);
+      if (position >= 0) this.reporters.splice(position, 1);
+    }
+  }
+
+  /** Ends the run: its summary, the stored end, the `run-end` event; closes a store it opened. */
+  finish(options: FinishRunOptions): EvaluationResult {
+    const summary = summarizeRun({
+      status: options.status,
+      testResults: options.testResults,
+      total: options.total,
+      spending: options.spending,
+      durationMs: Date.now() - this.startedAt,
+    });
+    const result: EvaluationResult = {
+      testRunId: this.runIdValue,
+      identifier: this.options.identifier,
+      testResults: [...options.testResults],
+      summary,
+    };
+    try {
+      this.store?.finishRun({
+        runId: this.runIdValue,
+        status: options.status,
+        endedAt: new Date().toISOString(),
+        summary,
+      });
+    } catch (error) {
+      this.warn(`Warning: the run's end could not be stored: ${(error as Error).message}`);
+    }
+    if (!this.announced)
+      this.announce({ totalTestCases: options.total, resumedTestCases: 0, metricNames: [] });
+    this.emit({ type: "run-end", runId: this.runIdValue, result, message: options.message });
+    this.close();
+    return result;
+  }
+
+  /** Closes the store if the recorder opened it. Safe to call more than once. */
+  close(): void {
+    if (this.owned) this.store?.close();
+    this.store = null;
+  }
+
+  private emit(event: RunnerEvent): void {
+    if (this.pending !== null) {
+      this.pending.push(event);
+      return;
+    }
+    for (const { reporter, name } of this.reporters) {
+      this.notify(name, () => reporter.onEvent(event));
+    }
+    const { onProgress } = this.options;
+    if (onProgress) this.notify("onProgress", () => onProgress(event));
+  }
+
+  // A failing reporter must not cost the run its results: it is reported once and skipped.
+  private notify(name: string, listener: () => void): void {
+    if (this.failed.has(name)) return;
+    try {
+      listener();
+    } catch (error) {
+      this.failed.add(name);
+      this.warn(`Warning: ${name} failed and is skipped for this run: ${(error as Error).message}`);
+    }
+  }
+
+  private useStore(action: (store: RunStore) => void): void {
+    if (!this.store) return;
+    if (this.options.onStoreFailure === "stop") {
+      action(this.store);
+      return;
+    }
+    try {
+      action(this.store);
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      this.warn(`Warning: ${error.message} The rest of the run is not stored.`);
+      this.close();
+    }
+  }
+
+  private warn(message: string): void {
+    (this.options.warn ?? ((text: string) => console.warn(text)))(message);
+  }
+}

@@ -8,7 +8,16 @@ export default defineConfig({
     testTimeout: 30_000,
     projects: [
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
-      { extends: true, test: { name: "e2e", include: ["test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/**/*.test.ts"],
+          // Concurrent e2e tests each start a program (and its Vitest workers): two at a
+          // time beats one on two cores, more only adds contention.
+          maxConcurrency: 2,
+        },
+      },
     ],
   },
 });

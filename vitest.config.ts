@@ -1,8 +1,23 @@
 import { defineConfig } from "vitest/config";
 
+// Two projects: `unit` (tests beside the code; no child processes, no browser) and `e2e`
+// (whole-program runs: the CLI, examples, HTTP, Chromium). `npm test` runs both;
+// `npm run test:unit` and `npm run test:e2e` run one.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/**/*.test.ts"],
+          // Concurrent e2e tests each start a program (and its Vitest workers): two at a
+          // time beats one on two cores, more only adds contention.
+          maxConcurrency: 2,
+        },
+      },
+    ],
   },
 });

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { Golden } from "../test-case/golden.ts";
@@ -18,18 +17,33 @@ function concurrentApplication(): { application: GoldenApplication; maxInFlight:
   const application: GoldenApplication = async (input) => {
     inFlight++;
     max = Math.max(max, inFlight);
-    // Later goldens answer sooner, so finishing order differs from golden order.
-    await sleep(20 - Number(String(input).slice(1)));
+    // Later goldens answer sooner (on the fake clock), so finishing order differs from golden
+    // order.
+    await new Promise((resolve) => setTimeout(resolve, 20 - Number(String(input).slice(1))));
     inFlight--;
     return `answer to ${input}`;
   };
   return { application, maxInFlight: () => max };
 }
 
+/** Runs `work` to the end on the fake clock. */
+async function settle<T>(work: Promise<T>): Promise<T> {
+  work.catch(() => {});
+  await vi.runAllTimersAsync();
+  return work;
+}
+
 describe("buildTestCases", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("keeps golden order and never runs more than `concurrency` calls at once", async () => {
+    vi.useFakeTimers();
     const { application, maxInFlight } = concurrentApplication();
-    const testCases = await buildTestCases({ goldens: goldens(12), application, concurrency: 3 });
+    const testCases = await settle(
+      buildTestCases({ goldens: goldens(12), application, concurrency: 3 }),
+    );
     expect(testCases.map((testCase) => testCase.actualOutput)).toEqual(
       Array.from({ length: 12 }, (_, index) => `answer to q${index}`),
     );
@@ -37,8 +51,9 @@ describe("buildTestCases", () => {
   });
 
   it("runs 8 calls at once by default", async () => {
+    vi.useFakeTimers();
     const { application, maxInFlight } = concurrentApplication();
-    await buildTestCases({ goldens: goldens(20), application });
+    await settle(buildTestCases({ goldens: goldens(20), application }));
     expect(maxInFlight()).toBe(8);
   });
 

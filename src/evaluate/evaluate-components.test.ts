@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
@@ -40,6 +40,8 @@ function buildApp(options: {
   /** Throws in the named step when the question contains "broken". */
   failIn?: "retrieve" | "generate";
   delayMs?: (question: string) => number;
+  /** Moves the faked clock (`vi.useFakeTimers`) this far while the generator runs. */
+  generateTakesMs?: number;
 }) {
   const relevancy = new AnswerRelevancyMetric({ model: options.judge });
   const retrieve = observe(
@@ -55,6 +57,7 @@ function buildApp(options: {
   const generate = observe(
     async (question: string, chunks: string[]) => {
       await sleep(1);
+      if (options.generateTakesMs !== undefined) vi.advanceTimersByTime(options.generateTakesMs);
       if (options.failIn === "generate" && question.includes("broken")) {
         throw new Error("generator down");
       }
@@ -77,9 +80,16 @@ function buildApp(options: {
 }
 
 describe("evaluate({ goldens, observedCallback })", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("scores span and trace metrics, and returns and stores the span tree", async () => {
+    // Only the clocks are faked (timers stay real): span durations are what the fake clock
+    // moved, never measured time.
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
     const judge = new MockJudge({ answers: judgeAnswers });
-    const app = buildApp({ judge });
+    const app = buildApp({ judge, generateTakesMs: 25 });
     const store = new MemoryRunStore();
     const result = await evaluate({
       goldens: [
@@ -144,7 +154,9 @@ describe("evaluate({ goldens, observedCallback })", () => {
     expect(generateSpan?.metricsData).toEqual([
       expect.objectContaining({ name: "Answer Relevancy", score: 1, success: true, error: null }),
     ]);
-    expect(generateSpan?.durationMs).toBeGreaterThan(0);
+    expect(generateSpan?.durationMs).toBe(25);
+    expect(retrieveSpan?.durationMs).toBe(0);
+    expect(agent?.durationMs).toBe(25);
 
     expect(JSON.parse(JSON.stringify(result.testResults))).toEqual(result.testResults);
     expect(store.getTestResults(result.testRunId).map((stored) => stored.result)).toEqual(

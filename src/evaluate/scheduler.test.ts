@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
@@ -13,6 +13,18 @@ const request = (prompt: string): JudgeRequest => ({
 });
 const meta = { metric: "Toxicity", step: "generateReason", trial: 0 };
 const noWait = async () => {};
+
+/**
+ * Runs the scheduled work to the end on the fake clock: every judge latency, throttle gap and
+ * time limit is a fake timer, so a test takes no wall time and never depends on it.
+ */
+async function settle<T>(work: Promise<T>): Promise<T> {
+  // Handled here so that a rejection while the clock runs is not "unhandled"; the caller
+  // still gets it.
+  work.catch(() => {});
+  await vi.runAllTimersAsync();
+  return work;
+}
 
 /** A judge that records concurrency and can be told to rate-limit. */
 function countingJudge(options: { latencyMs: number; rateLimited?: (call: number) => boolean }) {
@@ -50,11 +62,21 @@ function countingJudge(options: { latencyMs: number; rateLimited?: (call: number
 }
 
 describe("JudgeScheduler", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("never exceeds maxConcurrent per model, and reaches it", async () => {
     const { judge, state } = countingJudge({ latencyMs: 5 });
     const scheduler = new JudgeScheduler({ maxConcurrent: 4 });
-    await Promise.all(
-      Array.from({ length: 30 }, (_, index) => scheduler.send(judge, request(`p${index}`), meta)),
+    await settle(
+      Promise.all(
+        Array.from({ length: 30 }, (_, index) => scheduler.send(judge, request(`p${index}`), meta)),
+      ),
     );
     expect(state.peak).toBe(4);
     expect(scheduler.stats.peakInFlight).toBe(4);
@@ -65,45 +87,60 @@ describe("JudgeScheduler", () => {
   it("halves concurrency under sustained 429s and raises it back after successes", async () => {
     const { judge, state } = countingJudge({ latencyMs: 2, rateLimited: (call) => call <= 12 });
     const scheduler = new JudgeScheduler({ maxConcurrent: 8, sleep: noWait });
-    const first = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => scheduler.send(judge, request(`a${index}`), meta)),
+    const first = await settle(
+      Promise.all(
+        Array.from({ length: 12 }, (_, index) => scheduler.send(judge, request(`a${index}`), meta)),
+      ),
     );
     expect(first).toHaveLength(12);
     expect(scheduler.stats.rateLimited).toBeGreaterThan(0);
     const lowered = scheduler.concurrencyOf("counting") ?? 0;
     expect(lowered).toBeLessThan(8);
-    await Promise.all(
-      Array.from({ length: 200 }, (_, index) => scheduler.send(judge, request(`b${index}`), meta)),
+    await settle(
+      Promise.all(
+        Array.from({ length: 200 }, (_, index) =>
+          scheduler.send(judge, request(`b${index}`), meta),
+        ),
+      ),
     );
     expect(scheduler.concurrencyOf("counting")).toBe(8);
     expect(state.peak).toBeLessThanOrEqual(8);
   });
 
   it("spaces dispatches by throttleMs", async () => {
-    const times: number[] = [];
+    const start = Date.now();
+    // When each request reached the judge, on the fake clock.
+    const sentAt: number[] = [];
     const judge: JudgeModel = {
       name: "timed",
-      async generate() {
-        times.push(Date.now());
-        return '{"reason": "ok"}';
+      async generate({ prompt }) {
+        sentAt.push(Date.now() - start);
+        return `{"reason": "${prompt}"}`;
       },
     };
     const scheduler = new JudgeScheduler({ maxConcurrent: 10, throttleMs: 30 });
-    await Promise.all(
-      Array.from({ length: 4 }, (_, index) => scheduler.send(judge, request(`t${index}`), meta)),
+    const answers = await settle(
+      Promise.all(
+        Array.from({ length: 4 }, (_, index) => scheduler.send(judge, request(`t${index}`), meta)),
+      ),
     );
-    const gaps = times.slice(1).map((time, index) => time - (times[index] as number));
-    expect(gaps.every((gap) => gap >= 25)).toBe(true);
+    // The first at once, then one every 30 ms, in the order asked.
+    expect(sentAt).toEqual([0, 30, 60, 90]);
+    expect(answers.map((answer) => answer.text)).toEqual(
+      ["t0", "t1", "t2", "t3"].map((prompt) => `{"reason": "${prompt}"}`),
+    );
   });
 
   it("makes identical requests once: shared in flight, then from the cache", async () => {
     const { judge, state } = countingJudge({ latencyMs: 10 });
     const store = new MemoryRunStore();
     const scheduler = new JudgeScheduler({ cache: store.judgeCache });
-    const [first, second] = await Promise.all([
-      scheduler.send(judge, request("same"), meta),
-      scheduler.send(judge, request("same"), meta),
-    ]);
+    const [first, second] = await settle(
+      Promise.all([
+        scheduler.send(judge, request("same"), meta),
+        scheduler.send(judge, request("same"), meta),
+      ]),
+    );
     expect(state.calls).toBe(1);
     expect(first?.cached).toBe(false);
     expect(second?.cached).toBe(true);
@@ -125,7 +162,7 @@ describe("JudgeScheduler", () => {
       costUsd: 0.001,
     });
     // A different trial is a different request.
-    await later.send(judge, request("same"), { ...meta, trial: 1 });
+    await settle(later.send(judge, request("same"), { ...meta, trial: 1 }));
     expect(state.calls).toBe(2);
   });
 
@@ -157,8 +194,10 @@ describe("JudgeScheduler", () => {
       },
     };
     const scheduler = new JudgeScheduler({ maxConcurrent: 1 });
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 5 }, (_, index) => scheduler.send(judge, request(`q${index}`), meta)),
+    const outcomes = await settle(
+      Promise.allSettled(
+        Array.from({ length: 5 }, (_, index) => scheduler.send(judge, request(`q${index}`), meta)),
+      ),
     );
     expect(calls).toBe(1);
     expect(outcomes.every((outcome) => outcome.status === "rejected")).toBe(true);
@@ -173,7 +212,7 @@ describe("JudgeScheduler", () => {
     const two = scheduler.send(judge, request("same"), meta);
     first.abort();
     await expect(one).rejects.toMatchObject({ code: "ABORTED" });
-    await expect(two).resolves.toMatchObject({ text: '{"reason": "ok"}' });
+    await expect(settle(two)).resolves.toMatchObject({ text: '{"reason": "ok"}' });
     expect(state.calls).toBe(1);
   });
 
@@ -183,10 +222,15 @@ describe("JudgeScheduler", () => {
     const busy = scheduler.send(judge, request("first"), meta);
     const controller = new AbortController();
     const queued = scheduler.send(judge, { ...request("second"), signal: controller.signal }, meta);
-    setTimeout(() => controller.abort(), 5);
-    await expect(queued).rejects.toMatchObject({ code: "ABORTED" });
-    await busy;
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    const queuedOutcome = expect(queued).rejects.toMatchObject({ code: "ABORTED" });
+    // Gives up while the first request is still with the judge.
+    await vi.advanceTimersByTimeAsync(5);
+    expect(state.calls).toBe(1);
+    controller.abort();
+    await queuedOutcome;
+    await settle(busy);
+    // Nothing is left to run: the queued request was never sent.
+    expect(vi.getTimerCount()).toBe(0);
     expect(state.calls).toBe(1);
   });
 
@@ -202,7 +246,9 @@ describe("JudgeScheduler", () => {
   it("lowers concurrency on a 429 even when no retry follows (last attempt)", async () => {
     const { judge } = countingJudge({ latencyMs: 1, rateLimited: () => true });
     const scheduler = new JudgeScheduler({ maxConcurrent: 8, retry: { maxAttempts: 1 } });
-    await expect(scheduler.send(judge, request("x"), meta)).rejects.toMatchObject({ status: 429 });
+    await expect(settle(scheduler.send(judge, request("x"), meta))).rejects.toMatchObject({
+      status: 429,
+    });
     expect(scheduler.concurrencyOf("counting")).toBe(4);
   });
 });

@@ -1,12 +1,8 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
 import {
   describeRunStoreContract,
@@ -113,33 +109,6 @@ describe("SqliteRunStore", () => {
     expect(first.judgeCache.get("key-49")?.text).toBe("answer 49");
     first.close();
     second.close();
-  });
-
-  it("lets several processes write the same file at once", async () => {
-    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
-    const setup = new SqliteRunStore({ path: databasePath });
-    setup.startRun(makeStoredRun());
-    const moduleUrl = new URL("./sqlite-run-store.ts", import.meta.url).href;
-    const writer = (worker: number) => `
-      const { SqliteRunStore } = await import(${JSON.stringify(moduleUrl)});
-      const store = new SqliteRunStore({ path: ${JSON.stringify(databasePath)} });
-      for (let step = 0; step < 100; step += 1) {
-        const index = ${worker} * 100 + step;
-        store.saveTestResult("run-1", { fingerprint: "f", result: { ...${JSON.stringify(testResult())}, index, name: "case " + index } });
-        store.judgeCache.set("key-" + index, { text: "t", object: undefined, inputTokens: null, outputTokens: null, costUsd: null });
-      }
-      store.close();`;
-    const run = promisify(execFile);
-    await Promise.all(
-      [0, 1, 2, 3].map((worker) =>
-        run(process.execPath, ["--input-type=module", "--no-warnings", "-e", writer(worker)], {
-          cwd: path.dirname(fileURLToPath(import.meta.url)),
-        }),
-      ),
-    );
-    expect(setup.getTestResults("run-1")).toHaveLength(400);
-    expect(setup.judgeCache.get("key-399")?.text).toBe("t");
-    setup.close();
   });
 
   it("refuses a corrupt file at open, naming it and saying what to do", () => {

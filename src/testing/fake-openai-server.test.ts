@@ -163,8 +163,9 @@ describe.each(endpoints)("the AI SDK over $name", ({ name, model }) => {
           role: "user",
           content: [
             { type: "text", text: "Describe both." },
-            { type: "image", image: new URL("https://example.com/a.png") },
-            { type: "image", image: PNG_BYTES },
+            // File parts with an image media type: the AI SDK's "image" part is deprecated.
+            { type: "file", mediaType: "image", data: new URL("https://example.com/a.png") },
+            { type: "file", mediaType: "image", data: PNG_BYTES },
             { type: "file", mediaType: "image/png", data: PNG_BYTES },
           ],
         },

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { performance } from "node:perf_hooks";
 import { ConfigError } from "../errors/config-error.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import type { JsonValue, SpanType } from "../results/trace-record.ts";

@@ -2,11 +2,23 @@
 // in a project of its own (with `verdict` and `vitest` installed as links), against the fake
 // OpenAI server. The "verdict-source" condition makes the program and the eval files load the
 // current sources.
+//
+// Each run of the program takes a second or two, so the scenarios run at the same time: each
+// has a store (VERDICT_HOME) of its own, and the one unsharded run of the whole project is
+// shared by the scenarios that need it.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import type { EvaluationResult } from "../../src/results/evaluation-result.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
@@ -81,23 +93,27 @@ function judge(request: FakeOpenAIRequest) {
 }
 
 let project: string;
-let home: string;
 let server: FakeOpenAIServer;
 
-function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+/** A store of the scenario's own, so that scenarios running at once count only their runs. */
+function storeHome(name: string): string {
+  return join(project, "verdict-homes", name);
+}
+
+function cliEnv(options: { home: string; extra?: NodeJS.ProcessEnv }): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NO_COLOR: "1",
     OPENAI_BASE_URL: server.url,
     OPENAI_API_KEY: "sk-fake",
-    VERDICT_HOME: home,
-    ...extra,
+    VERDICT_HOME: options.home,
+    ...options.extra,
   };
 }
 
 /** Runs `verdict <args>` in the temporary project; resolves with its exit code and output. */
-function verdict(args: string[], env: NodeJS.ProcessEnv = cliEnv()) {
+function verdict(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ["--conditions=verdict-source", MAIN, ...args], {
     cwd: project,
     env,
@@ -115,7 +131,9 @@ function verdict(args: string[], env: NodeJS.ProcessEnv = cliEnv()) {
   });
 }
 
-function storedRuns(): number {
+/** How many runs the store in `home` holds (0 when nothing created it). */
+function storedRuns(home: string): number {
+  if (!existsSync(home)) return 0;
   const store = SqliteRunStore.open({ home });
   try {
     return store.listRuns().length;
@@ -145,7 +163,6 @@ function totals(result: EvaluationResult) {
 beforeAll(async () => {
   server = await startFakeOpenAIServer({ respond: judge });
   project = mkdtempSync(join(tmpdir(), "verdict-test-run-"));
-  home = join(project, "verdict-home");
   writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
   mkdirSync(join(project, "node_modules"));
   symlinkSync(projectRoot, join(project, "node_modules/verdict"), "dir");
@@ -166,9 +183,23 @@ afterAll(async () => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-describe("verdict test run", () => {
-  it("exits 0 when every case passes, and writes a JUnit report", async () => {
-    const result = await verdict(["test", "run", "evals/polite", "--output", "junit"]);
+/** The run of the whole project, shared by the scenarios that need it: started once. */
+let wholeProjectRun: ReturnType<typeof verdict> | undefined;
+const WHOLE_PROJECT_HOME = "whole-project";
+function runWholeProject() {
+  wholeProjectRun ??= verdict(
+    ["test", "run", "--output", "json", "--output-file", "all.json"],
+    cliEnv({ home: storeHome(WHOLE_PROJECT_HOME) }),
+  );
+  return wholeProjectRun;
+}
+
+describe.concurrent("verdict test run", () => {
+  it("exits 0 when every case passes, and writes a JUnit report", async ({ expect }) => {
+    const result = await verdict(
+      ["test", "run", "evals/polite", "--output", "junit"],
+      cliEnv({ home: storeHome("polite") }),
+    );
     expect(result.stderr).not.toMatch(/error|warning/i);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Test cases: 3 passed, 0 failed, 0 unscored (3 total)");
@@ -179,15 +210,19 @@ describe("verdict test run", () => {
     expect(readFileSync(report, "utf8").match(/<testcase /g)).toHaveLength(9);
   });
 
-  it("exits 1 on a threshold failure, showing the metric, and stores one run", async () => {
-    const runsBefore = storedRuns();
-    const result = await verdict(["test", "run", "--output", "json", "--output-file", "all.json"]);
+  it("exits 1 on a threshold failure, showing the metric, and stores one run", async ({
+    expect,
+  }) => {
+    const home = storeHome(WHOLE_PROJECT_HOME);
+    const runsBefore = storedRuns(home);
+    expect(runsBefore).toBe(0);
+    const result = await runWholeProject();
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
       /FAIL +\| Toxicity +\| +1\.00 \| +0\.50 \| The score is 1\.00 because the output calls/,
     );
     expect(result.stdout).toContain("Test cases: 3 passed, 1 failed, 0 unscored (4 total)");
-    expect(storedRuns()).toBe(runsBefore + 1);
+    expect(storedRuns(home)).toBe(runsBefore + 1);
     const report = readReport("all.json");
     expect(report.testResults.map((testResult) => testResult.name)).toEqual([
       "answers the question",
@@ -197,25 +232,31 @@ describe("verdict test run", () => {
     ]);
   });
 
-  it("exits 2 with one clear line when no judge key is set", async () => {
-    const result = await verdict(["test", "run"], cliEnv({ OPENAI_API_KEY: undefined }));
+  it("exits 2 with one clear line when no judge key is set", async ({ expect }) => {
+    const result = await verdict(
+      ["test", "run"],
+      cliEnv({ home: storeHome("no-key"), extra: { OPENAI_API_KEY: undefined } }),
+    );
     expect(result.code).toBe(2);
     const lines = `${result.stdout}${result.stderr}`.split("\n");
     expect(lines.filter((line) => line.includes("OPENAI_API_KEY"))).toHaveLength(1);
     expect(result.stdout).toBe("");
   });
 
-  it("exits 2 on a shard that does not exist", async () => {
-    const result = await verdict(["test", "run", "--shard", "3/2"]);
+  it("exits 2 on a shard that does not exist", async ({ expect }) => {
+    const result = await verdict(
+      ["test", "run", "--shard", "3/2"],
+      cliEnv({ home: storeHome("bad-shard") }),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--shard");
   });
 
-  it("exits 3 when the judge's quota is exhausted", async () => {
+  it("exits 3 when the judge's quota is exhausted", async ({ expect }) => {
     const broke = await startFakeOpenAIServer({ respond: () => reply.quotaExceeded() });
     const result = await verdict(
       ["test", "run", "evals/polite", "--no-cache"],
-      cliEnv({ OPENAI_BASE_URL: broke.url }),
+      cliEnv({ home: storeHome("quota"), extra: { OPENAI_BASE_URL: broke.url } }),
     ).finally(() => broke.close());
     expect(result.code).toBe(3);
     expect(result.stdout).toContain("Status: quota-exhausted");
@@ -223,42 +264,49 @@ describe("verdict test run", () => {
     expect(result.stdout).toMatch(/quota/);
   });
 
-  it("merges shards into the same totals as one unsharded run, one stored run per shard", async () => {
-    const runsBefore = storedRuns();
+  it("merges shards into the same totals as one unsharded run, one stored run per shard", async ({
+    expect,
+  }) => {
+    const home = storeHome("shards");
+    const runsBefore = storedRuns(home);
+    expect(runsBefore).toBe(0);
     const [first, second] = await Promise.all(
       ["1/2", "2/2"].map((shard, position) =>
-        verdict([
-          "test",
-          "run",
-          "--shard",
-          shard,
-          "--output",
-          "json",
-          "--output-file",
-          `shard-${position + 1}.json`,
-        ]),
+        verdict(
+          [
+            "test",
+            "run",
+            "--shard",
+            shard,
+            "--output",
+            "json",
+            "--output-file",
+            `shard-${position + 1}.json`,
+          ],
+          cliEnv({ home }),
+        ),
       ),
     );
     expect([first?.code, second?.code].sort()).toEqual([0, 1]);
-    expect(storedRuns()).toBe(runsBefore + 2);
+    expect(storedRuns(home)).toBe(runsBefore + 2);
 
-    const merged = await verdict([
-      "merge",
-      "shard-1.json",
-      "shard-2.json",
-      "--output",
-      "json",
-      "--output-file",
-      "merged.json",
-    ]);
+    const merged = await verdict(
+      ["merge", "shard-1.json", "shard-2.json", "--output", "json", "--output-file", "merged.json"],
+      cliEnv({ home }),
+    );
     expect(merged.code).toBe(1);
     expect(merged.stdout).toContain("Test cases: 3 passed, 1 failed, 0 unscored (4 total)");
+    // The unsharded run to compare with (shared with the threshold-failure scenario).
+    await runWholeProject();
     expect(totals(readReport("merged.json"))).toEqual(totals(readReport("all.json")));
   });
 
-  it("merge exits 2 naming a file that is not a report", async () => {
+  it("merge exits 2 naming a file that is not a report", async ({ expect }) => {
     writeFileSync(join(project, "not-a-report.json"), '{ "hello": 1 }');
-    const result = await verdict(["merge", "not-a-report.json"]);
+    const result = await verdict(
+      ["merge", "not-a-report.json"],
+      cliEnv({ home: storeHome("bad-merge") }),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("not-a-report.json");
   });

@@ -1,3 +1,5 @@
+import type { TestRunOutcome } from "../results/test-run-outcome.ts";
+
 /** Exit codes of the `verdict` program (SPEC §6). Other programs rely on these numbers. */
 export const EXIT_CODES = {
   /** Every test passed. */
@@ -12,3 +14,8 @@ export const EXIT_CODES = {
 
 /** One of {@link EXIT_CODES}. */
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+/** The `verdict` exit code of a test run's outcome: 0 passed, 1 failed, 2 usage, 3 unscored. */
+export function exitCodeForOutcome(options: { outcome: TestRunOutcome }): ExitCode {
+  return EXIT_CODES[options.outcome];
+}

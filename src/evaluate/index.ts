@@ -16,6 +16,7 @@ export type {
 } from "../results/runner-events.ts";
 export type { DisplayOption } from "./default-reporters.ts";
 export { type EvaluateOptions, evaluate } from "./evaluate.ts";
+export type { ComponentEvaluateOptions } from "./evaluate-components.ts";
 export { judgeCacheKey } from "./judge-cache-key.ts";
 export type { RunStoreOption } from "./run-recorder.ts";
 export {

@@ -1,4 +1,3 @@
-export type { ComponentEvaluateOptions } from "../evaluate/evaluate-components.ts";
 export type {
   JsonValue,
   SpanRecord,

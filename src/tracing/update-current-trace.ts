@@ -2,7 +2,7 @@ import { ConfigError } from "../errors/config-error.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { checkMetrics } from "./check-metrics.ts";
 import { currentFrame, mergeFields } from "./span-context.ts";
-import type { SpanUpdate } from "./update-current-span.ts";
+import type { SpanUpdate } from "./span-update.ts";
 
 /** What `updateCurrentTrace` records: the span fields, and metrics for the whole trace. */
 export interface TraceUpdate extends SpanUpdate {

@@ -6,12 +6,12 @@
  */
 import { registerToPass } from "./to-pass.ts";
 
-export { assertTest } from "./assert-test.ts";
 export {
   type DecideTestRunOutcomeOptions,
   decideTestRunOutcome,
   type TestRunOutcome,
-} from "./decide-test-run-outcome.ts";
+} from "../results/test-run-outcome.ts";
+export { assertTest } from "./assert-test.ts";
 export type { AssertTestOptions } from "./run-assertion.ts";
 export {
   type ReadTestRunSettingsOptions,

@@ -10,8 +10,8 @@ import type {
   Vitest,
 } from "vitest/node";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
+import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { CaseIndexer } from "./case-indexer.ts";
-import type { TestRunOutcome } from "./decide-test-run-outcome.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";

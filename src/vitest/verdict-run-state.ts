@@ -5,8 +5,8 @@ import { RunRecorder } from "../evaluate/run-recorder.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import { spendingOfResults } from "../results/spending.ts";
+import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-outcome.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
-import { decideTestRunOutcome, type TestRunOutcome } from "./decide-test-run-outcome.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
 

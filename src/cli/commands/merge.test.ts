@@ -4,8 +4,8 @@ import { parseJsonReport, renderJsonReport } from "../../report/json-report.ts";
 import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
 import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import { decideTestRunOutcome } from "../../results/test-run-outcome.ts";
 import type { TraceRecord } from "../../results/trace-record.ts";
-import { decideTestRunOutcome } from "../../vitest/decide-test-run-outcome.ts";
 import { mergeEvaluationResults } from "./merge.ts";
 
 function testResult(options: { name: string; index: number; score: number; error?: string }) {

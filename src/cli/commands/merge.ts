@@ -7,8 +7,8 @@ import { parseJsonReport } from "../../report/json-report.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../../results/evaluation-result.ts";
 import { addSpending, emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
-import { decideTestRunOutcome, exitCodeForOutcome } from "../../vitest/decide-test-run-outcome.ts";
-import { EXIT_CODES } from "../exit-codes.ts";
+import { decideTestRunOutcome } from "../../results/test-run-outcome.ts";
+import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
 import { createOutputReporter, OUTPUT_EXTENSIONS } from "./test-run.ts";
 
 /** Options of {@link runMerge}: the arguments of `verdict merge`. */

@@ -5,10 +5,9 @@ import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
 import type { RunReporter } from "../../results/runner-events.ts";
-import { exitCodeForOutcome } from "../../vitest/decide-test-run-outcome.ts";
 import { toTestRunEnvironment } from "../../vitest/test-run-settings.ts";
 import { VerdictReporter } from "../../vitest/verdict-reporter.ts";
-import { EXIT_CODES } from "../exit-codes.ts";
+import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
 
 /** Options of {@link runTestRun}: the flags of `verdict test run`. */
 export interface TestRunCommandOptions {

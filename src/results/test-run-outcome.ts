@@ -1,5 +1,4 @@
-import { EXIT_CODES, type ExitCode } from "../cli/exit-codes.ts";
-import type { EvaluationResult } from "../results/evaluation-result.ts";
+import type { EvaluationResult } from "./evaluation-result.ts";
 
 /**
  * How a test run ended, from the most to the least serious:
@@ -20,17 +19,11 @@ export interface DecideTestRunOutcomeOptions {
   otherFailures?: number;
 }
 
-/** Options of {@link exitCodeForOutcome}. */
-export interface ExitCodeForOutcomeOptions {
-  outcome: TestRunOutcome;
-}
-
 /**
  * Decides a test run's outcome from its gathered result: what `verdict test run` and
  * `verdict merge` both turn into an exit code, so that merged shards end like one run.
  * @example
  * const outcome = decideTestRunOutcome({ result });
- * process.exitCode = exitCodeForOutcome({ outcome });
  */
 export function decideTestRunOutcome(options: DecideTestRunOutcomeOptions): TestRunOutcome {
   const { summary } = options.result;
@@ -46,9 +39,4 @@ export function decideTestRunOutcome(options: DecideTestRunOutcomeOptions): Test
   }
   if (summary.testCases.failed > 0 || (options.otherFailures ?? 0) > 0) return "failed";
   return "passed";
-}
-
-/** The `verdict` exit code of an outcome (SPEC §6): 0 passed, 1 failed, 2 usage, 3 unscored. */
-export function exitCodeForOutcome(options: ExitCodeForOutcomeOptions): ExitCode {
-  return EXIT_CODES[options.outcome];
 }

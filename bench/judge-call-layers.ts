@@ -15,11 +15,12 @@ import {
   AnswerRelevancyMetric,
   BiasMetric,
   evaluate,
-  resolveJudge,
   ToxicityMetric,
   ToxicityTemplate,
 } from "verdict";
 import { z } from "zod";
+// An internal layer, measured on its own: the sources, not the public entry.
+import { resolveJudge } from "../src/judge/resolve-model.ts";
 import { generateCases } from "./bench-cases.ts";
 import { startFakeServerChild } from "./fake-server-child.ts";
 import { cpuSince } from "./measure.ts";

@@ -1,22 +1,135 @@
 /**
  * verdict: LLM-as-a-judge evaluation for TypeScript.
+ *
+ * The public API (SPEC §2) and the extension points a user needs: metric templates and
+ * `BaseMetric` for new metrics, `createJudge` and the `JudgeModel` contract, the run stores,
+ * the reporters, and the types of everything evaluate() returns. Everything else is internal;
+ * `src/api.test.ts` lists these exports and fails on an unplanned addition.
  * @packageDocumentation
  */
 
-export * from "./dataset/index.ts";
+export { DatasetFileError } from "./dataset/dataset-file-error.ts";
+// Datasets
+export type { DatasetFormat } from "./dataset/dataset-format.ts";
 export {
-  ConfigError,
-  EvalError,
-  type EvalErrorCode,
-  JudgeCallError,
-  JudgeOutputError,
-  MissingTestCaseParamsError,
-  StoreError,
-} from "./errors/index.ts";
-export * from "./evaluate/index.ts";
-export * from "./judge/index.ts";
-export * from "./metrics/index.ts";
-export * from "./report/index.ts";
-export * from "./store/index.ts";
-export * from "./test-case/index.ts";
-export * from "./tracing/index.ts";
+  EvaluationDataset,
+  type EvaluationDatasetOptions,
+  type ToTestCasesOptions,
+} from "./dataset/evaluation-dataset.ts";
+export type { GoldenColumns, GoldenField } from "./dataset/golden-columns.ts";
+export { TestCaseBuildError, type TestCaseBuildFailure } from "./dataset/test-case-build-error.ts";
+// Errors
+export { ConfigError } from "./errors/config-error.ts";
+export { EvalError, type EvalErrorCode } from "./errors/eval-error.ts";
+export { JudgeCallError } from "./errors/judge-call-error.ts";
+export { JudgeOutputError } from "./errors/judge-output-error.ts";
+export { MissingTestCaseParamsError } from "./errors/missing-test-case-params-error.ts";
+export { StoreError } from "./errors/store-error.ts";
+// Running
+export type { DisplayOption } from "./evaluate/default-reporters.ts";
+export { type EvaluateOptions, evaluate } from "./evaluate/evaluate.ts";
+export type { ComponentEvaluateOptions } from "./evaluate/evaluate-components.ts";
+export type { RunOptions } from "./evaluate/run-options.ts";
+export type { RunStoreOption } from "./evaluate/run-recorder.ts";
+export type { CacheMode } from "./evaluate/scheduler.ts";
+// Judges
+export {
+  type AiSdkLanguageModel,
+  type CreateJudgeOptions,
+  createJudge,
+  type StructuredOutputMode,
+} from "./judge/ai-sdk-judge.ts";
+export type { JudgeModel, JudgeOutput, JudgeRequest, JudgeUsage } from "./judge/judge-model.ts";
+export type { ProviderName } from "./judge/providers.ts";
+export type { ModelSpec } from "./judge/resolve-model.ts";
+export type { RetryPolicy } from "./judge/retry-policy.ts";
+export type { ModelPrice, ModelPrices } from "./judge/usage-and-cost.ts";
+// Metrics, their templates, and the base of new metrics
+export * from "./metrics/answer-relevancy/index.ts";
+export {
+  BaseMetric,
+  type BaseMetricOptions,
+  type MetricContext,
+  type MetricRunOptions,
+  type MetricRunResult,
+  type ReasonPlan,
+  type ScoredSteps,
+  type VerboseStep,
+} from "./metrics/base-metric.ts";
+export * from "./metrics/bias/index.ts";
+export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
+export * from "./metrics/toxicity/index.ts";
+// Reporters
+export { type ConsoleReporterOptions, createConsoleReporter } from "./report/console-report.ts";
+export { createHtmlReporter, type HtmlReporterOptions } from "./report/html-report.ts";
+export {
+  createJsonReporter,
+  type JsonReporterOptions,
+  type ParseJsonReportOptions,
+  parseJsonReport,
+  type RenderJsonReportOptions,
+  renderJsonReport,
+} from "./report/json-report.ts";
+export { createJUnitReporter, type JUnitReporterOptions } from "./report/junit-report.ts";
+export {
+  createProgressReporter,
+  type ProgressReporterOptions,
+} from "./report/progress-reporter.ts";
+// Results
+export type {
+  EvaluationResult,
+  EvaluationSummary,
+  JudgeSpending,
+  MetricSummary,
+  ResultImage,
+  RunStatus,
+  TestResult,
+  TrialResult,
+} from "./results/evaluation-result.ts";
+export type { MetricData } from "./results/metric-data.ts";
+export type {
+  MetricEndEvent,
+  RunEndEvent,
+  RunnerEvent,
+  RunReporter,
+  RunStartEvent,
+  TestCaseEndEvent,
+} from "./results/runner-events.ts";
+export type {
+  JsonValue,
+  SpanRecord,
+  SpanType,
+  TestCaseRecord,
+  TraceRecord,
+} from "./results/trace-record.ts";
+// Stores
+export { MemoryRunStore } from "./store/memory-run-store.ts";
+export type {
+  CachedJudgeAnswer,
+  JudgeCache,
+  RunStore,
+  StoredRun,
+  StoredTestResult,
+} from "./store/run-store.ts";
+export {
+  type OpenSqliteRunStoreOptions,
+  SqliteRunStore,
+  type SqliteRunStoreOptions,
+} from "./store/sqlite-run-store.ts";
+// Test cases and images
+export { Golden, type GoldenFields } from "./test-case/golden.ts";
+export {
+  type Content,
+  type ImageOptions,
+  type ImagePart,
+  type ImageSource,
+  image,
+  type MultimodalContent,
+  mm,
+} from "./test-case/image.ts";
+export { LLMTestCase, type LLMTestCaseFields, type ToolCall } from "./test-case/llm-test-case.ts";
+// Tracing and component-level evaluation
+export { type ObserveDecorator, type ObserveOptions, observe } from "./tracing/observe.ts";
+export type { SpanUpdate } from "./tracing/span-update.ts";
+export { updateCurrentSpan } from "./tracing/update-current-span.ts";
+export { type TraceUpdate, updateCurrentTrace } from "./tracing/update-current-trace.ts";

@@ -6,33 +6,16 @@
  */
 import { registerToPass } from "./to-pass.ts";
 
-export {
-  type DecideTestRunOutcomeOptions,
-  decideTestRunOutcome,
-  type TestRunOutcome,
-} from "../results/test-run-outcome.ts";
 export { assertTest } from "./assert-test.ts";
 export type { AssertTestOptions } from "./run-assertion.ts";
-export {
-  type ReadTestRunSettingsOptions,
-  readTestRunSettings,
-  TEST_RUN_VARIABLES,
-  type TestRunSettings,
-  type ToTestRunEnvironmentOptions,
-  toTestRunEnvironment,
-} from "./test-run-settings.ts";
 export { toPass } from "./to-pass.ts";
-export {
-  type DescribeFailedMetricsOptions,
-  describeFailedMetrics,
-  VerdictAssertionError,
-  type VerdictAssertionErrorOptions,
-} from "./verdict-assertion-error.ts";
+export type { VerdictAssertionError } from "./verdict-assertion-error.ts";
 export type {
   VerdictCaseOutcome,
   VerdictCaseRecord,
   VerdictErrorInfo,
 } from "./verdict-case-record.ts";
-export { VerdictReporter, type VerdictReporterOptions } from "./verdict-reporter.ts";
+export { VerdictReporter } from "./verdict-reporter.ts";
+export type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
 
 registerToPass();

@@ -2,7 +2,6 @@ export {
   AnswerRelevancyMetric,
   type AnswerRelevancyMetricOptions,
   type AnswerRelevancyTemplateFunctions,
-  statementsSchema,
 } from "./answer-relevancy-metric.ts";
 export {
   type AnswerRelevancyReasonArgs,

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+
+// The runtime exports of each entry point. SPEC §2 names plus the extension points a user
+// needs (templates, BaseMetric, createJudge, stores, reporters); everything else is internal.
+// Adding a name here is a decision about the public API, not a formality.
+const ENTRY_POINTS: Record<string, string[]> = {
+  verdict: [
+    "AnswerRelevancyMetric",
+    "AnswerRelevancyTemplate",
+    "BaseMetric",
+    "BiasMetric",
+    "BiasTemplate",
+    "ConfigError",
+    "DatasetFileError",
+    "EvalError",
+    "EvaluationDataset",
+    "Golden",
+    "JudgeCallError",
+    "JudgeOutputError",
+    "LLMTestCase",
+    "MemoryRunStore",
+    "MissingTestCaseParamsError",
+    "SqliteRunStore",
+    "StoreError",
+    "TestCaseBuildError",
+    "ToxicityMetric",
+    "ToxicityTemplate",
+    "createConsoleReporter",
+    "createHtmlReporter",
+    "createJUnitReporter",
+    "createJsonReporter",
+    "createJudge",
+    "createProgressReporter",
+    "evaluate",
+    "image",
+    "mm",
+    "observe",
+    "parseJsonReport",
+    "renderJsonReport",
+    "updateCurrentSpan",
+    "updateCurrentTrace",
+  ],
+  // fillJsonSchema leaves with the lean fake-server answerer.
+  "verdict/testing": ["MockJudge", "fillJsonSchema", "reply", "startFakeOpenAIServer"],
+  "verdict/vitest": ["VerdictReporter", "assertTest", "toPass"],
+};
+
+const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
+  verdict: () => import("./index.ts"),
+  "verdict/testing": () => import("./testing/index.ts"),
+  "verdict/vitest": () => import("./vitest/index.ts"),
+};
+
+describe("the public API", () => {
+  for (const [entry, expected] of Object.entries(ENTRY_POINTS)) {
+    it(`${entry} exports exactly its planned names`, async () => {
+      const actual = Object.keys(await (MODULES[entry] as () => Promise<object>)()).sort();
+      expect(actual).toEqual([...expected].sort());
+    });
+  }
+
+});

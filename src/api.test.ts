@@ -58,5 +58,4 @@ describe("the public API", () => {
       expect(actual).toEqual([...expected].sort());
     });
   }
-
 });

@@ -199,29 +199,12 @@ async function scoreTrial(options: {
     session.fail(error instanceof Error ? error : new Error(String(error)));
     return null;
   }
-  const verbose = options.options.verbose;
-  const outcomes = await runMetrics({
+  const outcomes = await runComponentJobs({
     jobs,
-    run: async (job): Promise<MetricRunResult> => {
-      const name = job.span ? `${job.span.name} › ${job.metric.name}` : job.metric.name;
-      if (job.blocked !== null || job.testCase === null) {
-        const { threshold, strictMode, lowerIsBetter } = job.metric;
-        const message = job.blocked ?? "No test case.";
-        return {
-          data: erroredMetricData({ name, threshold, strictMode, lowerIsBetter, message }),
-          error: null,
-        };
-      }
-      const { data, error } = await job.metric.run(job.testCase, {
-        judge: judges.judgeOf(job.metric),
-        transport: session.scheduler,
-        trial,
-        signal: session.signal,
-        testCaseName: job.testCaseName,
-        ...(verbose !== undefined ? { verbose } : {}),
-      });
-      return { data: { ...data, name }, error };
-    },
+    trial,
+    judges,
+    session,
+    verbose: options.options.verbose,
   });
   // Each outcome with the job it came from (none for the application's own error).
   const scored = outcomes.map((outcome, position) => ({ outcome, job: jobs[position] }));
@@ -297,5 +280,39 @@ function recordTrace(options: {
     traceInput: contentForReport(options.golden.input),
     trace: traceScored,
     spans: spansScored,
+  });
+}
+
+/** Scores each job of a trial; a blocked job (no test case, …) is an errored result, not a call. */
+function runComponentJobs(options: {
+  jobs: readonly ComponentJob[];
+  trial: number;
+  judges: JudgeResolver;
+  session: RunSession;
+  verbose: boolean | undefined;
+}): Promise<MetricRunResult[]> {
+  const { jobs, trial, judges, session, verbose } = options;
+  return runMetrics({
+    jobs,
+    run: async (job): Promise<MetricRunResult> => {
+      const name = job.span ? `${job.span.name} › ${job.metric.name}` : job.metric.name;
+      if (job.blocked !== null || job.testCase === null) {
+        const { threshold, strictMode, lowerIsBetter } = job.metric;
+        const message = job.blocked ?? "No test case.";
+        return {
+          data: erroredMetricData({ name, threshold, strictMode, lowerIsBetter, message }),
+          error: null,
+        };
+      }
+      const { data, error } = await job.metric.run(job.testCase, {
+        judge: judges.judgeOf(job.metric),
+        transport: session.scheduler,
+        trial,
+        signal: session.signal,
+        testCaseName: job.testCaseName,
+        ...(verbose !== undefined ? { verbose } : {}),
+      });
+      return { data: { ...data, name }, error };
+    },
   });
 }

@@ -3,7 +3,8 @@ import { EvalError } from "../errors/eval-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
 import type { CacheMode } from "../evaluate/scheduler.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
-import type { RunStatus, TestResult } from "../results/evaluation-result.ts";
+import { hasThresholdFailure } from "../results/case-metrics.ts";
+import type { TestResult } from "../results/evaluation-result.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import {
@@ -103,11 +104,10 @@ function reserveCaseIndex(options: {
  */
 export async function runAssertion(options: RunAssertionOptions): Promise<AssertionOutcome> {
   const { task } = options;
-  const env = options.options.env ?? process.env;
   const attempt = { retry: task?.result?.retryCount ?? 0, repeat: task?.result?.repeatCount ?? 0 };
   const caseIndex = task ? reserveCaseIndex({ task, attempt }) : 0;
   const testName = task ? task.fullTestName || task.name : null;
-  const base = {
+  const base: RecordBase = {
     file: task?.file.name ?? "",
     testName: testName ?? "",
     caseIndex,
@@ -117,18 +117,29 @@ export async function runAssertion(options: RunAssertionOptions): Promise<Assert
       ? options.metrics.map((metric) => String(metric?.name))
       : [],
   };
-  const finish = (outcome: AssertionOutcome): AssertionOutcome => {
-    if (task) task.meta.verdict = [...(task.meta.verdict ?? []), outcome.record];
-    return outcome;
-  };
+  const outcome = await scoreAssertion({ options, base, testName });
+  if (task) task.meta.verdict = [...(task.meta.verdict ?? []), outcome.record];
+  return outcome;
+}
 
-  let status: RunStatus = "completed";
-  let result: TestResult | null = null;
-  let scheduler: ReturnType<typeof getWorkerScheduler> | null = null;
-  let ignoreErrors = false;
+/** The fields of a record that do not depend on how the case ended. */
+type RecordBase = Omit<VerdictCaseRecord, "outcome" | "result" | "error" | "runStatus">;
+
+/** Scores the case and decides its outcome: scored, unscored, or a configuration error. */
+async function scoreAssertion(options: {
+  options: RunAssertionOptions;
+  base: RecordBase;
+  testName: string | null;
+}): Promise<AssertionOutcome> {
+  const { base, testName } = options;
+  const { testCase, metrics, task } = options.options;
+  const env = options.options.options.env ?? process.env;
+  let evaluation: Awaited<ReturnType<typeof evaluate>>;
+  let scheduler: ReturnType<typeof getWorkerScheduler>;
+  let ignoreErrors: boolean;
   try {
     const settings = readTestRunSettings({ env });
-    const chosen = { ...settings, ...withoutUndefined(options.options) };
+    const chosen = { ...settings, ...withoutUndefined(options.options.options) };
     ignoreErrors = chosen.ignoreErrors;
     scheduler = getWorkerScheduler({
       maxConcurrent: chosen.maxConcurrent,
@@ -136,9 +147,9 @@ export async function runAssertion(options: RunAssertionOptions): Promise<Assert
       env,
     });
     const signal = (task?.context as { signal?: AbortSignal } | undefined)?.signal;
-    const evaluation = await evaluate({
-      testCases: [options.testCase],
-      metrics: options.metrics,
+    evaluation = await evaluate({
+      testCases: [testCase],
+      metrics,
       scheduler,
       // Errors never stop the shared scheduler: each assertion is on its own, like a test.
       ignoreErrors: true,
@@ -152,71 +163,52 @@ export async function runAssertion(options: RunAssertionOptions): Promise<Assert
       env,
       ...(signal ? { signal } : {}),
     });
-    status = evaluation.summary.status;
-    result = evaluation.testResults[0] ?? null;
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error));
     const info = describeError(failure);
-    return finish({
-      record: {
-        ...base,
-        outcome: info.code === "CONFIG" ? "config-error" : "unscored",
-        result: null,
-        error: info,
-        runStatus: "failed",
-      },
+    const outcome = info.code === "CONFIG" ? "config-error" : "unscored";
+    return {
+      record: { ...base, outcome, result: null, error: info, runStatus: "failed" },
       result: null,
       error: failure,
       failed: true,
-    });
+    };
   }
-
+  const status = evaluation.summary.status;
+  let result = evaluation.testResults[0] ?? null;
   if (result === null) {
     const stop =
-      scheduler?.stoppedBy ??
+      scheduler.stoppedBy ??
       new EvalError(
         "ABORTED",
         "The case was not scored: its evaluation was cancelled (the test timed out or the run was interrupted).",
       );
-    return finish({
-      record: {
-        ...base,
-        outcome: "unscored",
-        result: null,
-        error: describeError(stop),
-        runStatus: status,
-      },
+    const error = describeError(stop);
+    return {
+      record: { ...base, outcome: "unscored", result: null, error, runStatus: status },
       result: null,
       error: stop,
       failed: true,
-    });
-  }
-
-  if (testName !== null && !hasOwnName(options.testCase)) {
-    result = {
-      ...result,
-      name: caseIndex === 0 ? testName : `${testName} (case ${caseIndex + 1})`,
     };
+  }
+  if (testName !== null && !hasOwnName(testCase)) {
+    const name = base.caseIndex === 0 ? testName : `${testName} (case ${base.caseIndex + 1})`;
+    result = { ...result, name };
   }
   const outcome = outcomeOfResult(result);
   const failed =
     outcome === "failed" ||
     (outcome === "errored" && (!ignoreErrors || hasThresholdFailure(result)));
-  return finish({
+  return {
     record: { ...base, outcome, result, error: null, runStatus: status },
     result,
     error: null,
     failed,
-  });
+  };
 }
 
 function hasOwnName(testCase: LLMTestCase | LLMTestCaseFields): boolean {
   return typeof testCase.name === "string" && testCase.name !== "";
-}
-
-function hasThresholdFailure(result: TestResult): boolean {
-  const metrics = [...result.metricsData, ...result.trials.flatMap((trial) => trial.metricsData)];
-  return metrics.some((metric) => metric.success === false && metric.error === null);
 }
 
 function withoutUndefined(options: AssertTestOptions) {

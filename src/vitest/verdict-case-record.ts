@@ -1,3 +1,4 @@
+import { caseStatus } from "../results/case-metrics.ts";
 import type { RunStatus, TestResult } from "../results/evaluation-result.ts";
 
 /**
@@ -54,7 +55,5 @@ declare module "vitest" {
 
 /** Decides a scored case's outcome from its metrics. */
 export function outcomeOfResult(result: TestResult): VerdictCaseOutcome {
-  const metrics = [...result.metricsData, ...result.trials.flatMap((trial) => trial.metricsData)];
-  if (metrics.some((metric) => metric.error !== null)) return "errored";
-  return result.success === false ? "failed" : "passed";
+  return caseStatus(result);
 }

@@ -1,7 +1,16 @@
+import { metricStatus } from "../results/case-metrics.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunReporter } from "../results/runner-events.ts";
-import { formatCostUsd } from "./console-report.ts";
+import {
+  formatCostUsd,
+  formatCount,
+  formatPlural,
+  formatScore,
+  formatScoreAgainstThreshold,
+  toOneLine,
+  truncateText,
+} from "./format.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
 /** Options of {@link renderJUnitReport}. */
@@ -167,21 +176,22 @@ export function createJUnitReporter(options: JUnitReporterOptions): RunReporter 
 
 function describeMetric(metric: MetricData): Pick<JUnitCase, "body" | "outcome"> {
   const output = systemOut(metric);
-  if (metric.error !== null) {
-    const message = truncate(metric.error.replace(/\s+/g, " ").trim());
+  const status = metricStatus(metric);
+  if (status === "errored") {
+    const message = truncateText(toOneLine(metric.error ?? ""), MAX_MESSAGE_LENGTH);
     return {
       outcome: "error",
       body: [
-        `<error${renderAttributes({ message, type: "MetricError" })}>${escapeXml(metric.error)}</error>`,
+        `<error${renderAttributes({ message, type: "MetricError" })}>${escapeXml(metric.error ?? "")}</error>`,
         output,
       ],
     };
   }
-  if (metric.success === false) {
+  if (status === "failed") {
     const message =
       metric.score === null || metric.threshold === null
         ? "failed"
-        : compareToThreshold({ score: metric.score, threshold: metric.threshold });
+        : formatScoreAgainstThreshold(metric.score, metric.threshold);
     const details = [metric.reason ?? "(no reason given)"];
     if (metric.verboseLogs.trim() !== "") details.push("", metric.verboseLogs);
     return {
@@ -197,16 +207,18 @@ function describeMetric(metric: MetricData): Pick<JUnitCase, "body" | "outcome">
 
 /** What a reader of a passing case needs too: score, threshold, reason and the judge's cost. */
 function systemOut(metric: MetricData): string {
-  const score = metric.score === null ? "none" : formatNumber(metric.score);
   const threshold =
     metric.threshold === null
       ? "score only, no threshold"
-      : `threshold ${formatNumber(metric.threshold)}`;
-  const lines = [`Score: ${score} (${threshold}${metric.strictMode ? ", strict mode" : ""})`];
+      : `threshold ${formatScore(metric.threshold)}`;
+  const lines = [
+    `Score: ${formatScore(metric.score)} (${threshold}${metric.strictMode ? ", strict mode" : ""})`,
+  ];
   if (metric.reason !== null) lines.push(`Reason: ${metric.reason}`);
-  const cached = metric.cachedJudgeCalls > 0 ? `, ${metric.cachedJudgeCalls} cached` : "";
+  const cached =
+    metric.cachedJudgeCalls > 0 ? `, ${formatCount(metric.cachedJudgeCalls)} cached` : "";
   lines.push(
-    `Judge: ${metric.evaluationModel ?? "unknown"}, ${metric.judgeCalls} calls${cached}, cost ${formatCostUsd({ costUsd: metric.evaluationCost })}`,
+    `Judge: ${metric.evaluationModel ?? "unknown"}, ${formatPlural(metric.judgeCalls, "call")}${cached}, cost ${formatCostUsd(metric.evaluationCost)}`,
   );
   return `<system-out>${escapeXml(lines.join("\n"))}</system-out>`;
 }
@@ -214,7 +226,7 @@ function systemOut(metric: MetricData): string {
 function describeIncompleteRun(result: EvaluationResult): JUnitCase | null {
   const { status, testCases } = result.summary;
   if (status === "completed" && testCases.unscored === 0) return null;
-  const message = `run ${status}: ${testCases.unscored} of ${testCases.total} test cases unscored`;
+  const message = `run ${status}: ${formatCount(testCases.unscored)} of ${formatPlural(testCases.total, "test case")} unscored`;
   return {
     name: "run status",
     outcome: "error",
@@ -284,27 +296,6 @@ function findDuplicateNames(testResults: readonly TestResult[]): Set<string> {
     seen.add(name);
   }
   return duplicates;
-}
-
-/** `"score 0.80 > threshold 0.50"`, with enough decimals that the two never print alike. */
-function compareToThreshold(options: { score: number; threshold: number }): string {
-  const { score, threshold } = options;
-  const sign = score > threshold ? ">" : score < threshold ? "<" : "=";
-  let digits = 2;
-  while (digits < 6 && score !== threshold && score.toFixed(digits) === threshold.toFixed(digits)) {
-    digits += 1;
-  }
-  return `score ${score.toFixed(digits)} ${sign} threshold ${threshold.toFixed(digits)}`;
-}
-
-function formatNumber(value: number): string {
-  return value.toFixed(2);
-}
-
-function truncate(text: string): string {
-  const characters = Array.from(text);
-  if (characters.length <= MAX_MESSAGE_LENGTH) return text;
-  return `${characters.slice(0, MAX_MESSAGE_LENGTH - 1).join("")}…`;
 }
 
 function renderAttributes(attributes: Record<string, string | number>): string {

@@ -1,3 +1,4 @@
+import { showControlCharacters } from "../format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
 /** Options of {@link renderReportText}. */
@@ -10,10 +11,6 @@ export interface RenderReportTextOptions {
  * brackets, as an IPv6 URL does (`http://[::1]/a.png`).
  */
 const IMAGE_MARKER = /\[image (\d+): ((?:[^[\]\n]|\[[^[\]\n]*\])*)\]/g;
-/** C0 and C1 controls but tab, newline and carriage return. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-
 const IMAGE_ICON = html`<svg class="image-icon" viewBox="0 0 16 16" aria-hidden="true"><rect x="1.5" y="2.5" width="13" height="11" rx="1.5"/><circle cx="5.5" cy="6.5" r="1.5"/><path d="M2 12l4-4 3 3 2-2 3 3"/></svg>`;
 
 /**
@@ -34,12 +31,4 @@ export function renderReportText(options: RenderReportTextOptions): SafeHtml {
   }
   parts.push(html`${text.slice(position)}`);
   return html`${parts}`;
-}
-
-function showControlCharacters(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, (character) => {
-    const code = character.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code);
-    return code === 0x7f ? "\u2421" : "\ufffd";
-  });
 }

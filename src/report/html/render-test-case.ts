@@ -3,7 +3,7 @@ import {
   hasThresholdFailure,
   metricStatus,
 } from "../../results/case-metrics.ts";
-import type { TestResult, TrialResult } from "../../results/evaluation-result.ts";
+import type { ResultImage, TestResult, TrialResult } from "../../results/evaluation-result.ts";
 import type { MetricData } from "../../results/metric-data.ts";
 import {
   formatCostUsd,
@@ -34,8 +34,12 @@ export function renderTestCase(options: RenderTestCaseOptions): SafeHtml {
   const body = repeated
     ? testResult.trials.map((trial) => renderTrial({ trial, trialCount: testResult.trials.length }))
     : renderMetrics({ metricsData: testResult.metricsData });
-  const field = (label: string, name: "input" | "actualOutput" | "expectedOutput") =>
-    renderField({ label, text: testResult[name] });
+  const field = (label: string, name: ResultImage["field"]) =>
+    renderField({
+      label,
+      text: testResult[name],
+      images: testResult.images.filter((image) => image.field === name),
+    });
   return html`<details class="case case-${status}" id="case-${testResult.index}"${status === "fail" || status === "error" ? html` open` : null}>
 <summary>${renderStatusBadge(status)}<span class="case-name">${renderReportText({ text: testResult.name })}</span><span class="case-meta">${describeCase({ testResult })}</span></summary>
 <div class="case-body">
@@ -77,11 +81,15 @@ function describeCase(options: { testResult: TestResult }): string {
   return parts.join(" · ");
 }
 
-function renderField(options: { label: string; text: string | null }): SafeHtml {
+function renderField(options: {
+  label: string;
+  text: string | null;
+  images: readonly ResultImage[];
+}): SafeHtml {
   const content =
     options.text === null
       ? html`<p class="text text-missing">(none)</p>`
-      : html`<div class="text">${renderReportText({ text: options.text })}</div>`;
+      : html`<div class="text">${renderReportText({ text: options.text, images: options.images })}</div>`;
   return html`<section class="field"><h4>${options.label}</h4>${content}</section>`;
 }
 

@@ -150,6 +150,11 @@ function hostileResult(): EvaluationResult {
   };
 }
 
+/** The report of {@link result} with only `testResults`. */
+function renderCases(...testResults: TestResult[]): string {
+  return renderHtmlReport({ result: { ...result, testResults } });
+}
+
 function tagsOf(html: string): Set<string> {
   return new Set([...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((match) => match[1] ?? ""));
 }
@@ -208,20 +213,15 @@ describe("renderHtmlReport", () => {
 
   it("shows text that only reads like an image marker as typed, in a field without images", () => {
     const typed = "See [image 1: photos/dog.png] here";
-    const html = renderHtmlReport({
-      result: {
-        ...result,
-        testResults: [
-          testResult({
-            index: 0,
-            input: catInput.text,
-            images: catInput.images,
-            actualOutput: typed,
-            expectedOutput: typed,
-          }),
-        ],
-      },
-    });
+    const html = renderCases(
+      testResult({
+        index: 0,
+        input: catInput.text,
+        images: catInput.images,
+        actualOutput: typed,
+        expectedOutput: typed,
+      }),
+    );
     expect(html).toContain(`<div class="text">${typed}</div>`);
     expect(html.match(/class="image-marker"/g)).toHaveLength(1);
     expect(html).toContain('title="photos/cat.png"');
@@ -310,23 +310,18 @@ describe("renderHtmlReport", () => {
   });
 
   it("labels errors and score-only results in words, not only colours", () => {
-    const html = renderHtmlReport({
-      result: {
-        ...result,
-        testResults: [
-          testResult({
-            index: 0,
-            success: false,
-            metricsData: [metric({ success: false, score: null, error: "Judge timed out." })],
-          }),
-          testResult({
-            index: 1,
-            success: null,
-            metricsData: [metric({ threshold: null, success: null })],
-          }),
-        ],
-      },
-    });
+    const html = renderCases(
+      testResult({
+        index: 0,
+        success: false,
+        metricsData: [metric({ success: false, score: null, error: "Judge timed out." })],
+      }),
+      testResult({
+        index: 1,
+        success: null,
+        metricsData: [metric({ threshold: null, success: null })],
+      }),
+    );
     expect(html).toContain('<details class="case case-error" id="case-0" open>');
     expect(html).toContain('<span class="badge badge-error">! ERROR</span>');
     expect(html).toContain('<p class="error-message"><strong>Error:</strong> Judge timed out.</p>');
@@ -339,20 +334,15 @@ describe("renderHtmlReport", () => {
       { trial: 0, success: true, metricsData: [metric()] },
       { trial: 1, success: false, metricsData: [metric({ success: false, score: 0.7 })] },
     ];
-    const html = renderHtmlReport({
-      result: {
-        ...result,
-        testResults: [
-          testResult({
-            index: 0,
-            success: false,
-            metricsData: [metric()],
-            trials,
-            passedTrials: 1,
-          }),
-        ],
-      },
-    });
+    const html = renderCases(
+      testResult({
+        index: 0,
+        success: false,
+        metricsData: [metric()],
+        trials,
+        passedTrials: 1,
+      }),
+    );
     expect(html).toContain("#0 · 1/2 trials passed");
     expect(html).toMatch(
       /<details class="trial">\n<summary><span class="badge badge-pass">✓ PASS<\/span> Trial 1 of 2/,

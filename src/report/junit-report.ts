@@ -11,6 +11,7 @@ import {
   toOneLine,
   truncateText,
 } from "./format.ts";
+import { escapeXml, renderXmlAttributes } from "./junit/escape-xml.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
 /** Options of {@link renderJUnitReport}. */
@@ -47,11 +48,6 @@ interface JUnitCase {
 }
 
 const MAX_MESSAGE_LENGTH = 300;
-// XML 1.0 allows tab, newline and carriage return below U+0020, and neither U+FFFE nor U+FFFF.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-const ILLEGAL_XML_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
  * Renders an evaluation result as JUnit XML for CI test views (GitLab, Jenkins, GitHub test
  * reporter actions, Azure Pipelines).
@@ -141,7 +137,7 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
     }),
     { tests: 0, failures: 0, errors: 0, skipped: 0 },
   );
-  const attributes = renderAttributes({
+  const attributes = renderXmlAttributes({
     name: suiteName,
     ...totals,
     time: (result.summary.durationMs / 1000).toFixed(3),
@@ -182,7 +178,7 @@ function describeMetric(metric: MetricData): Pick<JUnitCase, "body" | "outcome">
     return {
       outcome: "error",
       body: [
-        `<error${renderAttributes({ message, type: "MetricError" })}>${escapeXml(metric.error ?? "")}</error>`,
+        `<error${renderXmlAttributes({ message, type: "MetricError" })}>${escapeXml(metric.error ?? "")}</error>`,
         output,
       ],
     };
@@ -197,7 +193,7 @@ function describeMetric(metric: MetricData): Pick<JUnitCase, "body" | "outcome">
     return {
       outcome: "failure",
       body: [
-        `<failure${renderAttributes({ message, type: "Threshold" })}>${escapeXml(details.join("\n"))}</failure>`,
+        `<failure${renderXmlAttributes({ message, type: "Threshold" })}>${escapeXml(details.join("\n"))}</failure>`,
         output,
       ],
     };
@@ -231,7 +227,7 @@ function describeIncompleteRun(result: EvaluationResult): JUnitCase | null {
     name: "run status",
     outcome: "error",
     body: [
-      `<error${renderAttributes({ message, type: "IncompleteRun" })}>${escapeXml(`${message}. Run it again with the same identifier and resume to score the rest.`)}</error>`,
+      `<error${renderXmlAttributes({ message, type: "IncompleteRun" })}>${escapeXml(`${message}. Run it again with the same identifier and resume to score the rest.`)}</error>`,
     ],
   };
 }
@@ -250,11 +246,11 @@ function renderSuite(options: {
     skipped: cases.filter((testCase) => testCase.outcome === "skipped").length,
   };
   const lines = [
-    `  <testsuite${renderAttributes({ name: options.name, ...counts, time: "0" })}>`,
+    `  <testsuite${renderXmlAttributes({ name: options.name, ...counts, time: "0" })}>`,
     ...options.properties.map((line) => `    ${line}`),
   ];
   for (const testCase of cases) {
-    const attributes = renderAttributes({
+    const attributes = renderXmlAttributes({
       classname: options.classname,
       name: testCase.name,
       time: "0",
@@ -273,7 +269,7 @@ function renderProperties(result: EvaluationResult): string[] {
   values.push(["verdict.status", result.summary.status]);
   return [
     "<properties>",
-    ...values.map(([name, value]) => `  <property${renderAttributes({ name, value })}/>`),
+    ...values.map(([name, value]) => `  <property${renderXmlAttributes({ name, value })}/>`),
     "</properties>",
   ];
 }
@@ -296,30 +292,4 @@ function findDuplicateNames(testResults: readonly TestResult[]): Set<string> {
     seen.add(name);
   }
   return duplicates;
-}
-
-function renderAttributes(attributes: Record<string, string | number>): string {
-  return Object.entries(attributes)
-    .map(([name, value]) => ` ${name}="${escapeXml(String(value), { attribute: true })}"`)
-    .join("");
-}
-
-/**
- * Escapes text for XML 1.0 content or a double-quoted attribute. Characters XML 1.0 forbids
- * (most C0 controls, U+FFFE, U+FFFF) are removed and lone surrogates become U+FFFD, because one
- * such character makes the whole file unreadable to a CI parser.
- */
-function escapeXml(text: string, options: { attribute?: boolean } = {}): string {
-  const escaped = text
-    .replace(ILLEGAL_XML_CHARACTERS, "")
-    .replace(LONE_SURROGATES, "\ufffd")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;")
-    .replace(/\r/g, "&#13;");
-  // A parser turns raw newlines and tabs in attributes into spaces; references keep them.
-  if (options.attribute !== true) return escaped;
-  return escaped.replace(/\n/g, "&#10;").replace(/\t/g, "&#9;");
 }

@@ -13,12 +13,7 @@ import type {
   TrialResult,
 } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
-import {
-  createConsoleReporter,
-  formatCostUsd,
-  formatDuration,
-  renderConsoleReport,
-} from "./console-report.ts";
+import { createConsoleReporter, renderConsoleReport } from "./console-report.ts";
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
   return metricData({
@@ -157,19 +152,19 @@ describe("renderConsoleReport", () => {
         | Status | Metric           | Score | Threshold | Reason                                                |
         +--------+------------------+-------+-----------+-------------------------------------------------------+
         | FAIL   | Answer Relevancy |  0.40 |      0.50 | The output talks about returns rather than refunds.   |
-        | ERROR  | Toxicity         |     - |      0.50 | Judge "openai:gpt-4.1" returned invalid JSON for step |
+        | ERROR  | Toxicity         |     – |      0.50 | Judge "openai:gpt-4.1" returned invalid JSON for step |
         |        |                  |       |           | "verdicts".                                           |
-        | NONE   | Bias             |  0.12 |         - | Neutral.                                              |
+        | NONE   | Bias             |  0.12 |         – | Neutral.                                              |
         +--------+------------------+-------+-----------+-------------------------------------------------------+
 
       Aggregate metrics
-      +------------------+------------+------------------------------------------------------+
-      | Metric           | Mean score | Pass rate                                            |
-      +------------------+------------+------------------------------------------------------+
-      | Answer Relevancy |       0.65 | 50.00% (passed 1, failed 1, errored 0)               |
-      | Toxicity         |          - | - (passed 0, failed 0, errored 1)                    |
-      | Bias             |       0.06 | 66.67% (passed 2, failed 1, errored 0, score-only 1) |
-      +------------------+------------+------------------------------------------------------+
+      +------------------+------------+-----------------------------------------------------+
+      | Metric           | Mean score | Pass rate                                           |
+      +------------------+------------+-----------------------------------------------------+
+      | Answer Relevancy |       0.65 | 50.0% (passed 1, failed 1, errored 0)               |
+      | Toxicity         |          – | – (passed 0, failed 0, errored 1)                   |
+      | Bias             |       0.06 | 66.7% (passed 2, failed 1, errored 0, score-only 1) |
+      +------------------+------------+-----------------------------------------------------+
 
       Status: completed
       Test cases: 1 passed, 1 failed, 0 unscored (2 total)
@@ -196,7 +191,7 @@ describe("renderConsoleReport", () => {
 
   it("shows the error text of an errored metric in the Reason column", () => {
     const report = renderConsoleReport({ result: twoCaseResult });
-    expect(report).toMatch(/\| ERROR +\| Toxicity +\| +- \| +0\.50 \| Judge "openai:gpt-4\.1"/);
+    expect(report).toMatch(/\| ERROR +\| Toxicity +\| +– \| +0\.50 \| Judge "openai:gpt-4\.1"/);
   });
 
   it("filters test cases by display and says how many were left out", () => {
@@ -221,7 +216,7 @@ describe("renderConsoleReport", () => {
       result: evaluationResult({ testResults: [scoreOnly] }),
     });
     expect(report).toContain("• open-question (scored 1 metric, no thresholds)");
-    expect(report).toMatch(/\| NONE +\| Answer Relevancy +\| +0\.33 \| +- \|/);
+    expect(report).toMatch(/\| NONE +\| Answer Relevancy +\| +0\.33 \| +– \|/);
     expect(
       renderConsoleReport({
         result: evaluationResult({ testResults: [scoreOnly] }),
@@ -329,17 +324,6 @@ describe("renderConsoleReport", () => {
     expect(report).toContain("2 judge calls, 10 input + 5 output tokens, unknown");
     expect(report).toContain("Duration: 2m 05s");
     expect(report).toContain("No test cases were evaluated.");
-  });
-});
-
-describe("formatCostUsd and formatDuration", () => {
-  it("format cost and time the way the reports show them", () => {
-    expect(formatCostUsd({ costUsd: 0.0123 })).toBe("$0.0123");
-    expect(formatCostUsd({ costUsd: 0 })).toBe("$0.0000");
-    expect(formatCostUsd({ costUsd: 0.00001 })).toBe("<$0.0001");
-    expect(formatCostUsd({ costUsd: null })).toBe("unknown");
-    expect(formatDuration({ durationMs: 400 })).toBe("0.4s");
-    expect(formatDuration({ durationMs: 3_723_000 })).toBe("1h 02m 03s");
   });
 });
 

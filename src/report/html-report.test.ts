@@ -7,12 +7,14 @@ import {
   evaluationSummary,
   metricData,
 } from "../../test/fixtures/results.ts";
+import { reportContent } from "../evaluate/build-test-result.ts";
 import type {
   EvaluationResult,
   EvaluationSummary,
   TestResult,
 } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
+import { image } from "../test-case/image.ts";
 import {
   createHtmlReporter,
   HTML_REPORT_CONTENT_SECURITY_POLICY,
@@ -80,6 +82,12 @@ function summary(overrides: Partial<EvaluationSummary> = {}): EvaluationSummary 
   });
 }
 
+/** The input `Describe [image 1: photos/cat.png] please`, with its image. */
+const catInput = reportContent({
+  field: "input",
+  content: ["Describe ", image("photos/cat.png"), " please"],
+});
+
 const result: EvaluationResult = {
   testRunId: "run-1",
   identifier: "nightly",
@@ -89,7 +97,8 @@ const result: EvaluationResult = {
       index: 1,
       name: "insult",
       success: false,
-      input: "Describe [image 1: photos/cat.png] please",
+      input: catInput.text,
+      images: catInput.images,
       metricsData: [metric({ success: false, score: 0.9, reason: "Very rude." })],
     }),
     testResult({ index: 2, name: "farewell", metricsData: [metric({ score: 0.15 })] }),
@@ -99,6 +108,10 @@ const result: EvaluationResult = {
 };
 
 function hostileResult(): EvaluationResult {
+  const input = reportContent({
+    field: "input",
+    content: [`input ${PAYLOAD} `, image(`x" onmouseover="alert(1)`)],
+  });
   const hostileMetric = metric({
     name: `Tox ${PAYLOAD}`,
     success: false,
@@ -121,7 +134,8 @@ function hostileResult(): EvaluationResult {
         index: 0,
         name: `name ${PAYLOAD}`,
         success: false,
-        input: `input ${PAYLOAD} [image 1: x" onmouseover="alert(1)]`,
+        input: input.text,
+        images: input.images,
         actualOutput: `output ${PAYLOAD}`,
         expectedOutput: `expected ${PAYLOAD}`,
         metricsData: [hostileMetric, erroredMetric],
@@ -134,6 +148,11 @@ function hostileResult(): EvaluationResult {
       ],
     }),
   };
+}
+
+/** The report of {@link result} with only `testResults`. */
+function renderCases(...testResults: TestResult[]): string {
+  return renderHtmlReport({ result: { ...result, testResults } });
 }
 
 function tagsOf(html: string): Set<string> {
@@ -190,6 +209,23 @@ describe("renderHtmlReport", () => {
     expect(html).toMatch(
       /Describe <span class="image-marker" title="photos\/cat\.png"><svg [\s\S]*?<\/svg>image 1: photos\/cat\.png<\/span> please/,
     );
+  });
+
+  it("shows text that only reads like an image marker as typed, in a field without images", () => {
+    const typed = "See [image 1: photos/dog.png] here";
+    const html = renderCases(
+      testResult({
+        index: 0,
+        input: catInput.text,
+        images: catInput.images,
+        actualOutput: typed,
+        expectedOutput: typed,
+      }),
+    );
+    expect(html).toContain(`<div class="text">${typed}</div>`);
+    expect(html.match(/class="image-marker"/g)).toHaveLength(1);
+    expect(html).toContain('title="photos/cat.png"');
+    expect(html).not.toContain('title="photos/dog.png"');
   });
 
   it("shows control characters instead of passing them to the browser", () => {
@@ -274,23 +310,18 @@ describe("renderHtmlReport", () => {
   });
 
   it("labels errors and score-only results in words, not only colours", () => {
-    const html = renderHtmlReport({
-      result: {
-        ...result,
-        testResults: [
-          testResult({
-            index: 0,
-            success: false,
-            metricsData: [metric({ success: false, score: null, error: "Judge timed out." })],
-          }),
-          testResult({
-            index: 1,
-            success: null,
-            metricsData: [metric({ threshold: null, success: null })],
-          }),
-        ],
-      },
-    });
+    const html = renderCases(
+      testResult({
+        index: 0,
+        success: false,
+        metricsData: [metric({ success: false, score: null, error: "Judge timed out." })],
+      }),
+      testResult({
+        index: 1,
+        success: null,
+        metricsData: [metric({ threshold: null, success: null })],
+      }),
+    );
     expect(html).toContain('<details class="case case-error" id="case-0" open>');
     expect(html).toContain('<span class="badge badge-error">! ERROR</span>');
     expect(html).toContain('<p class="error-message"><strong>Error:</strong> Judge timed out.</p>');
@@ -303,20 +334,15 @@ describe("renderHtmlReport", () => {
       { trial: 0, success: true, metricsData: [metric()] },
       { trial: 1, success: false, metricsData: [metric({ success: false, score: 0.7 })] },
     ];
-    const html = renderHtmlReport({
-      result: {
-        ...result,
-        testResults: [
-          testResult({
-            index: 0,
-            success: false,
-            metricsData: [metric()],
-            trials,
-            passedTrials: 1,
-          }),
-        ],
-      },
-    });
+    const html = renderCases(
+      testResult({
+        index: 0,
+        success: false,
+        metricsData: [metric()],
+        trials,
+        passedTrials: 1,
+      }),
+    );
     expect(html).toContain("#0 · 1/2 trials passed");
     expect(html).toMatch(
       /<details class="trial">\n<summary><span class="badge badge-pass">✓ PASS<\/span> Trial 1 of 2/,

@@ -3,6 +3,7 @@ import { ConfigError } from "../errors/config-error.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import { evaluationResultSchema } from "../results/result-schema.ts";
 import type { RunReporter } from "../results/runner-events.ts";
+import { formatPlural } from "./format.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
 /** The `format` field that marks a file as a verdict JSON report. */
@@ -122,7 +123,7 @@ function describeIssues(error: z.ZodError): string {
     return `${path}: ${issue.message}`;
   });
   const more = error.issues.length - MAX_ISSUES_SHOWN;
-  if (more > 0) issues.push(`and ${more} more problem${more === 1 ? "" : "s"}`);
+  if (more > 0) issues.push(`and ${formatPlural(more, "more problem")}`);
   return issues.join("; ");
 }
 

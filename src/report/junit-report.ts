@@ -1,7 +1,17 @@
+import { metricStatus } from "../results/case-metrics.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunReporter } from "../results/runner-events.ts";
-import { formatCostUsd } from "./console-report.ts";
+import {
+  formatCostUsd,
+  formatCount,
+  formatPlural,
+  formatScore,
+  formatScoreAgainstThreshold,
+  toOneLine,
+  truncateText,
+} from "./format.ts";
+import { escapeXml, renderXmlAttributes } from "./junit/escape-xml.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
 /** Options of {@link renderJUnitReport}. */
@@ -38,11 +48,6 @@ interface JUnitCase {
 }
 
 const MAX_MESSAGE_LENGTH = 300;
-// XML 1.0 allows tab, newline and carriage return below U+0020, and neither U+FFFE nor U+FFFF.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-const ILLEGAL_XML_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
  * Renders an evaluation result as JUnit XML for CI test views (GitLab, Jenkins, GitHub test
  * reporter actions, Azure Pipelines).
@@ -132,7 +137,7 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
     }),
     { tests: 0, failures: 0, errors: 0, skipped: 0 },
   );
-  const attributes = renderAttributes({
+  const attributes = renderXmlAttributes({
     name: suiteName,
     ...totals,
     time: (result.summary.durationMs / 1000).toFixed(3),
@@ -167,27 +172,28 @@ export function createJUnitReporter(options: JUnitReporterOptions): RunReporter 
 
 function describeMetric(metric: MetricData): Pick<JUnitCase, "body" | "outcome"> {
   const output = systemOut(metric);
-  if (metric.error !== null) {
-    const message = truncate(metric.error.replace(/\s+/g, " ").trim());
+  const status = metricStatus(metric);
+  if (status === "errored") {
+    const message = truncateText(toOneLine(metric.error ?? ""), MAX_MESSAGE_LENGTH);
     return {
       outcome: "error",
       body: [
-        `<error${renderAttributes({ message, type: "MetricError" })}>${escapeXml(metric.error)}</error>`,
+        `<error${renderXmlAttributes({ message, type: "MetricError" })}>${escapeXml(metric.error ?? "")}</error>`,
         output,
       ],
     };
   }
-  if (metric.success === false) {
+  if (status === "failed") {
     const message =
       metric.score === null || metric.threshold === null
         ? "failed"
-        : compareToThreshold({ score: metric.score, threshold: metric.threshold });
+        : formatScoreAgainstThreshold(metric.score, metric.threshold);
     const details = [metric.reason ?? "(no reason given)"];
     if (metric.verboseLogs.trim() !== "") details.push("", metric.verboseLogs);
     return {
       outcome: "failure",
       body: [
-        `<failure${renderAttributes({ message, type: "Threshold" })}>${escapeXml(details.join("\n"))}</failure>`,
+        `<failure${renderXmlAttributes({ message, type: "Threshold" })}>${escapeXml(details.join("\n"))}</failure>`,
         output,
       ],
     };
@@ -197,16 +203,18 @@ function describeMetric(metric: MetricData): Pick<JUnitCase, "body" | "outcome">
 
 /** What a reader of a passing case needs too: score, threshold, reason and the judge's cost. */
 function systemOut(metric: MetricData): string {
-  const score = metric.score === null ? "none" : formatNumber(metric.score);
   const threshold =
     metric.threshold === null
       ? "score only, no threshold"
-      : `threshold ${formatNumber(metric.threshold)}`;
-  const lines = [`Score: ${score} (${threshold}${metric.strictMode ? ", strict mode" : ""})`];
+      : `threshold ${formatScore(metric.threshold)}`;
+  const lines = [
+    `Score: ${formatScore(metric.score)} (${threshold}${metric.strictMode ? ", strict mode" : ""})`,
+  ];
   if (metric.reason !== null) lines.push(`Reason: ${metric.reason}`);
-  const cached = metric.cachedJudgeCalls > 0 ? `, ${metric.cachedJudgeCalls} cached` : "";
+  const cached =
+    metric.cachedJudgeCalls > 0 ? `, ${formatCount(metric.cachedJudgeCalls)} cached` : "";
   lines.push(
-    `Judge: ${metric.evaluationModel ?? "unknown"}, ${metric.judgeCalls} calls${cached}, cost ${formatCostUsd({ costUsd: metric.evaluationCost })}`,
+    `Judge: ${metric.evaluationModel ?? "unknown"}, ${formatPlural(metric.judgeCalls, "call")}${cached}, cost ${formatCostUsd(metric.evaluationCost)}`,
   );
   return `<system-out>${escapeXml(lines.join("\n"))}</system-out>`;
 }
@@ -214,12 +222,12 @@ function systemOut(metric: MetricData): string {
 function describeIncompleteRun(result: EvaluationResult): JUnitCase | null {
   const { status, testCases } = result.summary;
   if (status === "completed" && testCases.unscored === 0) return null;
-  const message = `run ${status}: ${testCases.unscored} of ${testCases.total} test cases unscored`;
+  const message = `run ${status}: ${formatCount(testCases.unscored)} of ${formatPlural(testCases.total, "test case")} unscored`;
   return {
     name: "run status",
     outcome: "error",
     body: [
-      `<error${renderAttributes({ message, type: "IncompleteRun" })}>${escapeXml(`${message}. Run it again with the same identifier and resume to score the rest.`)}</error>`,
+      `<error${renderXmlAttributes({ message, type: "IncompleteRun" })}>${escapeXml(`${message}. Run it again with the same identifier and resume to score the rest.`)}</error>`,
     ],
   };
 }
@@ -238,11 +246,11 @@ function renderSuite(options: {
     skipped: cases.filter((testCase) => testCase.outcome === "skipped").length,
   };
   const lines = [
-    `  <testsuite${renderAttributes({ name: options.name, ...counts, time: "0" })}>`,
+    `  <testsuite${renderXmlAttributes({ name: options.name, ...counts, time: "0" })}>`,
     ...options.properties.map((line) => `    ${line}`),
   ];
   for (const testCase of cases) {
-    const attributes = renderAttributes({
+    const attributes = renderXmlAttributes({
       classname: options.classname,
       name: testCase.name,
       time: "0",
@@ -261,7 +269,7 @@ function renderProperties(result: EvaluationResult): string[] {
   values.push(["verdict.status", result.summary.status]);
   return [
     "<properties>",
-    ...values.map(([name, value]) => `  <property${renderAttributes({ name, value })}/>`),
+    ...values.map(([name, value]) => `  <property${renderXmlAttributes({ name, value })}/>`),
     "</properties>",
   ];
 }
@@ -284,51 +292,4 @@ function findDuplicateNames(testResults: readonly TestResult[]): Set<string> {
     seen.add(name);
   }
   return duplicates;
-}
-
-/** `"score 0.80 > threshold 0.50"`, with enough decimals that the two never print alike. */
-function compareToThreshold(options: { score: number; threshold: number }): string {
-  const { score, threshold } = options;
-  const sign = score > threshold ? ">" : score < threshold ? "<" : "=";
-  let digits = 2;
-  while (digits < 6 && score !== threshold && score.toFixed(digits) === threshold.toFixed(digits)) {
-    digits += 1;
-  }
-  return `score ${score.toFixed(digits)} ${sign} threshold ${threshold.toFixed(digits)}`;
-}
-
-function formatNumber(value: number): string {
-  return value.toFixed(2);
-}
-
-function truncate(text: string): string {
-  const characters = Array.from(text);
-  if (characters.length <= MAX_MESSAGE_LENGTH) return text;
-  return `${characters.slice(0, MAX_MESSAGE_LENGTH - 1).join("")}…`;
-}
-
-function renderAttributes(attributes: Record<string, string | number>): string {
-  return Object.entries(attributes)
-    .map(([name, value]) => ` ${name}="${escapeXml(String(value), { attribute: true })}"`)
-    .join("");
-}
-
-/**
- * Escapes text for XML 1.0 content or a double-quoted attribute. Characters XML 1.0 forbids
- * (most C0 controls, U+FFFE, U+FFFF) are removed and lone surrogates become U+FFFD, because one
- * such character makes the whole file unreadable to a CI parser.
- */
-function escapeXml(text: string, options: { attribute?: boolean } = {}): string {
-  const escaped = text
-    .replace(ILLEGAL_XML_CHARACTERS, "")
-    .replace(LONE_SURROGATES, "\ufffd")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;")
-    .replace(/\r/g, "&#13;");
-  // A parser turns raw newlines and tabs in attributes into spaces; references keep them.
-  if (options.attribute !== true) return escaped;
-  return escaped.replace(/\n/g, "&#10;").replace(/\t/g, "&#9;");
 }

@@ -1,5 +1,13 @@
 import type { RunEndEvent, RunnerEvent, RunReporter } from "../results/runner-events.ts";
-import { formatCostUsd, formatDuration } from "./console-report.ts";
+import {
+  formatClock,
+  formatCostUsd,
+  formatCount,
+  formatDuration,
+  formatPlural,
+  MISSING_VALUE,
+  truncateText,
+} from "./format.ts";
 
 /** Options of {@link createProgressReporter}. */
 export interface ProgressReporterOptions {
@@ -86,16 +94,16 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
       final?.durationMs ?? (startedAt === null ? 0 : Math.max(0, now() - startedAt));
     const rate = elapsedMs > 0 ? finishedHere / (elapsedMs / 1000) : 0;
     const percent = total > 0 ? Math.min(100, Math.floor((finished / total) * 100)) : 100;
-    const parts = [`${count(finished)}/${count(total)} test cases (${percent}%)`];
-    if (final !== null) parts[0] += ` in ${formatDuration({ durationMs: elapsedMs })}`;
+    const parts = [`${formatCount(finished)}/${formatCount(total)} test cases (${percent}%)`];
+    if (final !== null) parts[0] += ` in ${formatDuration(elapsedMs)}`;
     parts.push(`${rate.toFixed(1)}/s`);
     if (final === null) {
       if (isTTY) parts.push(`${formatClock(elapsedMs)} elapsed`);
       const remainingMs = ((total - finished) / rate) * 1000;
-      parts.push(rate > 0 && finished < total ? `ETA ${formatClock(remainingMs)}` : "ETA -");
+      parts.push(`ETA ${rate > 0 && finished < total ? formatClock(remainingMs) : MISSING_VALUE}`);
     }
-    parts.push(`${count(judgeCalls)} judge calls`);
-    parts.push(costUsd === null ? "cost unknown" : formatCostUsd({ costUsd }));
+    parts.push(formatPlural(judgeCalls, "judge call"));
+    parts.push(costUsd === null ? "cost unknown" : formatCostUsd(costUsd));
     return parts.join(" · ");
   };
 
@@ -148,12 +156,11 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
         startTimer(() => drawBar(), TERMINAL_REFRESH_MS, true);
       } else {
         const resumed =
-          event.resumedTestCases > 0 ? ` (${count(event.resumedTestCases)} resumed)` : "";
+          event.resumedTestCases > 0 ? ` (${formatCount(event.resumedTestCases)} resumed)` : "";
         // A Vitest run learns its metrics as tests run: no count is better than a wrong one.
         const metrics = event.metricNames.length;
-        const withMetrics =
-          metrics === 0 ? "" : ` with ${metrics} metric${metrics === 1 ? "" : "s"}`;
-        write(`verdict: evaluating ${count(total)} test cases${resumed}${withMetrics}\n`);
+        const withMetrics = metrics === 0 ? "" : ` with ${formatPlural(metrics, "metric")}`;
+        write(`verdict: evaluating ${formatPlural(total, "test case")}${resumed}${withMetrics}\n`);
         lastOutputAt = now();
       }
     } else if (event.type === "test-case-end") {
@@ -207,24 +214,9 @@ function statusSuffix(status: string): string {
   return status === "completed" || status === "running" ? "" : ` · ${status}`;
 }
 
-/** `m:ss`, or `h:mm:ss` from an hour on, like most progress bars. */
-function formatClock(milliseconds: number): string {
-  if (!Number.isFinite(milliseconds)) return "-";
-  const totalSeconds = Math.round(Math.max(0, milliseconds) / 1000);
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = String(totalSeconds % 60).padStart(2, "0");
-  if (hours === 0) return `${minutes}:${seconds}`;
-  return `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`;
-}
-
 /** A line longer than the terminal wraps, and `\r` then redraws only its last part. */
 function fitToWidth(line: string, stream: NodeJS.WritableStream): string {
   const columns = (stream as { columns?: unknown }).columns;
-  if (typeof columns !== "number" || columns <= 1 || line.length < columns) return line;
-  return `${line.slice(0, columns - 2)}…`;
-}
-
-function count(value: number): string {
-  return value.toLocaleString("en-US");
+  if (typeof columns !== "number" || columns <= 1) return line;
+  return truncateText(line, columns - 1);
 }

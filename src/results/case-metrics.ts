@@ -15,6 +15,20 @@ export function metricStatus(metric: MetricData): MetricStatus {
   return "score-only";
 }
 
+/** How many of `metricsData` ended in each {@link MetricStatus}. */
+export function countMetricStatuses(
+  metricsData: readonly MetricData[],
+): Record<MetricStatus, number> {
+  const counts: Record<MetricStatus, number> = {
+    passed: 0,
+    failed: 0,
+    errored: 0,
+    "score-only": 0,
+  };
+  for (const metric of metricsData) counts[metricStatus(metric)] += 1;
+  return counts;
+}
+
 /** Every metric result of a test case: all trials with `repeat` > 1, else the only one. */
 export function metricsOfCase(result: Pick<TestResult, "trials" | "metricsData">): MetricData[] {
   return result.trials.length > 0

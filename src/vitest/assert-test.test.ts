@@ -116,7 +116,7 @@ describe("assertTest", () => {
     );
     expect(error).toBeInstanceOf(VerdictAssertionError);
     expect((error as Error).message).toMatch(
-      /^Metrics: Toxicity \(score: none, threshold: 0\.50, strict: false, error: .*the judge fell over.*, reason: none\) failed\.$/,
+      /^Metrics: Toxicity \(score: –, threshold: 0\.50, strict: false, error: .*the judge fell over.*, reason: none\) failed\.$/,
     );
     expect(task.meta.verdict?.[0]?.outcome).toBe("errored");
     expect(task.meta.verdict?.[0]?.result?.metricsData[0]?.error).toMatch(/the judge fell over/);

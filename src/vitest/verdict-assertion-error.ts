@@ -1,3 +1,5 @@
+import { formatScore } from "../report/format.ts";
+import { metricStatus } from "../results/case-metrics.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 
@@ -11,15 +13,17 @@ export interface VerdictAssertionErrorOptions {
   result: TestResult;
 }
 
-function formatNumber(value: number | null): string {
-  return value === null ? "none" : value.toFixed(2);
+/** A failed threshold or an error: what fails the assertion. */
+function isFailing(metric: MetricData): boolean {
+  const status = metricStatus(metric);
+  return status === "failed" || status === "errored";
 }
 
 function describeMetric(metric: MetricData, trial: number | null): string {
   const fields = [
     ...(trial === null ? [] : [`trial: ${trial}`]),
-    `score: ${formatNumber(metric.score)}`,
-    `threshold: ${formatNumber(metric.threshold)}`,
+    `score: ${formatScore(metric.score)}`,
+    `threshold: ${formatScore(metric.threshold)}`,
     `strict: ${metric.strictMode}`,
     `error: ${metric.error ?? "none"}`,
     `reason: ${metric.reason ?? "none"}`,
@@ -39,13 +43,9 @@ export function describeFailedMetrics(options: DescribeFailedMetricsOptions): st
   const failing =
     result.trials.length > 1
       ? result.trials.flatMap((trial) =>
-          trial.metricsData
-            .filter((metric) => metric.success === false)
-            .map((metric) => describeMetric(metric, trial.trial)),
+          trial.metricsData.filter(isFailing).map((metric) => describeMetric(metric, trial.trial)),
         )
-      : result.metricsData
-          .filter((metric) => metric.success === false)
-          .map((metric) => describeMetric(metric, null));
+      : result.metricsData.filter(isFailing).map((metric) => describeMetric(metric, null));
   return `Metrics: ${failing.join(", ")} failed.`;
 }
 

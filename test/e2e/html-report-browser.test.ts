@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reportContent } from "../../src/evaluate/build-test-result.ts";
 import { renderHtmlReport } from "../../src/report/html-report.ts";
 import { renderJUnitReport } from "../../src/report/junit-report.ts";
 import type {
@@ -16,6 +17,7 @@ import type {
   TestResult,
 } from "../../src/results/evaluation-result.ts";
 import type { MetricData } from "../../src/results/metric-data.ts";
+import { image } from "../../src/test-case/image.ts";
 import { testResult as baseTestResult, metricData } from "../fixtures/results.ts";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -109,6 +111,11 @@ const summary: EvaluationSummary = {
   durationMs: 14_820,
 };
 
+const eiffelInput = reportContent({
+  field: "input",
+  content: ["What is in this picture? ", image("photos/eiffel-tower.jpg")],
+});
+
 const hostileCase = testResult({
   index: 0,
   name: `hostile ${PAYLOAD}`,
@@ -155,7 +162,8 @@ const result: EvaluationResult = {
     testResult({
       index: 2,
       name: "eiffel-photo",
-      input: "What is in this picture? [image 1: photos/eiffel-tower.jpg]",
+      input: eiffelInput.text,
+      images: eiffelInput.images,
       actualOutput: "The Eiffel Tower at dusk, seen from the Trocadéro.",
       expectedOutput: "The Eiffel Tower.",
     }),

@@ -154,7 +154,7 @@ describe("verdict compare", () => {
       [
         "Test cases that changed verdict (2):",
         "  greeting  Toxicity          passed → failed   score 0.00 → 0.90",
-        "  refund    Answer Relevancy  passed → errored  score 0.80 → n/a",
+        "  refund    Answer Relevancy  passed → errored  score 0.80 → –",
       ].join("\n"),
     );
     expect(stdout).toContain("Regression: worse by more than --max-drop 0:");

@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { resolveVerdictHome } from "../../config/project-config.ts";
 import { StoreError } from "../../errors/store-error.ts";
+import { formatCount, formatPassRate, formatRatePoints, formatScore } from "../../report/format.ts";
+import { type MetricStatus, metricStatus } from "../../results/case-metrics.ts";
 import type { MetricSummary, TestResult } from "../../results/evaluation-result.ts";
 import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
@@ -74,16 +76,16 @@ export interface RunComparison {
 // Summaries hold means of floats: equal runs must never count as worse by a rounding error.
 const TOLERANCE = 1e-9;
 
-function allMetricData(result: TestResult): MetricData[] {
-  return result.trials.length > 0
-    ? result.trials.flatMap((trial) => trial.metricsData)
-    : result.metricsData;
-}
+/** How compare words each {@link MetricStatus}. */
+const VERDICTS: Record<MetricStatus, MetricVerdict> = {
+  passed: "passed",
+  failed: "failed",
+  errored: "errored",
+  "score-only": "scored",
+};
 
 function verdictOf(data: MetricData): MetricVerdict {
-  if (data.error !== null) return "errored";
-  if (data.success === null) return "scored";
-  return data.success ? "passed" : "failed";
+  return VERDICTS[metricStatus(data)];
 }
 
 function metricSummaries(entry: RunWithResults): MetricSummary[] {
@@ -97,9 +99,6 @@ function metricSummaries(entry: RunWithResults): MetricSummary[] {
     durationMs: 0,
   }).metrics;
 }
-
-const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
-const score = (value: number | null) => (value === null ? "n/a" : value.toFixed(2));
 
 function findChanges(baseline: RunWithResults, candidate: RunWithResults): VerdictChange[] {
   const count = (results: TestResult[]) => {
@@ -157,7 +156,9 @@ export function compareRuns(options: {
     const regressions: string[] = [];
     if (old?.passRate != null && now?.passRate != null) {
       if (old.passRate - now.passRate > maxDrop + TOLERANCE) {
-        regressions.push(`pass rate ${percent(old.passRate)} → ${percent(now.passRate)}`);
+        regressions.push(
+          `pass rate ${formatPassRate(old.passRate)} → ${formatPassRate(now.passRate)}`,
+        );
       }
     }
     if (old?.meanScore != null && now?.meanScore != null) {
@@ -168,7 +169,7 @@ export function compareRuns(options: {
       if (worse > maxDrop + TOLERANCE) {
         const better = direction === "lower-is-better" ? "lower" : "higher";
         regressions.push(
-          `mean score ${score(old.meanScore)} → ${score(now.meanScore)} (${better} is better)`,
+          `mean score ${formatScore(old.meanScore)} → ${formatScore(now.meanScore)} (${better} is better)`,
         );
       }
     }
@@ -182,19 +183,18 @@ export function compareRuns(options: {
 }
 
 interface NumberFormat {
-  value: (value: number) => string;
+  value: (value: number | null) => string;
   delta: (delta: number) => string;
 }
-const SCORE: NumberFormat = { value: score, delta: (delta) => delta.toFixed(2) };
-const RATE: NumberFormat = { value: percent, delta: (delta) => `${(delta * 100).toFixed(1)} pts` };
+const SCORE: NumberFormat = { value: formatScore, delta: formatScore };
+const RATE: NumberFormat = { value: formatPassRate, delta: formatRatePoints };
 const BETTER: Record<MetricDirection, string> = {
   "higher-is-better": "higher",
   "lower-is-better": "lower",
 };
 
 function fromTo(old: number | null, now: number | null, format: NumberFormat): string {
-  const show = (value: number | null) => (value === null ? "n/a" : format.value(value));
-  const text = `${show(old)} → ${show(now)}`;
+  const text = `${format.value(old)} → ${format.value(now)}`;
   if (old === null || now === null) return text;
   const delta = now - old;
   if (Math.abs(delta) <= TOLERANCE) return `${text} (no change)`;
@@ -246,13 +246,13 @@ export function formatRunComparison(options: {
     "",
     changes.length === 0
       ? "No test case changed verdict."
-      : `Test cases that changed verdict (${changes.length}):`,
+      : `Test cases that changed verdict (${formatCount(changes.length)}):`,
     ...alignColumns(
       changes.map((item) => [
         item.testCase,
         item.metric,
         `${item.from} → ${item.to}`,
-        `score ${score(item.baselineScore)} → ${score(item.candidateScore)}`,
+        `score ${formatScore(item.baselineScore)} → ${formatScore(item.candidateScore)}`,
       ]),
       "  ",
     ),

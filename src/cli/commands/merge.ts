@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EvalError } from "../../errors/eval-error.ts";
 import { createConsoleReporter } from "../../report/console-report.ts";
+import { formatPlural } from "../../report/format.ts";
 import { parseJsonReport } from "../../report/json-report.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../../results/evaluation-result.ts";
 import { addSpending, emptySpending } from "../../results/spending.ts";
@@ -112,7 +113,7 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
   }
 
   const result = mergeEvaluationResults({ results });
-  const message = `Merged ${results.length} report${results.length === 1 ? "" : "s"}: ${options.files.join(", ")}.`;
+  const message = `Merged ${formatPlural(results.length, "report")}: ${options.files.join(", ")}.`;
   const event = { type: "run-end", runId: result.testRunId, result, message } as const;
   createConsoleReporter({ display: options.display }).onEvent(event);
   if (options.output !== undefined) {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ConfigError } from "../../errors/config-error.ts";
-import { formatCostUsd } from "../../report/console-report.ts";
+import { formatCostUsd, formatCount, MISSING_VALUE } from "../../report/format.ts";
 import { escapeHtml } from "../../report/html/escape-html.ts";
 import { renderHtmlReport } from "../../report/html-report.ts";
 import type { EvaluationResult } from "../../results/evaluation-result.ts";
@@ -47,9 +47,9 @@ function renderRunList(runs: readonly StoredRun[]): string {
 <td><a href="/runs/${encodeURIComponent(run.id)}">${text(run.identifier ?? run.id)}</a></td>
 <td>${text(run.status)}</td>
 <td>${text(run.startedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC"))}</td>
-<td>${cases ? `${cases.passed} / ${cases.total}` : "–"}</td>
-<td>${cases ? String(cases.failed) : "–"}</td>
-<td>${run.summary ? text(formatCostUsd({ costUsd: run.summary.costUsd })) : "–"}</td>
+<td>${cases ? `${formatCount(cases.passed)} / ${formatCount(cases.total)}` : MISSING_VALUE}</td>
+<td>${cases ? formatCount(cases.failed) : MISSING_VALUE}</td>
+<td>${run.summary ? text(formatCostUsd(run.summary.costUsd)) : MISSING_VALUE}</td>
 <td><code>${text(run.id)}</code></td>
 </tr>`;
     })

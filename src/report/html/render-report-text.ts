@@ -1,45 +1,39 @@
+import type { ResultImage } from "../../results/evaluation-result.ts";
+import { showControlCharacters } from "../format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
 /** Options of {@link renderReportText}. */
 export interface RenderReportTextOptions {
   text: string;
+  /**
+   * The images of the field `text` is, whose markers (`[image N: …]`, at `start`–`end`) become
+   * badges. Text without images is shown as it is, even where it reads like a marker.
+   * @default []
+   */
+  images?: readonly ResultImage[];
 }
-
-/**
- * `[image N: source]`, as written by contentForReport. A source may hold one level of square
- * brackets, as an IPv6 URL does (`http://[::1]/a.png`).
- */
-const IMAGE_MARKER = /\[image (\d+): ((?:[^[\]\n]|\[[^[\]\n]*\])*)\]/g;
-/** C0 and C1 controls but tab, newline and carriage return. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 const IMAGE_ICON = html`<svg class="image-icon" viewBox="0 0 16 16" aria-hidden="true"><rect x="1.5" y="2.5" width="13" height="11" rx="1.5"/><circle cx="5.5" cy="6.5" r="1.5"/><path d="M2 12l4-4 3 3 2-2 3 3"/></svg>`;
 
 /**
- * Renders test-case or judge text as escaped HTML. Image markers become visible badges, so a
- * reader sees where an image was; control characters become visible stand-ins (`␀`), which a
- * browser would otherwise drop or garble silently.
+ * Renders test-case or judge text as escaped HTML. The markers of `images` become visible
+ * badges, so a reader sees where an image was; control characters become visible stand-ins
+ * (`␀`), which a browser would otherwise drop or garble silently.
  */
 export function renderReportText(options: RenderReportTextOptions): SafeHtml {
-  const text = showControlCharacters(options.text);
+  const { text } = options;
+  const images = [...(options.images ?? [])].sort((first, second) => first.start - second.start);
   const parts: SafeHtml[] = [];
   let position = 0;
-  for (const match of text.matchAll(IMAGE_MARKER)) {
-    const source = match[2] ?? "";
+  for (const image of images) {
+    // Offsets that do not fit the text (a result edited by hand) leave it as plain text.
+    if (image.start < position || image.end > text.length || image.end <= image.start) continue;
+    const label = showControlCharacters(image.label);
     parts.push(
-      html`${text.slice(position, match.index)}<span class="image-marker" title="${source}">${IMAGE_ICON}image ${match[1] ?? ""}: ${source}</span>`,
+      html`${showControlCharacters(text.slice(position, image.start))}<span class="image-marker" title="${label}">${IMAGE_ICON}image ${image.number}: ${label}</span>`,
     );
-    position = match.index + match[0].length;
+    position = image.end;
   }
-  parts.push(html`${text.slice(position)}`);
+  parts.push(html`${showControlCharacters(text.slice(position))}`);
   return html`${parts}`;
-}
-
-function showControlCharacters(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, (character) => {
-    const code = character.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code);
-    return code === 0x7f ? "\u2421" : "\ufffd";
-  });
 }

@@ -1,6 +1,14 @@
+import { metricsOfCase } from "../../results/case-metrics.ts";
 import type { EvaluationResult, MetricSummary } from "../../results/evaluation-result.ts";
-import { formatCostUsd, formatDuration } from "../console-report.ts";
-import { allMetricResults, formatCount, formatPlural, formatScore } from "./metric-status.ts";
+import {
+  formatCostUsd,
+  formatCount,
+  formatDuration,
+  formatPassRate,
+  formatPlural,
+  formatScore,
+  formatTokens,
+} from "../format.ts";
 import { renderScoreHistogram } from "./render-score-histogram.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
@@ -53,17 +61,13 @@ function renderVerdict(options: { result: EvaluationResult }): SafeHtml {
     parts.push("No test cases were evaluated.");
     tone = "warn";
   } else if (failed > 0) {
-    parts.push(
-      `${formatCount({ value: failed })} of ${formatPlural({ value: testCases.total, noun: "test case" })} failed.`,
-    );
+    parts.push(`${formatCount(failed)} of ${formatPlural(testCases.total, "test case")} failed.`);
     tone = "fail";
   } else {
-    parts.push(
-      `All ${formatPlural({ value: testCases.total - unscored, noun: "scored test case" })} passed.`,
-    );
+    parts.push(`All ${formatPlural(testCases.total - unscored, "scored test case")} passed.`);
   }
   if (unscored > 0) {
-    parts.push(`${formatCount({ value: unscored })} left unscored (run ${status}).`);
+    parts.push(`${formatCount(unscored)} left unscored (run ${status}).`);
     if (tone === "pass") tone = "warn";
   }
   const label = { pass: "✓ PASS", fail: "✗ FAIL", warn: "! INCOMPLETE" }[tone];
@@ -76,36 +80,36 @@ function renderTotals(options: { result: EvaluationResult }): SafeHtml {
   const cards: Array<{ label: string; value: string; detail: string }> = [
     {
       label: "Test cases passed",
-      value: `${formatCount({ value: testCases.passed })} / ${formatCount({ value: testCases.total })}`,
-      detail: `${formatCount({ value: testCases.failed })} failed · ${formatCount({ value: testCases.unscored })} unscored`,
+      value: `${formatCount(testCases.passed)} / ${formatCount(testCases.total)}`,
+      detail: `${formatCount(testCases.failed)} failed · ${formatCount(testCases.unscored)} unscored`,
     },
     {
       label: "Judge calls",
-      value: formatCount({ value: summary.judgeCalls }),
-      detail: `paid · ${formatPlural({ value: summary.cacheHits, noun: "cache hit" })} · ${formatCount({ value: summary.sharedCalls })} shared`,
+      value: formatCount(summary.judgeCalls),
+      detail: `paid · ${formatPlural(summary.cacheHits, "cache hit")} · ${formatCount(summary.sharedCalls)} shared`,
     },
     {
       label: "Cost",
-      value: formatCostUsd({ costUsd: summary.costUsd }),
+      value: formatCostUsd(summary.costUsd),
       detail:
         summary.costUsd === null
           ? "a judge's price is unknown"
-          : `${formatCostUsd({ costUsd: summary.costUsd / Math.max(1, testCases.total - testCases.unscored) })} per scored test case`,
+          : `${formatCostUsd(summary.costUsd / Math.max(1, testCases.total - testCases.unscored))} per scored test case`,
     },
     {
       label: "Tokens",
-      value: formatCount({ value: summary.inputTokens + summary.outputTokens }),
-      detail: `${formatCount({ value: summary.inputTokens })} in · ${formatCount({ value: summary.outputTokens })} out`,
+      value: formatCount(summary.inputTokens + summary.outputTokens),
+      detail: formatTokens(summary.inputTokens, summary.outputTokens),
     },
     {
       label: "Duration",
-      value: formatDuration({ durationMs: summary.durationMs }),
-      detail: `${formatPlural({ value: testCases.total, noun: "test case" })} · ${formatPlural({ value: summary.metrics.length, noun: "metric" })}`,
+      value: formatDuration(summary.durationMs),
+      detail: `${formatPlural(testCases.total, "test case")} · ${formatPlural(summary.metrics.length, "metric")}`,
     },
     {
       label: "Saved by cache and sharing",
-      value: `${formatCount({ value: saved.judgeCalls })} calls`,
-      detail: `${formatCount({ value: saved.inputTokens + saved.outputTokens })} tokens · ${formatCostUsd({ costUsd: saved.costUsd })}`,
+      value: formatPlural(saved.judgeCalls, "call"),
+      detail: `${formatCount(saved.inputTokens + saved.outputTokens)} tokens · ${formatCostUsd(saved.costUsd)}`,
     },
   ];
   return html`<div class="cards">${cards.map(
@@ -117,9 +121,7 @@ function renderTotals(options: { result: EvaluationResult }): SafeHtml {
 function renderMetricSummaries(options: { result: EvaluationResult }): SafeHtml {
   const { result } = options;
   if (result.summary.metrics.length === 0) return html`<p class="empty">No metric results.</p>`;
-  const metricResults = result.testResults.flatMap((testResult) =>
-    allMetricResults({ testResult }),
-  );
+  const metricResults = result.testResults.flatMap((testResult) => metricsOfCase(testResult));
   return html`<div class="metric-summaries">${result.summary.metrics.map((summary) => {
     const results = metricResults.filter((metric) => metric.name === summary.name);
     const scores = results.flatMap((metric) => (metric.score === null ? [] : [metric.score]));
@@ -136,21 +138,20 @@ function renderMetricSummary(options: {
   threshold: number | null;
 }): SafeHtml {
   const { summary } = options;
-  const rate = summary.passRate === null ? "–" : `${(summary.passRate * 100).toFixed(1)}%`;
   const counts = [
-    html`<li class="count-pass">${formatCount({ value: summary.passed })} passed</li>`,
-    html`<li class="count-fail">${formatCount({ value: summary.failed })} failed</li>`,
-    html`<li class="count-error">${formatCount({ value: summary.errored })} errored</li>`,
+    html`<li class="count-pass">${formatCount(summary.passed)} passed</li>`,
+    html`<li class="count-fail">${formatCount(summary.failed)} failed</li>`,
+    html`<li class="count-error">${formatCount(summary.errored)} errored</li>`,
     summary.scoreOnly > 0
-      ? html`<li class="count-score-only">${formatCount({ value: summary.scoreOnly })} score-only</li>`
+      ? html`<li class="count-score-only">${formatCount(summary.scoreOnly)} score-only</li>`
       : null,
   ];
   return html`<article class="card metric-summary">
 <h3>${summary.name}</h3>
 <dl class="metric-figures">
-<div><dt>Mean score</dt><dd>${formatScore({ value: summary.meanScore })}</dd></div>
-<div><dt>Pass rate</dt><dd>${rate}</dd></div>
-${options.threshold === null ? null : html`<div><dt>Threshold</dt><dd>${formatScore({ value: options.threshold })}</dd></div>`}
+<div><dt>Mean score</dt><dd>${formatScore(summary.meanScore)}</dd></div>
+<div><dt>Pass rate</dt><dd>${formatPassRate(summary.passRate)}</dd></div>
+${options.threshold === null ? null : html`<div><dt>Threshold</dt><dd>${formatScore(options.threshold)}</dd></div>`}
 </dl>
 <ul class="metric-counts">${counts}</ul>
 ${renderScoreHistogram({ metricName: summary.name, scores: options.scores, threshold: options.threshold })}

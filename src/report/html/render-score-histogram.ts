@@ -1,3 +1,4 @@
+import { formatPlural } from "../format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
 /** Options of {@link renderScoreHistogram}. */
@@ -40,7 +41,7 @@ export function renderScoreHistogram(options: RenderScoreHistogramOptions): Safe
     const height = (count / highest) * plotHeight;
     const x = PLOT_LEFT + bin * binWidth + BAR_GAP / 2;
     const y = PLOT_BOTTOM - height;
-    const label = `${low}–${high}: ${count} result${count === 1 ? "" : "s"}`;
+    const label = `${low}–${high}: ${formatPlural(count, "result")}`;
     return html`<g><title>${label}</title><rect class="histogram-bar" x="${round(x)}" y="${round(y)}" width="${round(binWidth - BAR_GAP)}" height="${round(height)}"/>${
       count > 0
         ? html`<text class="histogram-count" x="${round(x + (binWidth - BAR_GAP) / 2)}" y="${round(y - 3)}" text-anchor="middle">${count}</text>`

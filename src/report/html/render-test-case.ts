@@ -1,24 +1,26 @@
-import type { TestResult, TrialResult } from "../../results/evaluation-result.ts";
-import type { MetricData } from "../../results/metric-data.ts";
-import { formatCostUsd } from "../console-report.ts";
 import {
+  countMetricStatuses,
+  hasThresholdFailure,
+  metricStatus,
+} from "../../results/case-metrics.ts";
+import type { ResultImage, TestResult, TrialResult } from "../../results/evaluation-result.ts";
+import type { MetricData } from "../../results/metric-data.ts";
+import {
+  formatCostUsd,
   formatCount,
   formatPlural,
   formatScore,
-  type MetricStatus,
-  metricStatus,
-  STATUS_LABELS,
-} from "./metric-status.ts";
+  formatTokens,
+  MISSING_VALUE,
+} from "../format.ts";
 import { renderReportText } from "./render-report-text.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
+import { renderStatusBadge, STATUS_CLASSES, type StatusClass } from "./status-badge.ts";
 
 /** Options of {@link renderTestCase}. */
 export interface RenderTestCaseOptions {
   testResult: TestResult;
 }
-
-/** A case is "error" when metrics errored and none failed its threshold. */
-type CaseStatus = MetricStatus;
 
 /**
  * One test case as a `<details>` block, open when it failed: input, actual and expected
@@ -32,27 +34,32 @@ export function renderTestCase(options: RenderTestCaseOptions): SafeHtml {
   const body = repeated
     ? testResult.trials.map((trial) => renderTrial({ trial, trialCount: testResult.trials.length }))
     : renderMetrics({ metricsData: testResult.metricsData });
+  const field = (label: string, name: ResultImage["field"]) =>
+    renderField({
+      label,
+      text: testResult[name],
+      images: testResult.images.filter((image) => image.field === name),
+    });
   return html`<details class="case case-${status}" id="case-${testResult.index}"${status === "fail" || status === "error" ? html` open` : null}>
-<summary><span class="badge badge-${status}">${STATUS_LABELS[status]}</span><span class="case-name">${renderReportText({ text: testResult.name })}</span><span class="case-meta">${describeCase({ testResult })}</span></summary>
+<summary>${renderStatusBadge(status)}<span class="case-name">${renderReportText({ text: testResult.name })}</span><span class="case-meta">${describeCase({ testResult })}</span></summary>
 <div class="case-body">
 <div class="fields">
-${renderField({ label: "Input", text: testResult.input })}
-${renderField({ label: "Actual output", text: testResult.actualOutput })}
-${testResult.expectedOutput === null ? null : renderField({ label: "Expected output", text: testResult.expectedOutput })}
+${field("Input", "input")}
+${field("Actual output", "actualOutput")}
+${testResult.expectedOutput === null ? null : field("Expected output", "expectedOutput")}
 </div>
 ${body}
 </div>
 </details>`;
 }
 
-function caseStatus(options: { testResult: TestResult }): CaseStatus {
+/** A failed case is "error" when metrics errored and none failed its threshold. */
+function caseStatus(options: { testResult: TestResult }): StatusClass {
   const { testResult } = options;
   if (testResult.success === true) return "pass";
   if (testResult.success === null) return "score-only";
-  const runs = testResult.trials.length > 0 ? testResult.trials : [testResult];
-  const statuses = runs.flatMap((run) => run.metricsData.map((metric) => metricStatus({ metric })));
   // Errors only, no failed threshold: the judge is at fault, not the application.
-  return statuses.includes("error") && !statuses.includes("fail") ? "error" : "fail";
+  return hasThresholdFailure(testResult) ? "fail" : "error";
 }
 
 function describeCase(options: { testResult: TestResult }): string {
@@ -61,40 +68,37 @@ function describeCase(options: { testResult: TestResult }): string {
   if (testResult.trials.length > 0) {
     parts.push(`${testResult.passedTrials}/${testResult.trials.length} trials passed`);
   } else {
-    const counts = countStatuses({ metricsData: testResult.metricsData });
-    const total = testResult.metricsData.length;
+    const counts = countMetricStatuses(testResult.metricsData);
     const shown: string[] = [];
-    if (counts.fail > 0) shown.push(`${counts.fail} failed`);
-    if (counts.error > 0) shown.push(`${counts.error} errored`);
-    if (counts.pass > 0) shown.push(`${counts.pass} passed`);
-    if (counts["score-only"] > 0) shown.push(`${counts["score-only"]} score-only`);
+    if (counts.failed > 0) shown.push(`${formatCount(counts.failed)} failed`);
+    if (counts.errored > 0) shown.push(`${formatCount(counts.errored)} errored`);
+    if (counts.passed > 0) shown.push(`${formatCount(counts.passed)} passed`);
+    if (counts["score-only"] > 0) shown.push(`${formatCount(counts["score-only"])} score-only`);
     parts.push(
-      `${formatPlural({ value: total, noun: "metric" })}${shown.length > 0 ? `: ${shown.join(", ")}` : ""}`,
+      `${formatPlural(testResult.metricsData.length, "metric")}${shown.length > 0 ? `: ${shown.join(", ")}` : ""}`,
     );
   }
   return parts.join(" · ");
 }
 
-function countStatuses(options: { metricsData: MetricData[] }): Record<MetricStatus, number> {
-  const counts: Record<MetricStatus, number> = { pass: 0, fail: 0, error: 0, "score-only": 0 };
-  for (const metric of options.metricsData) counts[metricStatus({ metric })] += 1;
-  return counts;
-}
-
-function renderField(options: { label: string; text: string | null }): SafeHtml {
+function renderField(options: {
+  label: string;
+  text: string | null;
+  images: readonly ResultImage[];
+}): SafeHtml {
   const content =
     options.text === null
       ? html`<p class="text text-missing">(none)</p>`
-      : html`<div class="text">${renderReportText({ text: options.text })}</div>`;
+      : html`<div class="text">${renderReportText({ text: options.text, images: options.images })}</div>`;
   return html`<section class="field"><h4>${options.label}</h4>${content}</section>`;
 }
 
 function renderTrial(options: { trial: TrialResult; trialCount: number }): SafeHtml {
   const { trial } = options;
-  const status: CaseStatus =
+  const status: StatusClass =
     trial.success === true ? "pass" : trial.success === false ? "fail" : "score-only";
   return html`<details class="trial"${trial.success === false ? html` open` : null}>
-<summary><span class="badge badge-${status}">${STATUS_LABELS[status]}</span> Trial ${trial.trial + 1} of ${options.trialCount}</summary>
+<summary>${renderStatusBadge(status)} Trial ${trial.trial + 1} of ${options.trialCount}</summary>
 ${renderMetrics({ metricsData: trial.metricsData })}
 </details>`;
 }
@@ -108,30 +112,27 @@ function renderMetrics(options: { metricsData: MetricData[] }): SafeHtml {
 
 function renderMetric(options: { metric: MetricData }): SafeHtml {
   const { metric } = options;
-  const status = metricStatus({ metric });
+  const status = STATUS_CLASSES[metricStatus(metric)];
   const explanation =
     status === "error"
       ? html`<p class="error-message"><strong>Error:</strong> ${renderReportText({ text: metric.error ?? "" })}</p>`
       : metric.reason === null
         ? null
         : html`<p class="metric-reason">${renderReportText({ text: metric.reason })}</p>`;
-  const cached = metric.cachedJudgeCalls > 0 ? ` (${metric.cachedJudgeCalls} cached)` : "";
-  const tokens =
-    metric.inputTokens === null && metric.outputTokens === null
-      ? "–"
-      : `${formatCount({ value: metric.inputTokens ?? 0 })} in · ${formatCount({ value: metric.outputTokens ?? 0 })} out`;
+  const cached =
+    metric.cachedJudgeCalls > 0 ? ` (${formatCount(metric.cachedJudgeCalls)} cached)` : "";
   const steps =
     metric.verboseLogs.trim() === ""
       ? null
       : html`<details class="steps"><summary>Verbose steps</summary><pre class="text">${renderReportText({ text: metric.verboseLogs })}</pre></details>`;
   return html`<article class="metric metric-${status}">
-<header class="metric-header"><span class="badge badge-${status}">${STATUS_LABELS[status]}</span><h5>${metric.name}</h5><span class="metric-score">score <strong>${formatScore({ value: metric.score })}</strong> · threshold ${metric.threshold === null ? "none" : formatScore({ value: metric.threshold })}${metric.strictMode ? " · strict" : ""}</span></header>
+<header class="metric-header">${renderStatusBadge(status)}<h5>${metric.name}</h5><span class="metric-score">score <strong>${formatScore(metric.score)}</strong> · threshold ${metric.threshold === null ? "none" : formatScore(metric.threshold)}${metric.strictMode ? " · strict" : ""}</span></header>
 ${explanation}
 <dl class="metric-facts">
-<div><dt>Judge</dt><dd>${metric.evaluationModel ?? "–"}</dd></div>
-<div><dt>Judge calls</dt><dd>${formatCount({ value: metric.judgeCalls })}${cached}</dd></div>
-<div><dt>Cost</dt><dd>${formatCostUsd({ costUsd: metric.evaluationCost })}</dd></div>
-<div><dt>Tokens</dt><dd>${tokens}</dd></div>
+<div><dt>Judge</dt><dd>${metric.evaluationModel ?? MISSING_VALUE}</dd></div>
+<div><dt>Judge calls</dt><dd>${formatCount(metric.judgeCalls)}${cached}</dd></div>
+<div><dt>Cost</dt><dd>${formatCostUsd(metric.evaluationCost)}</dd></div>
+<div><dt>Tokens</dt><dd>${formatTokens(metric.inputTokens, metric.outputTokens)}</dd></div>
 </dl>
 ${steps}
 </article>`;

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatClock,
+  formatCostUsd,
+  formatCount,
+  formatDuration,
+  formatPassRate,
+  formatPlural,
+  formatRatePoints,
+  formatScore,
+  formatScoreAgainstThreshold,
+  formatTokens,
+  MISSING_VALUE,
+  showControlCharacters,
+  toOneLine,
+  truncateText,
+} from "./format.ts";
+
+describe("format", () => {
+  it.each([
+    ["a count", formatCount(1234567), "1,234,567"],
+    ["a small count", formatCount(7), "7"],
+    ["one of a noun", formatPlural(1, "judge call"), "1 judge call"],
+    ["several of a noun", formatPlural(3, "judge call"), "3 judge calls"],
+    ["none of a noun", formatPlural(0, "test case"), "0 test cases"],
+    ["many of a noun", formatPlural(1500, "test case"), "1,500 test cases"],
+    ["a score", formatScore(0.5), "0.50"],
+    ["a score, rounded", formatScore(0.666), "0.67"],
+    ["a perfect score", formatScore(1), "1.00"],
+    ["a missing score", formatScore(null), "–"],
+    [
+      "a score past its threshold",
+      formatScoreAgainstThreshold(0.8, 0.5),
+      "score 0.80 > threshold 0.50",
+    ],
+    [
+      "a score below its threshold",
+      formatScoreAgainstThreshold(0.3, 0.5),
+      "score 0.30 < threshold 0.50",
+    ],
+    [
+      "a score at its threshold",
+      formatScoreAgainstThreshold(0.5, 0.5),
+      "score 0.50 = threshold 0.50",
+    ],
+    [
+      "a score close to its threshold",
+      formatScoreAgainstThreshold(0.5004, 0.5),
+      "score 0.5004 > threshold 0.5000",
+    ],
+    ["a pass rate", formatPassRate(2 / 3), "66.7%"],
+    ["a full pass rate", formatPassRate(1), "100.0%"],
+    ["a zero pass rate", formatPassRate(0), "0.0%"],
+    ["a missing pass rate", formatPassRate(null), "–"],
+    ["a pass-rate difference", formatRatePoints(1 / 3), "33.3 pts"],
+    ["a cost", formatCostUsd(0.0123), "$0.0123"],
+    ["a zero cost", formatCostUsd(0), "$0.0000"],
+    ["a cost below the last digit", formatCostUsd(0.00001), "<$0.0001"],
+    ["an unknown cost", formatCostUsd(null), "unknown"],
+    ["tokens", formatTokens(12_000, 80), "12,000 in · 80 out"],
+    ["tokens, one side unknown", formatTokens(null, 80), "0 in · 80 out"],
+    ["unknown tokens", formatTokens(null, null), "–"],
+    ["a short duration", formatDuration(400), "0.4s"],
+    ["a duration under a minute", formatDuration(12_345), "12.3s"],
+    ["a duration in minutes", formatDuration(125_000), "2m 05s"],
+    ["a duration in hours", formatDuration(3_723_000), "1h 02m 03s"],
+    ["a negative duration", formatDuration(-5), "0.0s"],
+    ["a clock", formatClock(65_000), "1:05"],
+    ["a clock past an hour", formatClock(3_723_000), "1:02:03"],
+    ["a clock without an end", formatClock(Number.POSITIVE_INFINITY), "–"],
+    ["short text", truncateText("short", 10), "short"],
+    ["long text", truncateText("abcdefghij", 5), "abcd…"],
+    ["long text ending in a space", truncateText("abc defgh", 5), "abc…"],
+    ["long text with emoji", truncateText("😀😀😀😀", 3), "😀😀…"],
+    ["text on one line", toOneLine("  a\n\tb   c \n"), "a b c"],
+    [
+      "control characters",
+      showControlCharacters("a\u0000b\u001bc\u007fd\u009be"),
+      "a␀b␛c␡d\ufffde",
+    ],
+    ["newlines and tabs", showControlCharacters("a\nb\tc\r\nd"), "a\nb\tc\nd"],
+    ["a lone carriage return", showControlCharacters("over\rwrite"), "over␍write"],
+  ])("%s", (_what, formatted, expected) => {
+    expect(formatted).toBe(expected);
+  });
+
+  it("shows every missing value with the same glyph", () => {
+    expect(new Set([formatScore(null), formatPassRate(null), formatTokens(null, null)])).toEqual(
+      new Set([MISSING_VALUE]),
+    );
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * How every report (console, HTML, JUnit, progress bar, `verdict compare`/`view`, assertion
+ * errors) prints numbers and text: one function per kind of value, so that the same number
+ * reads the same wherever it appears.
+ */
+
+/** What a report shows in place of a value it does not have: a score, a rate, an ETA. */
+export const MISSING_VALUE = "–";
+
+/** C0 and C1 controls but newline and tab: what terminals act on and browsers drop or garble. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** `1,234`, the same in every locale. */
+export function formatCount(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+/** `"1 judge call"`, `"1,234 judge calls"`: the count, then the noun, plural unless 1. */
+export function formatPlural(value: number, noun: string): string {
+  return `${formatCount(value)} ${noun}${value === 1 ? "" : "s"}`;
+}
+
+/** A score or threshold with two decimals, like `0.50`; {@link MISSING_VALUE} when there is none. */
+export function formatScore(value: number | null): string {
+  return value === null ? MISSING_VALUE : value.toFixed(2);
+}
+
+/**
+ * `"score 0.80 > threshold 0.50"`: two decimals, more (up to six) when the two would otherwise
+ * print alike although they differ.
+ */
+export function formatScoreAgainstThreshold(score: number, threshold: number): string {
+  const sign = score > threshold ? ">" : score < threshold ? "<" : "=";
+  let digits = 2;
+  while (digits < 6 && score !== threshold && score.toFixed(digits) === threshold.toFixed(digits)) {
+    digits += 1;
+  }
+  return `score ${score.toFixed(digits)} ${sign} threshold ${threshold.toFixed(digits)}`;
+}
+
+/** A pass rate from 0 to 1 as a percentage with one decimal, like `66.7%`; {@link MISSING_VALUE} when there is none. */
+export function formatPassRate(rate: number | null): string {
+  return rate === null ? MISSING_VALUE : `${(rate * 100).toFixed(1)}%`;
+}
+
+/** A difference of two pass rates in percentage points, like `33.3 pts` (no sign). */
+export function formatRatePoints(difference: number): string {
+  return `${(difference * 100).toFixed(1)} pts`;
+}
+
+/** USD like `$0.0123`; `<$0.0001` for a cost too small to show; `"unknown"` when `null`. */
+export function formatCostUsd(costUsd: number | null): string {
+  if (costUsd === null) return "unknown";
+  // A few cached tokens cost less than the last digit shown: "$0.0000" would read as free.
+  if (costUsd > 0 && costUsd < 0.00005) return "<$0.0001";
+  return `$${costUsd.toFixed(4)}`;
+}
+
+/** Input and output tokens, like `1,200 in · 80 out`; {@link MISSING_VALUE} when both are unknown. */
+export function formatTokens(inputTokens: number | null, outputTokens: number | null): string {
+  if (inputTokens === null && outputTokens === null) return MISSING_VALUE;
+  return `${formatCount(inputTokens ?? 0)} in · ${formatCount(outputTokens ?? 0)} out`;
+}
+
+/** How long something took, like `0.4s`, `12.3s`, `2m 05s` or `1h 02m 03s`. */
+export function formatDuration(durationMs: number): string {
+  const milliseconds = Math.max(0, durationMs);
+  if (milliseconds < 60_000) return `${(milliseconds / 1000).toFixed(1)}s`;
+  const { hours, minutes, seconds } = splitSeconds(milliseconds);
+  if (hours === 0) return `${minutes}m ${seconds}s`;
+  return `${hours}h ${String(minutes).padStart(2, "0")}m ${seconds}s`;
+}
+
+/**
+ * A running time on a clock face, `m:ss` or from an hour on `h:mm:ss`, as progress bars show
+ * elapsed time and ETA; {@link MISSING_VALUE} when it is not finite (no rate yet).
+ */
+export function formatClock(durationMs: number): string {
+  if (!Number.isFinite(durationMs)) return MISSING_VALUE;
+  const { hours, minutes, seconds } = splitSeconds(Math.max(0, durationMs));
+  if (hours === 0) return `${minutes}:${seconds}`;
+  return `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`;
+}
+
+function splitSeconds(milliseconds: number): { hours: number; minutes: number; seconds: string } {
+  const totalSeconds = Math.round(milliseconds / 1000);
+  return {
+    hours: Math.floor(totalSeconds / 3600),
+    minutes: Math.floor((totalSeconds % 3600) / 60),
+    seconds: String(totalSeconds % 60).padStart(2, "0"),
+  };
+}
+
+/**
+ * At most `maxLength` characters (code points, so that no emoji is cut in half): longer text is
+ * cut, trailing white space dropped, and `…` added.
+ */
+export function truncateText(text: string, maxLength: number): string {
+  const characters = Array.from(text);
+  if (characters.length <= maxLength) return text;
+  return `${characters
+    .slice(0, maxLength - 1)
+    .join("")
+    .trimEnd()}…`;
+}
+
+/** Text on one line: every run of white space (newlines too) becomes one space, ends trimmed. */
+export function toOneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Replaces C0 and C1 control characters (except newline and tab) with visible stand-ins —
+ * `\u0000` becomes `␀`, ESC `␛`, DEL `␡`, a C1 control `�` — so that text from test cases or
+ * the judge can neither move a terminal's cursor or change its colours, nor vanish silently in
+ * a browser. `\r\n` becomes `\n`; a lone `\r` becomes `␍`.
+ */
+export function showControlCharacters(text: string): string {
+  return text.replace(/\r\n/g, "\n").replace(CONTROL_CHARACTERS, (character) => {
+    const code = character.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    return code === 0x7f ? "\u2421" : "\ufffd";
+  });
+}

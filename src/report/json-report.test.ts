@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { evaluationResultArbitrary } from "../../test/fixtures/result-arbitraries.ts";
-import { metricData } from "../../test/fixtures/results.ts";
+import { evaluationResult, metricData, testResult } from "../../test/fixtures/results.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
@@ -241,5 +241,38 @@ describe("the JSON report is lossless", () => {
       sharedJudgeCalls: 0,
     });
     expect(parsed.summary.metrics[0]).toMatchObject({ name: "Toxicity", lowerIsBetter: true });
+  });
+});
+
+describe("the JSON report keeps user data as given", () => {
+  it('keeps a "__proto__" key in span inputs and metadata as an ordinary key', () => {
+    const input = JSON.parse('{"__proto__": {"polluted": true}, "question": "q"}');
+    const withTrace = evaluationResult({
+      testResults: [
+        testResult({
+          trace: {
+            name: "app",
+            status: "ok",
+            error: null,
+            input,
+            output: "a",
+            startedAt: "2026-01-01T00:00:00.000Z",
+            durationMs: 1,
+            metadata: JSON.parse('{"__proto__": "x"}'),
+            testCase: null,
+            metricsData: [],
+            spans: [],
+          },
+        }),
+      ],
+    });
+    const parsed = parseJsonReport({
+      text: renderJsonReport({ result: withTrace }),
+      source: "p.json",
+    });
+    const trace = parsed.testResults[0]?.trace;
+    expect(Object.keys(trace?.input as object)).toEqual(["__proto__", "question"]);
+    expect(Object.hasOwn(trace?.metadata ?? {}, "__proto__")).toBe(true);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });
 });

@@ -62,7 +62,23 @@ export const metricDataObject = z.object({
 
 export const metricDataSchema = z.preprocess(withLowerIsBetter, metricDataObject);
 
-const jsonValueSchema: z.ZodType<JsonValue> = z.json();
+/** Whether a value is plain JSON (what JSON.parse gives), checked without copying it. */
+function isJsonValue(value: unknown): value is JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (typeof value !== "object") return false;
+  return Object.values(value).every(isJsonValue);
+}
+
+// User data (span inputs, outputs, metadata) is checked, never rebuilt: a rebuilt object would
+// lose a key such as "__proto__", which JSON.parse keeps as an ordinary key.
+const jsonValueSchema = z.custom<JsonValue>(isJsonValue, "expected a JSON value");
+const jsonObjectSchema = z.custom<{ [key: string]: JsonValue }>(
+  (value) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) && isJsonValue(value),
+  "expected a JSON object",
+);
 
 export const testCaseRecordSchema = z.object({
   input: z.string(),
@@ -81,7 +97,7 @@ const spanFields = {
   input: jsonValueSchema,
   output: jsonValueSchema,
   startedAt: z.string(),
-  metadata: z.record(z.string(), jsonValueSchema).nullable(),
+  metadata: jsonObjectSchema.nullable(),
   testCase: testCaseRecordSchema.nullable(),
   metricsData: z.array(metricDataSchema),
 };

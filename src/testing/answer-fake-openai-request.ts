@@ -1,11 +1,11 @@
 import type { IncomingMessage } from "node:http";
+import { defaultAnswer } from "./default-answer.ts";
 import {
   errorBody,
   type FakeReply,
   type FakeResponder,
   isFakeReply,
 } from "./fake-openai-replies.ts";
-import { fillJsonSchema } from "./fill-json-schema.ts";
 import { type FakeOpenAIRequest, parseFakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 import { renderFakeOpenAIAnswer } from "./render-fake-openai-answer.ts";
 
@@ -64,7 +64,7 @@ function invalidRequest(options: {
 
 /**
  * Decides the answer to one request under `/v1`: validates and records model calls, takes the
- * next scripted reply (or asks the responder, or fills the schema) and shapes the answer.
+ * next scripted reply (or asks the responder, or gives the default answer) and shapes the answer.
  */
 export async function answerFakeOpenAIRequest(options: {
   script: FakeOpenAIScript;
@@ -171,7 +171,7 @@ function answer(options: {
             : JSON.stringify(
                 request.jsonSchema === null
                   ? {}
-                  : fillJsonSchema({ schema: request.jsonSchema, seed: request.prompt }),
+                  : defaultAnswer(request.jsonSchema, request.prompt),
               );
       const usage = {
         inputTokens: estimateTokens(request.prompt) + TOKENS_PER_IMAGE * request.images.length,

@@ -22,7 +22,7 @@ export type FakeReply =
   | { kind: "drop" }
   | { kind: "fill" };
 
-/** Decides the answer to one request; `undefined` means "fill the schema asked for". */
+/** Decides the answer to one request; `undefined` means "give the default answer". */
 export type FakeResponder = (
   request: FakeOpenAIRequest,
 ) => FakeReply | undefined | Promise<FakeReply | undefined>;
@@ -41,7 +41,10 @@ export const reply = {
   text(text: string): FakeReply {
     return { kind: "text", text };
   },
-  /** Answers with a deterministic value that satisfies the schema asked for (the default). */
+  /**
+   * The default answer: a deterministic value for the schema asked for (verdict's step schemas;
+   * plain objects, arrays, strings, enums, numbers, booleans, nullable values), `{}` without one.
+   */
   fill(): FakeReply {
     return { kind: "fill" };
   },

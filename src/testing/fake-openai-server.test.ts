@@ -318,6 +318,19 @@ describe("scripting", () => {
     expect(error.message).toMatch(/no script for this prompt/);
   });
 
+  it("answers a 500 that says why when the default answer cannot satisfy the schema", async () => {
+    const error = (await rejectionOf(
+      generateText({
+        model: provider()("gpt-4.1"),
+        prompt: "Who wrote it?",
+        output: Output.object({ schema: z.object({ contact: z.email() }) }),
+        maxRetries: 0,
+      }),
+    )) as APICallError;
+    expect(error.statusCode).toBe(500);
+    expect(error.message).toMatch(/cannot satisfy "format" \(at \$\.contact\)/);
+  });
+
   it("resets requests, counters and the queue", async () => {
     server.enqueue(reply.serverError(), reply.serverError());
     await rejectionOf(generateText({ model: provider()("gpt-4.1"), prompt: "Hi", maxRetries: 0 }));

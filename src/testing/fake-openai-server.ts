@@ -17,14 +17,13 @@ export {
   type FakeResponder,
   reply,
 } from "./fake-openai-replies.ts";
-export { type FillJsonSchemaOptions, fillJsonSchema } from "./fill-json-schema.ts";
 export type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
 /** Options of {@link startFakeOpenAIServer}. */
 export interface FakeOpenAIServerOptions {
   /** Answers consumed in order, one per model call, before `respond` is consulted. */
   replies?: Array<FakeReply | FakeResponder>;
-  /** Answers model calls once `replies` is empty. @default fill the schema asked for */
+  /** Answers model calls once `replies` is empty. @default none: the default answer, see `reply.fill()` */
   respond?: FakeResponder;
   /** Delay before every answer, errors and drops included. @default 0 */
   latencyMs?: number;
@@ -62,7 +61,7 @@ export interface FakeOpenAIServer {
   enqueue(...replies: Array<FakeReply | FakeResponder>): void;
   /** Changes the delay before every answer, from the next answer on. */
   setLatency(latencyMs: number): void;
-  /** Replaces the responder used once the queue is empty; `undefined` fills every schema. */
+  /** Replaces the responder used once the queue is empty; `undefined` gives the default answer. */
   setResponder(respond: FakeResponder | undefined): void;
   /** Clears recorded requests, counters and queued replies; keeps responder and latency. */
   reset(): void;
@@ -81,13 +80,13 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Starts an OpenAI-compatible HTTP server on 127.0.0.1 that answers `POST /v1/responses` and
- * `POST /v1/chat/completions` (JSON or server-sent events) with scripted replies, or with a
- * deterministic value that fills the JSON schema asked for. It records every request and also
- * serves `GET /v1/models` and `GET /stats`.
+ * `POST /v1/chat/completions` (JSON or server-sent events) with scripted replies, or by default
+ * with a deterministic value for the JSON schema asked for (see `reply.fill()`). It records every
+ * request and also serves `GET /v1/models` and `GET /stats`.
  * @example
  * const server = await startFakeOpenAIServer({ replies: [reply.rateLimit({ retryAfterSeconds: 1 })] });
  * const openai = createOpenAI({ baseURL: server.url, apiKey: "test" });
- * await generateText({ model: openai("gpt-4.1"), prompt: "Hi" }); // 429, then a filled answer
+ * await generateText({ model: openai("gpt-4.1"), prompt: "Hi" }); // 429, then the default answer
  * await server.close();
  */
 export async function startFakeOpenAIServer(

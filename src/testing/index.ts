@@ -3,7 +3,17 @@
  * HTTP path. Import from `verdict/testing`.
  * @packageDocumentation
  */
-export * from "./fake-openai-server.ts";
+export {
+  type FakeErrorReplyOptions,
+  type FakeOpenAIRequest,
+  type FakeOpenAIServer,
+  type FakeOpenAIServerOptions,
+  type FakeOpenAIServerStats,
+  type FakeReply,
+  type FakeResponder,
+  reply,
+  startFakeOpenAIServer,
+} from "./fake-openai-server.ts";
 export {
   type MockAnswer,
   MockJudge,

@@ -40,8 +40,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "updateCurrentSpan",
     "updateCurrentTrace",
   ],
-  // fillJsonSchema leaves with the lean fake-server answerer.
-  "verdict/testing": ["MockJudge", "fillJsonSchema", "reply", "startFakeOpenAIServer"],
+  "verdict/testing": ["MockJudge", "reply", "startFakeOpenAIServer"],
   "verdict/vitest": ["VerdictReporter", "assertTest", "toPass"],
 };
 

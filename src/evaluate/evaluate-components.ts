@@ -68,6 +68,7 @@ function traceHasMetrics(trace: TraceRecord | undefined): boolean {
 export async function evaluateComponents(
   options: ComponentEvaluateOptions,
 ): Promise<EvaluationResult> {
+  const startedAt = Date.now();
   const { goldens, traceMetrics } = checkComponentOptions(options);
   const repeat = options.repeat ?? 1;
   const judges = new JudgeResolver(options.env ?? process.env);
@@ -108,6 +109,7 @@ export async function evaluateComponents(
 
   return runSession({
     options,
+    startedAt,
     total: goldens.length,
     fingerprints,
     metricNames: traceMetrics.map((metric) => metric.name),

@@ -260,7 +260,7 @@ describe("evaluate", () => {
       expect(result.testResults).toHaveLength(2);
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0]?.[0])).toContain(
-        "onProgress failed and is skipped for this run: listener bug",
+        "onProgress failed (later failures are not repeated): listener bug",
       );
     } finally {
       warn.mockRestore();
@@ -399,5 +399,23 @@ describe("evaluate", () => {
       }),
     ).rejects.toThrow("store is read-only");
     expect(process.listenerCount("SIGINT")).toBe(listeners);
+  });
+
+  it("leaves no listener, open store or running run behind when an option is refused", async () => {
+    const store = new MemoryRunStore();
+    const listeners = process.listenerCount("SIGINT");
+    await expect(
+      evaluate({
+        testCases: [{ input: "q", actualOutput: "fine" }],
+        metrics: [new ToxicityMetric({ model: new MockJudge({ answers: answer }) })],
+        store,
+        identifier: "refused",
+        maxConcurrent: 0,
+        display: "none",
+        handleInterrupt: true,
+      }),
+    ).rejects.toThrow("maxConcurrent");
+    expect(process.listenerCount("SIGINT")).toBe(listeners);
+    expect(store.getRun("refused")).toBeNull();
   });
 });

@@ -49,6 +49,7 @@ export async function evaluate(
   options: EvaluateOptions | ComponentEvaluateOptions,
 ): Promise<EvaluationResult> {
   if (isComponentRun(options)) return evaluateComponents(options);
+  const startedAt = Date.now();
   const { testCases, metrics } = checkEvaluateOptions(options);
   const repeat = options.repeat ?? 1;
   const judges = new JudgeResolver(options.env ?? process.env);
@@ -56,6 +57,7 @@ export async function evaluate(
   const described = judges.describe(metrics);
   return runSession({
     options,
+    startedAt,
     total: testCases.length,
     fingerprints: testCases.map((testCase) =>
       fingerprintTestCase({ testCase, metrics: described, repeat }),

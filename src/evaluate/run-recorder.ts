@@ -40,6 +40,10 @@ export interface RunRecorderOptions {
   warn?: (message: string) => void;
   /** Events wait until {@link RunRecorder.announce} (a run whose size is not known yet). @default false */
   deferEvents?: boolean;
+  /** What the run loses without its store, said when the default store cannot be opened. */
+  withoutStore?: string;
+  /** When the run began (`Date.now()`), for its stored start and its duration. @default now */
+  startedAt?: number;
 }
 
 /** What {@link RunRecorder.finish} needs to end the run. */
@@ -71,7 +75,7 @@ export class RunRecorder {
   private readonly options: RunRecorderOptions;
   private readonly reporters: Array<{ reporter: RunReporter; name: string }>;
   private readonly failed = new Set<string>();
-  private readonly startedAt = Date.now();
+  private readonly startedAt: number;
   private readonly reused = new Set<number>();
   private pending: RunnerEvent[] | null;
   private finished = 0;
@@ -90,6 +94,7 @@ export class RunRecorder {
       name: `reporter #${position + 1}`,
     }));
     this.pending = options.deferEvents ? [] : null;
+    this.startedAt = options.startedAt ?? Date.now();
   }
 
   /** Opens the run's store; nothing is stored until {@link start}. */
@@ -114,7 +119,8 @@ export class RunRecorder {
       return new RunRecorder(options, { store, owned: true, warning: null });
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
-      const warning = `Warning: ${error.message} This run goes on without the store: no judge cache, and results are not kept.`;
+      const loses = options.withoutStore ?? "no judge cache, and results are not kept";
+      const warning = `Warning: ${error.message} This run goes on without the store: ${loses}.`;
       warn(warning);
       return new RunRecorder(options, { store: null, owned: false, warning });
     }
@@ -278,14 +284,17 @@ export class RunRecorder {
     if (onProgress) this.notify("onProgress", () => onProgress(event));
   }
 
-  // A failing reporter must not cost the run its results: it is reported once and skipped.
+  // A failing reporter must not cost the run its results: its error is reported once, and it
+  // still gets the later events (one bad event must not keep it from writing its file).
   private notify(name: string, listener: () => void): void {
-    if (this.failed.has(name)) return;
     try {
       listener();
     } catch (error) {
+      if (this.failed.has(name)) return;
       this.failed.add(name);
-      this.warn(`Warning: ${name} failed and is skipped for this run: ${(error as Error).message}`);
+      this.warn(
+        `Warning: ${name} failed (later failures are not repeated): ${(error as Error).message}`,
+      );
     }
   }
 

@@ -35,6 +35,8 @@ export interface RunSession {
 /** What a kind of run (test cases, or goldens through an application) brings to {@link runSession}. */
 export interface RunPlan {
   options: RunOptions;
+  /** When the run began (`Date.now()` on entering evaluate()), for its duration. */
+  startedAt: number;
   /** Cases in the run. */
   total: number;
   /** One per case: what a resumed run compares to reuse a stored result. */
@@ -102,28 +104,35 @@ function openSession(plan: RunPlan): OpenSession {
     onProgress: options.onProgress,
     onStoreFailure: "stop",
     resume: options.resume ?? false,
+    startedAt: plan.startedAt,
   });
-  // Resume is read before any listener is attached: if it fails, nothing is left behind.
-  const reused = recorder.start({ config: plan.config, fingerprints: plan.fingerprints });
-
   const controller = new AbortController();
+  let scheduler: JudgeScheduler;
+  let reused: Map<number, TestResult>;
+  // Everything that can throw comes before any listener is attached: nothing is left behind.
+  try {
+    scheduler =
+      options.scheduler ??
+      new JudgeScheduler({
+        ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
+        ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
+        ...(options.retry ? { retry: options.retry } : {}),
+        cache: recorder.judgeCache,
+        cacheMode: options.cache ?? true,
+        signal: controller.signal,
+      });
+    reused = recorder.start({ config: plan.config, fingerprints: plan.fingerprints });
+  } catch (error) {
+    recorder.close();
+    throw error;
+  }
+
   const onInterrupt = () => controller.abort(new EvalError("ABORTED", "Interrupted (Ctrl-C)."));
   const onSignal = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onSignal, { once: true });
   if (options.signal?.aborted) controller.abort(options.signal.reason);
   const handleInterrupt = options.handleInterrupt ?? true;
   if (handleInterrupt) process.once("SIGINT", onInterrupt);
-
-  const scheduler =
-    options.scheduler ??
-    new JudgeScheduler({
-      ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
-      ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-      ...(options.retry ? { retry: options.retry } : {}),
-      cache: recorder.judgeCache,
-      cacheMode: options.cache ?? true,
-      signal: controller.signal,
-    });
   recorder.announce({
     totalTestCases: plan.total,
     resumedTestCases: reused.size,

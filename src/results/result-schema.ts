@@ -32,11 +32,24 @@ const savedSchema = z.object({
   costUsd: z.number().nullable(),
 });
 
-/** Results written before `lowerIsBetter` existed get it from the metric's name. */
+/**
+ * Results written before `lowerIsBetter` existed: a scored result off its threshold shows the
+ * direction (it passed as `score <= threshold` or as `score >= threshold`); otherwise the
+ * built-in metric's name tells it.
+ */
 function withLowerIsBetter(value: unknown): unknown {
   if (typeof value !== "object" || value === null || "lowerIsBetter" in value) return value;
-  const name = (value as { name?: unknown }).name;
-  return { ...value, lowerIsBetter: typeof name === "string" && LEGACY_LOWER_IS_BETTER.test(name) };
+  const { name, score, threshold, success, error } = value as Record<string, unknown>;
+  const shown =
+    typeof score === "number" &&
+    typeof threshold === "number" &&
+    typeof success === "boolean" &&
+    error == null &&
+    score !== threshold;
+  const lowerIsBetter = shown
+    ? success === score <= threshold
+    : typeof name === "string" && LEGACY_LOWER_IS_BETTER.test(name);
+  return { ...value, lowerIsBetter };
 }
 
 /** {@link MetricData} as stored and reported. */

@@ -6,6 +6,7 @@
  */
 import { registerToPass } from "./to-pass.ts";
 
+export type { TestRunOutcome } from "../results/test-run-outcome.ts";
 export { assertTest } from "./assert-test.ts";
 export type { AssertTestOptions } from "./run-assertion.ts";
 export { toPass } from "./to-pass.ts";

@@ -4,8 +4,14 @@ import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import type { RunReporter } from "../results/runner-events.ts";
-import { spendingOfResults } from "../results/spending.ts";
+import {
+  addSpending,
+  emptySpending,
+  spendingOfResults,
+  spendingSince,
+} from "../results/spending.ts";
 import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-outcome.ts";
+import type { RunStore } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
@@ -50,6 +56,7 @@ export class RunState {
   private quotaExhausted = false;
   private collectedModules = 0;
   private collectedTests = 0;
+  private spent = emptySpending();
 
   constructor(options: RunStateOptions) {
     this.options = options.options;
@@ -68,13 +75,21 @@ export class RunState {
 
   /** Opens the store: the given one, none, or the default SQLite store (a warning if it fails). */
   openStore(options: { env: NodeJS.ProcessEnv; cwd: string }): void {
-    this.recorder = RunRecorder.open({
-      store: this.options.store,
-      env: options.env,
-      cwd: options.cwd,
+    this.recorder = this.openRecorder({ store: this.options.store, ...options });
+  }
+
+  private openRecorder(options: {
+    store: RunStore | false | undefined;
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+  }): RunRecorder {
+    return RunRecorder.open({
+      ...options,
       identifier: this.options.identifier ?? null,
       reporters: [...this.builtInReporters, ...(this.options.reporters ?? [])],
       onStoreFailure: "continue",
+      // Under Vitest each worker opens the judge cache itself: only the run record is lost.
+      withoutStore: "results are not kept",
       warn: (message) => (this.options.stderr ?? process.stderr).write(`${message}\n`),
       deferEvents: true,
     });
@@ -116,8 +131,13 @@ export class RunState {
       return;
     }
     const result: TestResult = { ...record.result, index };
+    // A running total: a case gathered again (a retried test) replaces its earlier spending.
+    const replaced = this.results.get(index);
+    if (replaced)
+      this.spent = spendingSince({ before: spendingOfResults([replaced]), now: this.spent });
+    this.spent = addSpending(this.spent, spendingOfResults([result]));
     this.results.set(index, result);
-    const spent = spendingOfResults([...this.results.values()]);
+    const spent = this.spent;
     this.recorder?.recordCase({
       result,
       fingerprint: fingerprintCase({
@@ -184,9 +204,13 @@ export class RunState {
     return { result, outcome };
   }
 
+  // The run never opened its store (the run start failed): end it without one.
   private openDetached(): RunRecorder {
-    this.openStore({ env: this.options.env ?? process.env, cwd: process.cwd() });
-    return this.recorder as RunRecorder;
+    return this.openRecorder({
+      store: false,
+      env: this.options.env ?? process.env,
+      cwd: process.cwd(),
+    });
   }
 
   private endMessage(options: { status: RunStatus; total: number }): string | null {

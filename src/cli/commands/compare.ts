@@ -3,7 +3,7 @@ import path from "node:path";
 import { resolveVerdictHome } from "../../config/project-config.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { formatCount, formatPassRate, formatRatePoints, formatScore } from "../../report/format.ts";
-import { type MetricStatus, metricStatus } from "../../results/case-metrics.ts";
+import { type MetricStatus, metricStatus, metricsOfCase } from "../../results/case-metrics.ts";
 import type { MetricSummary, TestResult } from "../../results/evaluation-result.ts";
 import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
@@ -151,8 +151,13 @@ export function compareRuns(options: {
   const metrics = names.map((name): MetricComparison => {
     const old = before.find((summary) => summary.name === name) ?? null;
     const now = after.find((summary) => summary.name === name) ?? null;
-    const direction: MetricDirection =
-      (now ?? old)?.lowerIsBetter === true ? "lower-is-better" : "higher-is-better";
+    // A result's own lowerIsBetter first (inferred for results stored before it existed),
+    // then the summary's.
+    const recorded = [...candidate.results, ...baseline.results]
+      .flatMap(metricsOfCase)
+      .find((data) => data.name === name);
+    const lowerIsBetter = recorded?.lowerIsBetter ?? (now ?? old)?.lowerIsBetter ?? false;
+    const direction: MetricDirection = lowerIsBetter ? "lower-is-better" : "higher-is-better";
     const regressions: string[] = [];
     if (old?.passRate != null && now?.passRate != null) {
       if (old.passRate - now.passRate > maxDrop + TOLERANCE) {

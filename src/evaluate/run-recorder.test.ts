@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { hostname } from "node:os";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { answer } from "../../test/fixtures/judge-answers.ts";
 import { testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
@@ -181,5 +182,96 @@ describe("counters gathered from results (Vitest, merge) equal the scheduler's (
     expect(first.summary.cacheHits).toBe(0);
     expect(second.summary.cacheHits).toBeGreaterThan(0);
     expect(second.summary.sharedCalls).toBeGreaterThan(0);
+  });
+
+  describe("heartbeat", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    const owner = (at: string) => ({ pid: process.pid, hostname: hostname(), heartbeatAt: at });
+
+    it("records its owner at start, beats while open, and stops when the run ends", () => {
+      vi.useFakeTimers({ now: new Date("2025-01-01T10:00:00.000Z") });
+      const store = new MemoryRunStore();
+      const { recorder } = open({ store, heartbeatIntervalMs: 15_000 });
+      recorder.start({ config: {} });
+      expect(store.getRun("nightly")?.owner).toEqual(owner("2025-01-01T10:00:00.000Z"));
+      vi.advanceTimersByTime(14_999);
+      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:00.000Z");
+      vi.advanceTimersByTime(1);
+      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:15.000Z");
+      vi.advanceTimersByTime(30_000);
+      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:45.000Z");
+      recorder.finish({
+        status: "completed",
+        testResults: [],
+        total: 0,
+        spending: emptySpending(),
+        message: null,
+      });
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(60_000);
+      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:45.000Z");
+    });
+
+    it("beats with a stored case, at most once a second", () => {
+      vi.useFakeTimers({ now: new Date("2025-01-01T10:00:00.000Z") });
+      const store = new MemoryRunStore();
+      const { recorder } = open({ store });
+      recorder.start({ config: {} });
+      recorder.announce({ totalTestCases: 3, resumedTestCases: 0, metricNames: [] });
+      vi.setSystemTime(new Date("2025-01-01T10:00:05.000Z"));
+      recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
+      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:05.000Z");
+      vi.setSystemTime(new Date("2025-01-01T10:00:05.500Z"));
+      recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
+      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:05.000Z");
+      vi.setSystemTime(new Date("2025-01-01T10:00:06.000Z"));
+      recorder.recordCase({ result: testResult({ index: 2 }), fingerprint: "f2", spent });
+      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:06.000Z");
+      recorder.close();
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it("takes over a resumed run's ownership", () => {
+      vi.useFakeTimers({ now: new Date("2025-01-01T11:00:00.000Z") });
+      const store = new MemoryRunStore();
+      store.startRun({
+        id: "earlier",
+        identifier: "nightly",
+        status: "running",
+        startedAt: "2025-01-01T10:00:00.000Z",
+        endedAt: null,
+        config: {},
+        summary: null,
+        owner: { pid: 999_999, hostname: "elsewhere", heartbeatAt: "2025-01-01T10:00:10.000Z" },
+      });
+      const { recorder } = open({ store, resume: true });
+      recorder.start({ config: {} });
+      expect(store.getRun("nightly")).toMatchObject({
+        id: "earlier",
+        status: "running",
+        owner: owner("2025-01-01T11:00:00.000Z"),
+      });
+      recorder.close();
+    });
+
+    it("warns once when a heartbeat cannot be stored, and the run goes on", () => {
+      vi.useFakeTimers({ now: new Date("2025-01-01T10:00:00.000Z") });
+      const store = new MemoryRunStore();
+      const { recorder, warnings } = open({ store });
+      recorder.start({ config: {} });
+      store.heartbeatRun = () => {
+        throw new StoreError("disk full");
+      };
+      vi.advanceTimersByTime(45_000);
+      expect(warnings).toEqual([
+        "Warning: the run's heartbeat could not be stored (later failures are not repeated): disk full",
+      ]);
+      recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
+      expect(store.getTestResults(recorder.runId)).toHaveLength(1);
+      recorder.close();
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { ConfigError } from "../errors/config-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type {
@@ -10,7 +11,8 @@ import type {
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunnerEvent, RunReporter, RunStartEvent } from "../results/runner-events.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
-import type { JudgeCache, RunStore } from "../store/run-store.ts";
+import { HEARTBEAT_INTERVAL_MS } from "../store/run-liveness.ts";
+import type { JudgeCache, RunOwner, RunStore } from "../store/run-store.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
 
 /** The `store` option: the default `.verdict/` SQLite store, a store of your own, or `false`. */
@@ -44,7 +46,18 @@ export interface RunRecorderOptions {
   withoutStore?: string;
   /** When the run began (`Date.now()`), for its stored start and its duration. @default now */
   startedAt?: number;
+  /**
+   * How often the open run's heartbeat is written, so that `verdict view` and `compare` can
+   * tell a run whose process died from one in progress. Also written with stored cases (at
+   * most once a second).
+   * @default 15000
+   */
+  heartbeatIntervalMs?: number;
 }
+
+// A heartbeat also rides on stored cases, but not more often than this: one extra write a
+// second at most, whatever the pace of the run.
+const CASE_HEARTBEAT_MIN_MS = 1000;
 
 /** What {@link RunRecorder.finish} needs to end the run. */
 export interface FinishRunOptions {
@@ -79,6 +92,9 @@ export class RunRecorder {
   private readonly reused = new Set<number>();
   private pending: RunnerEvent[] | null;
   private finished = 0;
+  private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
+  private lastHeartbeat = 0;
+  private heartbeatFailed = false;
 
   private constructor(
     options: RunRecorderOptions,
@@ -152,6 +168,7 @@ export class RunRecorder {
           }
         }
         store.reopenRun(existing.id);
+        this.useStore((opened) => opened.heartbeatRun({ runId: existing.id, owner: this.owner() }));
       } else {
         this.useStore((opened) =>
           opened.startRun({
@@ -162,9 +179,11 @@ export class RunRecorder {
             endedAt: null,
             config: options.config,
             summary: null,
+            owner: this.owner(),
           }),
         );
       }
+      this.startHeartbeat();
     } catch (error) {
       this.close();
       throw error;
@@ -213,6 +232,7 @@ export class RunRecorder {
     const { result, fingerprint } = options;
     if (!this.reused.has(result.index)) {
       this.useStore((store) => store.saveTestResult(this.runIdValue, { fingerprint, result }));
+      if (Date.now() - this.lastHeartbeat >= CASE_HEARTBEAT_MIN_MS) this.beat();
     }
     this.finished += 1;
     this.emit({
@@ -249,6 +269,7 @@ export class RunRecorder {
       testResults: [...options.testResults],
       summary,
     };
+    this.stopHeartbeat();
     try {
       this.store?.finishRun({
         runId: this.runIdValue,
@@ -268,8 +289,46 @@ export class RunRecorder {
 
   /** Closes the store if the recorder opened it. Safe to call more than once. */
   close(): void {
+    this.stopHeartbeat();
     if (this.owned) this.store?.close();
     this.store = null;
+  }
+
+  private owner(): RunOwner {
+    this.lastHeartbeat = Date.now();
+    return {
+      pid: process.pid,
+      hostname: hostname(),
+      heartbeatAt: new Date(this.lastHeartbeat).toISOString(),
+    };
+  }
+
+  // Unref'd: an open run's heartbeat never keeps the process alive on its own.
+  private startHeartbeat(): void {
+    if (!this.store || this.heartbeatTimer !== null) return;
+    const intervalMs = this.options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
+    this.heartbeatTimer = setInterval(() => this.beat(), intervalMs);
+    this.heartbeatTimer.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeatTimer !== null) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+  }
+
+  // A missed heartbeat costs nothing but a stale look: it never stops the run.
+  private beat(): void {
+    const store = this.store;
+    if (!store) return;
+    try {
+      store.heartbeatRun({ runId: this.runIdValue, owner: this.owner() });
+    } catch (error) {
+      if (this.heartbeatFailed) return;
+      this.heartbeatFailed = true;
+      this.warn(
+        `Warning: the run's heartbeat could not be stored (later failures are not repeated): ${(error as Error).message}`,
+      );
+    }
   }
 
   private emit(event: RunnerEvent): void {

@@ -22,6 +22,8 @@ export interface RenderHtmlReportOptions {
    * @default new Date()
    */
   generatedAt?: Date;
+  /** A warning shown under the run's header, e.g. that the run's process is gone and how to resume it. */
+  notice?: string | null;
 }
 
 /** Options of {@link createHtmlReporter}. */
@@ -79,6 +81,7 @@ ${renderRunOverview({
   startedAt: options.startedAt ?? null,
   generatedAt: options.generatedAt ?? new Date(),
 })}
+${options.notice ? html`<p class="verdict verdict-warn notice"><strong>! NOTE</strong> ${options.notice}</p>` : null}
 ${renderCaseSection({
   id: "failing",
   heading: `Failing test cases (${formatCount(failing.length)})`,

@@ -1,9 +1,11 @@
 import { redactSecrets } from "../config/redact-secrets.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
+import { checkOwner } from "./check-owner.ts";
 import type {
   CachedJudgeAnswer,
   JudgeCache,
+  RunOwner,
   RunStore,
   StoredRun,
   StoredTestResult,
@@ -62,13 +64,25 @@ export class MemoryRunStore implements RunStore {
         "a run with this id already exists: resume it with reopenRun, or choose another id",
       );
     }
-    const stored = this.copy(action, { ...run, config: redactSecrets(run.config) });
+    const stored = this.copy(action, {
+      ...run,
+      config: redactSecrets(run.config),
+      owner: run.owner ?? null,
+    });
     this.runs.set(run.id, { run: stored, sequence: this.sequence++, results: new Map() });
   }
 
   reopenRun(runId: string): void {
     const entry = this.entry(`reopen run "${runId}"`, runId);
     entry.run = { ...entry.run, status: "running", endedAt: null, summary: null };
+  }
+
+  heartbeatRun(options: { runId: string; owner: RunOwner }): void {
+    const action = `record a heartbeat of run "${options.runId}"`;
+    const entry = this.entry(action, options.runId);
+    const problem = checkOwner(options.owner);
+    if (problem !== null) throw failure(action, problem);
+    entry.run = { ...entry.run, owner: this.copy(action, options.owner) };
   }
 
   saveTestResult(runId: string, stored: StoredTestResult): void {

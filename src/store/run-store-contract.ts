@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, TestResult } from "../results/evaluation-result.ts";
-import type { JudgeCache, RunStore, StoredRun, StoredTestResult } from "./run-store.ts";
+import type { JudgeCache, RunOwner, RunStore, StoredRun, StoredTestResult } from "./run-store.ts";
 
 /** A store under test, with whatever must be removed afterwards. */
 export interface RunStoreUnderTest {
@@ -29,6 +29,17 @@ export function makeStoredRun(overrides: Partial<StoredRun> = {}): StoredRun {
     endedAt: null,
     config: { metrics: [{ name: "Toxicity", threshold: 0.5 }], judge: "mock-judge" },
     summary: null,
+    owner: null,
+    ...overrides,
+  };
+}
+
+/** A run owner for tests: process 4242 on "build-host", last heard of at `heartbeatAt`. */
+export function makeRunOwner(overrides: Partial<RunOwner> = {}): RunOwner {
+  return {
+    pid: 4242,
+    hostname: "build-host",
+    heartbeatAt: "2025-01-01T10:00:30.000Z",
     ...overrides,
   };
 }
@@ -239,6 +250,65 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
       });
     });
 
+    describe("owner and heartbeat", () => {
+      it("returns the owner a run was started with, and null when none was given", () => {
+        const owner = makeRunOwner();
+        store.startRun(makeStoredRun({ id: "owned", owner }));
+        store.startRun(makeStoredRun({ id: "legacy", owner: null }));
+        const { owner: _omitted, ...withoutOwner } = makeStoredRun({ id: "unspecified" });
+        store.startRun(withoutOwner);
+        expect(store.getRun("owned")?.owner).toEqual(owner);
+        expect(store.getRun("legacy")?.owner).toBeNull();
+        expect(store.getRun("unspecified")?.owner).toBeNull();
+        expect(store.listRuns().find((run) => run.id === "owned")?.owner).toEqual(owner);
+      });
+
+      it("records each heartbeat, changing nothing else", () => {
+        store.startRun(makeStoredRun({ owner: makeRunOwner() }));
+        store.saveTestResult("run-1", makeStoredTestResult(0));
+        const later = makeRunOwner({ heartbeatAt: "2025-01-01T10:01:00.000Z" });
+        store.heartbeatRun({ runId: "run-1", owner: later });
+        expect(store.getRun("run-1")).toEqual(makeStoredRun({ owner: later }));
+        expect(store.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
+      });
+
+      it("hands a reopened run to the process that resumes it", () => {
+        store.startRun(makeStoredRun({ owner: makeRunOwner({ pid: 111, hostname: "a" }) }));
+        store.reopenRun("run-1");
+        const resumer = makeRunOwner({ pid: 222, hostname: "b" });
+        store.heartbeatRun({ runId: "run-1", owner: resumer });
+        expect(store.getRun("run-1")).toMatchObject({ status: "running", owner: resumer });
+      });
+
+      it("keeps the owner of a finished run", () => {
+        const owner = makeRunOwner();
+        store.startRun(makeStoredRun({ owner }));
+        store.finishRun({
+          runId: "run-1",
+          status: "completed",
+          endedAt: "2025-01-01T10:05:00.000Z",
+          summary: makeSummary(),
+        });
+        expect(store.getRun("run-1")).toMatchObject({ status: "completed", owner });
+      });
+
+      it("refuses a heartbeat for an unknown run or with an unusable owner", () => {
+        expect(() => store.heartbeatRun({ runId: "nope", owner: makeRunOwner() })).toThrow(
+          /no run with this id/,
+        );
+        store.startRun(makeStoredRun());
+        for (const owner of [
+          makeRunOwner({ pid: 0 }),
+          makeRunOwner({ pid: 1.5 }),
+          makeRunOwner({ hostname: "" }),
+          makeRunOwner({ heartbeatAt: "yesterday" }),
+        ]) {
+          expect(() => store.heartbeatRun({ runId: "run-1", owner })).toThrow(StoreError);
+        }
+        expect(store.getRun("run-1")?.owner).toBeNull();
+      });
+    });
+
     describe("test results", () => {
       it("returns saved results in index order, whatever the order of saving", () => {
         store.startRun(makeStoredRun());
@@ -416,6 +486,9 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         expect(() => store.saveTestResult("run-1", makeStoredTestResult(0))).toThrow(StoreError);
         expect(() => store.getTestResults("run-1")).toThrow(StoreError);
         expect(() => store.reopenRun("run-1")).toThrow(StoreError);
+        expect(() => store.heartbeatRun({ runId: "run-1", owner: makeRunOwner() })).toThrow(
+          StoreError,
+        );
         expect(() => store.judgeCache.get("key")).toThrow(StoreError);
         expect(() =>
           store.judgeCache.set("key", {

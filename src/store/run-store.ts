@@ -1,5 +1,17 @@
 import type { EvaluationSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
 
+/**
+ * The process that runs (or last ran) a stored run, and its last sign of life: what tells a
+ * run still in progress from one whose process was killed (see `runLiveness`).
+ */
+export interface RunOwner {
+  /** Process id on `hostname`. */
+  pid: number;
+  hostname: string;
+  /** ISO time of the owner's last heartbeat (refreshed while the run is open). */
+  heartbeatAt: string;
+}
+
 /** A stored run's header. */
 export interface StoredRun {
   id: string;
@@ -11,6 +23,11 @@ export interface StoredRun {
   config: Record<string, unknown>;
   /** Totals, once the run ended. */
   summary: EvaluationSummary | null;
+  /**
+   * Who runs it, with the last heartbeat. Stores always return it: `null` when unknown (runs
+   * stored before verdict recorded owners).
+   */
+  owner?: RunOwner | null;
 }
 
 /** A stored test result and the fingerprint that says which inputs produced it. */
@@ -28,6 +45,11 @@ export interface RunStore {
   startRun(run: StoredRun): void;
   /** Reopens a run (resume): status back to "running". */
   reopenRun(runId: string): void;
+  /**
+   * Records the run's owner and its latest heartbeat (replacing the previous owner: a resumed
+   * run belongs to the process that resumed it). Changes nothing else.
+   */
+  heartbeatRun(options: { runId: string; owner: RunOwner }): void;
   /** Adds or replaces the result of test case `result.index`. */
   saveTestResult(runId: string, stored: StoredTestResult): void;
   finishRun(options: {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { StoreError } from "../errors/store-error.ts";
 import {
   describeRunStoreContract,
+  makeRunOwner,
   makeStoredRun,
   makeStoredTestResult,
   makeSummary,
@@ -144,6 +145,36 @@ describe("SqliteRunStore", () => {
     expect(raw.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     expect(raw.prepare("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
     raw.close();
+  });
+
+  it("migrates a schema 1 file in place: its runs stay readable, with no owner, and take heartbeats", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const writer = new SqliteRunStore({ path: databasePath });
+    writer.startRun(makeStoredRun({ identifier: "before-owners" }));
+    writer.saveTestResult("run-1", makeStoredTestResult(0));
+    writer.close();
+    // Turn the file back into what verdict wrote before run owners existed.
+    const raw = new DatabaseSync(databasePath);
+    raw.exec(`
+      ALTER TABLE runs DROP COLUMN owner_pid;
+      ALTER TABLE runs DROP COLUMN owner_hostname;
+      ALTER TABLE runs DROP COLUMN heartbeat_at;
+      PRAGMA user_version = 1;
+    `);
+    raw.close();
+
+    const reader = new SqliteRunStore({ path: databasePath });
+    expect(reader.getRun("before-owners")).toEqual(
+      makeStoredRun({ identifier: "before-owners", owner: null }),
+    );
+    expect(reader.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
+    reader.heartbeatRun({ runId: "run-1", owner: makeRunOwner() });
+    expect(reader.getRun("run-1")?.owner).toEqual(makeRunOwner());
+    reader.close();
+    const check = new DatabaseSync(databasePath);
+    expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
+    check.close();
+    expect(SCHEMA_VERSION).toBe(2);
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

@@ -5,9 +5,11 @@ import { redactSecrets } from "../config/redact-secrets.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
+import { checkOwner } from "./check-owner.ts";
 import type {
   CachedJudgeAnswer,
   JudgeCache,
+  RunOwner,
   RunStore,
   StoredRun,
   StoredTestResult,
@@ -80,16 +82,29 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
         created_at TEXT NOT NULL
       ) STRICT;
     `),
+  // 2: who runs a run and its last heartbeat, so a run whose process died shows as stale.
+  (database) =>
+    database.exec(`
+      ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+      ALTER TABLE runs ADD COLUMN owner_hostname TEXT;
+      ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
+    `),
 ];
 
 /** The schema version this build of verdict writes (`PRAGMA user_version`). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-const RUN_COLUMNS = "id, identifier, status, started_at, ended_at, config, summary";
+const RUN_COLUMNS =
+  "id, identifier, status, started_at, ended_at, config, summary, owner_pid, owner_hostname, heartbeat_at";
 
 function prepareStatements(database: DatabaseSync) {
   return {
-    insertRun: database.prepare(`INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    insertRun: database.prepare(
+      `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    heartbeatRun: database.prepare(
+      "UPDATE runs SET owner_pid = ?, owner_hostname = ?, heartbeat_at = ? WHERE id = ?",
+    ),
     reopenRun: database.prepare(
       "UPDATE runs SET status = 'running', ended_at = NULL, summary = NULL WHERE id = ?",
     ),
@@ -204,7 +219,16 @@ function toStoredRun(row: Row): StoredRun {
     config: JSON.parse(text(row, "config")) as Record<string, unknown>,
     // Read through the result schema: results stored by older versions get today's fields.
     summary: summary === null ? null : evaluationSummarySchema.parse(JSON.parse(summary)),
+    owner: toRunOwner(row),
   };
+}
+
+function toRunOwner(row: Row): RunOwner | null {
+  const pid = numberOrNull(row, "owner_pid");
+  const hostname = textOrNull(row, "owner_hostname");
+  const heartbeatAt = textOrNull(row, "heartbeat_at");
+  if (pid === null || hostname === null || heartbeatAt === null) return null;
+  return { pid, hostname, heartbeatAt };
 }
 
 /**
@@ -315,6 +339,9 @@ export class SqliteRunStore implements RunStore {
           run.endedAt,
           this.toJson(`start run "${run.id}"`, redactSecrets(run.config)),
           run.summary === null ? null : this.toJson(`start run "${run.id}"`, run.summary),
+          run.owner?.pid ?? null,
+          run.owner?.hostname ?? null,
+          run.owner?.heartbeatAt ?? null,
         );
       } catch (error) {
         if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
@@ -330,6 +357,18 @@ export class SqliteRunStore implements RunStore {
     this.use(`reopen run "${runId}"`, (statements) => {
       if (statements.reopenRun.run(runId).changes === 0) {
         throw this.failure(`reopen run "${runId}"`, "there is no run with this id");
+      }
+    });
+  }
+
+  heartbeatRun(options: { runId: string; owner: RunOwner }): void {
+    const action = `record a heartbeat of run "${options.runId}"`;
+    this.use(action, (statements) => {
+      const problem = checkOwner(options.owner);
+      if (problem !== null) throw this.failure(action, problem);
+      const { pid, hostname, heartbeatAt } = options.owner;
+      if (statements.heartbeatRun.run(pid, hostname, heartbeatAt, options.runId).changes === 0) {
+        throw this.failure(action, "there is no run with this id");
       }
     });
   }

@@ -106,8 +106,14 @@ describe("verdict compare", () => {
       store,
       stdout: { write: (text: string) => (stdout += text) },
       stderr: { write: (text: string) => (stderr += text) },
+      // A minute after the latest run started; every process alive unless a test says not.
+      now: () => Date.UTC(2025, 0, 1, 10, clock),
+      hostname: "test-host",
+      isProcessAlive: (pid) => !deadPids.has(pid),
     });
+  const deadPids = new Set<number>();
   beforeEach(() => {
+    deadPids.clear();
     store = new MemoryRunStore();
     stdout = "";
     stderr = "";
@@ -211,6 +217,36 @@ describe("verdict compare", () => {
       'Note: run b is "running": its figures cover only the cases it finished.',
     );
     expect(stdout).toMatch(/Toxicity +lower +0\.07 → 0\.00 \(-0\.07\)/);
+  });
+
+  it("shows a running run whose process is gone as interrupted, with the resume command", async () => {
+    saveRun(store, { id: "a", identifier: "main", cases: goodCases });
+    saveRun(store, {
+      id: "b",
+      identifier: "nightly",
+      cases: goodCases.slice(0, 1),
+      finished: false,
+    });
+    const owner = {
+      pid: 31337,
+      hostname: "test-host",
+      heartbeatAt: new Date(Date.UTC(2025, 0, 1, 10, clock)).toISOString(),
+    };
+    store.heartbeatRun({ runId: "b", owner });
+    expect(await compare("a", "b")).toBe(0);
+    expect(stdout).toContain('with candidate b "nightly" (2025-01-01T10:');
+    expect(stdout).toContain(", running)");
+    deadPids.add(31337);
+    stdout = "";
+    expect(await compare("a", "b")).toBe(0);
+    expect(stdout).toContain(", interrupted)");
+    expect(stdout).toContain(
+      'Note: run b was interrupted: its process is gone (process 31337 on test-host is gone). Resume it with evaluate({ identifier: "nightly", resume: true, … }).',
+    );
+    expect(stdout).toContain(
+      'Note: run b is "interrupted": its figures cover only the cases it finished.',
+    );
+    expect(store.getRun("b")?.status).toBe("running");
   });
 
   it("exits 2 for an unknown run, naming what was searched and listing the latest runs", async () => {

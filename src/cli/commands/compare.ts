@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
 import { resolveVerdictHome } from "../../config/project-config.ts";
 import { StoreError } from "../../errors/store-error.ts";
@@ -7,6 +8,7 @@ import { type MetricStatus, metricStatus, metricsOfCase } from "../../results/ca
 import type { MetricSummary, TestResult } from "../../results/evaluation-result.ts";
 import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import { type RunLivenessOptions, runLiveness } from "../../store/run-liveness.ts";
 import type { RunStore, StoredRun } from "../../store/run-store.ts";
 import { SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
@@ -32,6 +34,12 @@ export interface CompareCommandOptions {
   stdout?: CommandOutput | undefined;
   /** @default process.stderr */
   stderr?: CommandOutput | undefined;
+  /** Now, in ms since the epoch: a running run with an older heartbeat is shown as interrupted. @default Date.now */
+  now?: (() => number) | undefined;
+  /** @default os.hostname() */
+  hostname?: string | undefined;
+  /** @default process.kill(pid, 0) */
+  isProcessAlive?: ((pid: number) => boolean) | undefined;
 }
 
 /** Which way a metric's score improves, as each result records it (`lowerIsBetter`). */
@@ -225,11 +233,14 @@ export function formatRunComparison(options: {
   candidate: StoredRun;
   comparison: RunComparison;
   maxDrop: number;
+  /** Said under the header, e.g. that a run's process is gone and how to resume it. */
+  notes?: readonly string[];
 }): string {
   const { metrics, changes } = options.comparison;
   const lines = [
     `Comparing ${describeRun("baseline", options.baseline)}`,
     `     with ${describeRun("candidate", options.candidate)}`,
+    ...(options.notes ?? []),
     ...[options.baseline, options.candidate].flatMap((run) =>
       run.status === "completed"
         ? []
@@ -275,9 +286,28 @@ export function formatRunComparison(options: {
   return `${lines.join("\n")}\n`;
 }
 
-function describeMissing(store: RunStore, storePath: string, missing: string[]): string {
+/** A stored run as compare shows it: a `running` run whose process is gone is `interrupted`. */
+function showRun(
+  run: StoredRun,
+  liveness: RunLivenessOptions,
+): { run: StoredRun; note: string | null } {
+  const found = runLiveness(run, liveness);
+  return {
+    run: { ...run, status: found.status },
+    note: found.stale
+      ? `Note: run ${run.id} was interrupted: its process is gone (${found.reason}). Resume it with ${found.resumeCommand}.`
+      : null,
+  };
+}
+
+function describeMissing(
+  store: RunStore,
+  storePath: string,
+  missing: string[],
+  liveness: RunLivenessOptions,
+): string {
   const what = missing.map((name) => `"${name}"`).join(" and ");
-  const recent = store.listRuns({ limit: 5 });
+  const recent = store.listRuns({ limit: 5 }).map((run) => showRun(run, liveness).run);
   const lines = [
     `No run with the id or identifier ${what} in the verdict store ${storePath}. ` +
       (recent.length === 0
@@ -309,6 +339,11 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
     );
     return EXIT_CODES.usage;
   }
+  const liveness: RunLivenessOptions = {
+    now: (options.now ?? Date.now)(),
+    hostname: options.hostname ?? hostname(),
+    ...(options.isProcessAlive ? { isProcessAlive: options.isProcessAlive } : {}),
+  };
   let opened: RunStore | undefined;
   try {
     const store = options.store ?? new SqliteRunStore({ path: storePath });
@@ -320,7 +355,7 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
         ...(baseline === null ? [options.baseline] : []),
         ...(candidate === null ? [options.candidate] : []),
       ];
-      stderr.write(describeMissing(store, storePath, missing));
+      stderr.write(describeMissing(store, storePath, missing, liveness));
       return EXIT_CODES.usage;
     }
     const load = (run: StoredRun): RunWithResults => ({
@@ -332,7 +367,16 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
       candidate: load(candidate),
       maxDrop,
     });
-    stdout.write(formatRunComparison({ baseline, candidate, comparison, maxDrop }));
+    const shown = [showRun(baseline, liveness), showRun(candidate, liveness)] as const;
+    stdout.write(
+      formatRunComparison({
+        baseline: shown[0].run,
+        candidate: shown[1].run,
+        comparison,
+        maxDrop,
+        notes: shown.flatMap((entry) => (entry.note === null ? [] : [entry.note])),
+      }),
+    );
     return comparison.regressed ? EXIT_CODES.failed : EXIT_CODES.passed;
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;

@@ -1,16 +1,22 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
+import type { Duplex } from "node:stream";
+import { redactSecretText } from "../../config/redact-secrets.ts";
 import { ConfigError } from "../../errors/config-error.ts";
+import { StoreError } from "../../errors/store-error.ts";
 import { formatCostUsd, formatCount, MISSING_VALUE } from "../../report/format.ts";
 import { escapeHtml } from "../../report/html/escape-html.ts";
-import { renderHtmlReport } from "../../report/html-report.ts";
-import type { EvaluationResult } from "../../results/evaluation-result.ts";
+import { HTML_REPORT_CONTENT_SECURITY_POLICY, renderHtmlReport } from "../../report/html-report.ts";
+import type { EvaluationResult, RunStatus } from "../../results/evaluation-result.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import { type RunLiveness, runLiveness } from "../../store/run-liveness.ts";
 import type { RunStore, StoredRun } from "../../store/run-store.ts";
 import { SqliteRunStore } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { parseViewRequest } from "./parse-view-request.ts";
 
 /** The dashboard only ever listens on the loopback interface: runs hold your outputs. */
 export const VIEW_HOST = "127.0.0.1";
@@ -18,34 +24,78 @@ export const VIEW_HOST = "127.0.0.1";
 const PAGE_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-/** A stored run as the EvaluationResult the reports read. */
-export function storedRunToResult(options: { store: RunStore; run: StoredRun }): EvaluationResult {
+/**
+ * Headers on every response, refusals and errors included: no framing (clickjacking), no
+ * content sniffing, no referrer leaving the machine, nothing cached, nothing loaded but the
+ * page's own styles and data: images.
+ */
+export const VIEW_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": `${HTML_REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cross-origin-resource-policy": "same-origin",
+  "cache-control": "no-store",
+};
+
+/** Options of {@link createViewServer}. */
+export interface ViewServerOptions {
+  store: RunStore;
+  /** @default 200 */
+  limit?: number;
+  /** Now, in ms since the epoch: a running run with an older heartbeat shows as interrupted. @default Date.now */
+  now?: () => number;
+  /** @default os.hostname() */
+  hostname?: string;
+  /** @default process.kill(pid, 0) */
+  isProcessAlive?: (pid: number) => boolean;
+  /** Where an internal fault is logged, secrets masked. @default stderr */
+  log?: (message: string) => void;
+  /** Whose secret values are masked in logged faults. @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A stored run as the EvaluationResult the reports read; a stale run's status is `interrupted`. */
+export function storedRunToResult(options: {
+  store: RunStore;
+  run: StoredRun;
+  status?: RunStatus;
+}): EvaluationResult {
   const { run } = options;
   const testResults = options.store.getTestResults(run.id).map((stored) => stored.result);
+  const status = options.status ?? run.status;
   return {
     testRunId: run.id,
     identifier: run.identifier,
     testResults,
     summary:
-      run.summary ??
-      summarizeRun({
-        status: run.status,
-        testResults,
-        total: testResults.length,
-        spending: emptySpending(),
-        durationMs: 0,
-      }),
+      run.summary === null
+        ? summarizeRun({
+            status,
+            testResults,
+            total: testResults.length,
+            spending: emptySpending(),
+            durationMs: 0,
+          })
+        : { ...run.summary, status },
   };
 }
 
-function renderRunList(runs: readonly StoredRun[]): string {
+function describeStale(liveness: RunLiveness): string {
+  return `This run's process is gone (${liveness.reason}): it was interrupted. Resume it with ${liveness.resumeCommand}`;
+}
+
+function renderRunList(runs: ReadonlyArray<{ run: StoredRun; liveness: RunLiveness }>): string {
   const text = (value: string) => escapeHtml({ text: value });
   const rows = runs
-    .map((run) => {
+    .map(({ run, liveness }) => {
       const cases = run.summary?.testCases;
+      const status = liveness.stale
+        ? `${text(liveness.status)}<br><small>${text(`${liveness.reason}; resume: `)}<code>${text(liveness.resumeCommand ?? "")}</code></small>`
+        : text(liveness.status);
       return `<tr>
 <td><a href="/runs/${encodeURIComponent(run.id)}">${text(run.identifier ?? run.id)}</a></td>
-<td>${text(run.status)}</td>
+<td>${status}</td>
 <td>${text(run.startedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC"))}</td>
 <td>${cases ? `${formatCount(cases.passed)} / ${formatCount(cases.total)}` : MISSING_VALUE}</td>
 <td>${cases ? formatCount(cases.failed) : MISSING_VALUE}</td>
@@ -80,35 +130,89 @@ ${rows}
 /**
  * The dashboard's HTTP server: `/` lists the stored runs (newest first), `/runs/<id>` shows
  * one as the HTML report. It reads the store on every request, so new runs appear on reload.
+ * A `running` run whose process is gone shows as `interrupted`, with the command that resumes
+ * it. Requests are checked before the store is read ({@link parseViewRequest}): a foreign
+ * `Host` is 421 (DNS rebinding), a bad method 405, a bad path 400, an unknown page or run 404;
+ * a store that cannot be read is 503, and only a fault of verdict's own is 500 (logged,
+ * secrets masked). Every response carries {@link VIEW_SECURITY_HEADERS}.
  */
-export function createViewServer(options: { store: RunStore; limit?: number }): Server {
-  return createServer((request, response) => {
-    const send = (status: number, body: string) => {
+export function createViewServer(options: ViewServerOptions): Server {
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const livenessOptions = () => ({
+    now: (options.now ?? Date.now)(),
+    hostname: options.hostname ?? hostname(),
+    ...(options.isProcessAlive ? { isProcessAlive: options.isProcessAlive } : {}),
+  });
+  // requireHostHeader off: a request without Host gets our 421 and headers, not Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    const send = (status: number, body: string, type = "text/html") => {
       response.writeHead(status, {
-        "content-type": "text/html; charset=utf-8",
-        "content-security-policy": PAGE_POLICY,
-        "x-content-type-options": "nosniff",
-        "cache-control": "no-store",
+        ...VIEW_SECURITY_HEADERS,
+        "content-type": `${type}; charset=utf-8`,
       });
       response.end(body);
     };
     try {
-      const url = new URL(request.url ?? "/", `http://${VIEW_HOST}`);
-      if (request.method !== "GET") return send(405, "<p>Only GET is served.</p>");
-      if (url.pathname === "/") {
-        return send(200, renderRunList(options.store.listRuns({ limit: options.limit ?? 200 })));
+      const parsed = parseViewRequest({
+        method: request.method,
+        target: request.url,
+        host: request.headers.host,
+        port: request.socket.localPort ?? 0,
+      });
+      if (parsed.refusal) {
+        if (parsed.refusal.status === 405) response.setHeader("allow", "GET, HEAD");
+        return send(parsed.refusal.status, `${parsed.refusal.reason}\n`, "text/plain");
       }
-      const match = /^\/runs\/([^/]+)$/.exec(url.pathname);
-      const run = match ? options.store.getRun(decodeURIComponent(match[1] as string)) : null;
+      const { route } = parsed;
+      if (route.page === "runs") {
+        const liveness = livenessOptions();
+        const runs = options.store
+          .listRuns({ limit: options.limit ?? 200 })
+          .map((run) => ({ run, liveness: runLiveness(run, liveness) }));
+        return send(200, renderRunList(runs));
+      }
+      const run = options.store.getRun(route.runId);
       if (!run) return send(404, '<p>No such run. <a href="/">All runs</a></p>');
+      const liveness = runLiveness(run, livenessOptions());
       return send(
         200,
-        renderHtmlReport({ result: storedRunToResult({ store: options.store, run }) }),
+        renderHtmlReport({
+          result: storedRunToResult({ store: options.store, run, status: liveness.status }),
+          startedAt: run.startedAt,
+          notice: liveness.stale ? describeStale(liveness) : null,
+        }),
       );
     } catch (error) {
-      return send(500, `<p>${escapeHtml({ text: (error as Error).message })}</p>`);
+      if (error instanceof StoreError) {
+        return send(503, `The verdict store could not be read: ${error.message}\n`, "text/plain");
+      }
+      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      log(
+        `verdict view: internal error on ${request.method} ${JSON.stringify(request.url?.slice(0, 200))}: ${redactSecretText(text, { env: options.env ?? process.env })}`,
+      );
+      return send(500, "Internal error: see the terminal running verdict view.\n", "text/plain");
     }
   });
+  // Requests Node's parser rejects (a raw NUL or space in the path, oversized headers) get the
+  // same headers and a short reason rather than Node's bare default answer.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === "ECONNRESET") {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+    const body = "Malformed request.\n";
+    const headers = Object.entries({
+      ...VIEW_SECURITY_HEADERS,
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": String(Buffer.byteLength(body)),
+      connection: "close",
+    })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}\r\n${body}`);
+  });
+  return server;
 }
 
 /** Options of {@link runView}: the arguments of `verdict view`. */
@@ -130,7 +234,7 @@ export interface ViewCommandOptions {
 export async function runView(options: ViewCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const store = SqliteRunStore.open({ env: options.env, cwd: options.cwd });
-  const server = createViewServer({ store });
+  const server = createViewServer({ store, env: options.env });
   const port = options.port ?? 4242;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

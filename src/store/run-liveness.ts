@@ -1,0 +1,99 @@
+import type { RunStatus } from "../results/evaluation-result.ts";
+import type { StoredRun } from "./run-store.ts";
+
+/** How often an open run refreshes its heartbeat in the store. */
+export const HEARTBEAT_INTERVAL_MS = 15_000;
+
+/**
+ * A `running` run whose last heartbeat is older than this is shown as interrupted: eight
+ * missed heartbeats, so a busy event loop or a slow disk is never taken for a dead process.
+ */
+export const STALE_AFTER_MS = 120_000;
+
+/** Options of {@link runLiveness}: the clock and the process table, injected. */
+export interface RunLivenessOptions {
+  /** Now, in milliseconds since the epoch. */
+  now: number;
+  /** This machine's host name (`os.hostname()`): pids are only checked on the same host. */
+  hostname: string;
+  /** Whether a process with this id exists on this host. @default {@link isProcessAlive} */
+  isProcessAlive?: (pid: number) => boolean;
+  /** @default {@link STALE_AFTER_MS} */
+  staleAfterMs?: number;
+}
+
+/** What a stored run is, as `verdict view` and `verdict compare` show it. */
+export interface RunLiveness {
+  /** The stored status, except `"interrupted"` for a `running` run whose process is gone. */
+  status: RunStatus;
+  /** A `running` run shown as interrupted. */
+  stale: boolean;
+  /** Why it is stale, e.g. `process 4242 on build-1 is gone`; `null` when it is not. */
+  reason: string | null;
+  /** How to finish it; `null` when it is not stale. */
+  resumeCommand: string | null;
+}
+
+/**
+ * Whether a process with this id exists on this machine (`process.kill(pid, 0)`): `ESRCH` means
+ * gone; `EPERM` means it exists under another user.
+ */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/**
+ * Tells a run in progress from one whose process died (SIGKILL, a crash, a lost machine): a
+ * `running` run is stale when its owner is on this host and its pid no longer exists, or when
+ * its last heartbeat (its start, for runs stored before heartbeats) is older than
+ * `staleAfterMs`. Other statuses are returned as stored.
+ */
+export function runLiveness(run: StoredRun, options: RunLivenessOptions): RunLiveness {
+  const alive: RunLiveness = {
+    status: run.status,
+    stale: false,
+    reason: null,
+    resumeCommand: null,
+  };
+  if (run.status !== "running") return alive;
+  const owner = run.owner ?? null;
+  const staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS;
+  let reason: string | null = null;
+  if (owner !== null && owner.hostname === options.hostname) {
+    const exists = options.isProcessAlive ?? isProcessAlive;
+    if (!exists(owner.pid)) reason = `process ${owner.pid} on ${owner.hostname} is gone`;
+  }
+  if (reason === null) {
+    const lastSeen = Date.parse(owner?.heartbeatAt ?? run.startedAt);
+    const silentMs = options.now - lastSeen;
+    if (Number.isNaN(lastSeen) || silentMs > staleAfterMs) {
+      const seconds = Math.round(silentMs / 1000);
+      reason =
+        owner === null
+          ? `no heartbeat recorded; started ${Number.isNaN(seconds) ? "at an unknown time" : `${seconds} s ago`}`
+          : `no heartbeat for ${seconds} s from process ${owner.pid} on ${owner.hostname}`;
+    }
+  }
+  if (reason === null) return alive;
+  return { status: "interrupted", stale: true, reason, resumeCommand: resumeCommandOf(run) };
+}
+
+/** How to finish a run: `evaluate()` runs resume; a Vitest run is run again (its judge answers are cached). */
+export function resumeCommandOf(run: StoredRun): string {
+  const name = JSON.stringify(run.identifier ?? run.id);
+  if (run.config.runner === "vitest") {
+    return run.identifier === null
+      ? "verdict test run --identifier NAME (cached judge answers are not paid again)"
+      : `verdict test run --identifier ${shellWord(run.identifier)} (cached judge answers are not paid again)`;
+  }
+  return `evaluate({ identifier: ${name}, resume: true, … })`;
+}
+
+function shellWord(text: string): string {
+  return /^[\w./:@=+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { DatabaseSync, type SQLOutputValue, type StatementSync } from "node:sqlite";
+import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
 import { redactSecrets } from "../config/redact-secrets.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
 import { checkOwner } from "./check-owner.ts";
+import { loadNodeSqlite } from "./load-node-sqlite.ts";
 import type {
   CachedJudgeAnswer,
   JudgeCache,
@@ -276,6 +277,8 @@ export class SqliteRunStore implements RunStore {
 
   constructor(options: SqliteRunStoreOptions) {
     this.path = options.path === ":memory:" ? options.path : path.resolve(options.path);
+    // Loaded here, not imported: an older Node gets one line naming the version needed.
+    const { DatabaseSync } = loadNodeSqlite();
     let database: DatabaseSync | undefined;
     try {
       database = new DatabaseSync(this.path, { enableForeignKeyConstraints: true });

@@ -96,6 +96,18 @@ describe("createJudge", () => {
     ).toMatchObject({ name: "mine", supportsImages: false });
   });
 
+  it.each([
+    ["stop", "stop"],
+    ["length", "max_tokens"],
+    ["content-filter", "SAFETY"],
+  ] as const)('passes on the finish reason "%s" (raw %s)', async (unified, raw) => {
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => ({ ...answer('{"opinions": ['), finishReason: { unified, raw } }),
+    });
+    const output = await createJudge({ model }).generate(request);
+    expect(output).toMatchObject({ text: '{"opinions": [', finishReason: unified });
+  });
+
   it("asks for native JSON-schema output first, with temperature 0 and no SDK retries", async () => {
     const model = scriptedModel({ script: ['{"opinions": []}'] });
     const judge = createJudge({ model });

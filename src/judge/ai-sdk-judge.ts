@@ -158,7 +158,12 @@ export class AiSdkJudge implements JudgeModel {
           }
         : {}),
     });
-    const answer: JudgeOutput = { text: structuredText ?? result.text };
+    // The AI SDK's unified reason ("length" for OpenAI's "length"/"max_output_tokens",
+    // Anthropic's "max_tokens", Google's "MAX_TOKENS"), so a cut-off answer is asked again.
+    const answer: JudgeOutput = {
+      text: structuredText ?? result.text,
+      finishReason: result.finishReason,
+    };
     const { inputTokens, outputTokens } = result.usage;
     if (inputTokens !== undefined && outputTokens !== undefined) {
       const usage = { inputTokens, outputTokens };

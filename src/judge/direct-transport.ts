@@ -100,6 +100,7 @@ function toJudgeResponse(options: { judge: JudgeModel; answer: unknown }): Judge
     costUsd:
       typeof output.costUsd === "number" && Number.isFinite(output.costUsd) ? output.costUsd : null,
     cached: false,
+    ...(typeof output.finishReason === "string" ? { finishReason: output.finishReason } : {}),
   };
 }
 

@@ -28,6 +28,12 @@ export interface JudgeOutput {
   usage?: JudgeUsage;
   /** Cost of this call in USD, when known. */
   costUsd?: number;
+  /**
+   * Why the model stopped, as the provider says (`"stop"`, `"length"`, `"max_tokens"`,
+   * `"content-filter"`…). An answer that stopped for its length, a content filter or an
+   * interruption is incomplete: it is asked again, never scored.
+   */
+  finishReason?: string;
 }
 
 /**

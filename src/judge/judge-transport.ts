@@ -22,6 +22,8 @@ export interface JudgeResponse {
   usage: JudgeUsage | null;
   /** Cost in USD, `null` when unknown (never a made-up 0). */
   costUsd: number | null;
+  /** Why the model stopped, when the judge said (see `JudgeOutput.finishReason`). */
+  finishReason?: string | undefined;
   /** True when the answer came from a cache or a shared in-flight call: nothing was paid. */
   cached: boolean;
   /** Of cached answers: it was shared with an identical request in flight (not read from the cache). */

@@ -3,7 +3,14 @@ import { jsonrepair } from "jsonrepair";
 /** The outcome of reading a judge's text answer as JSON. */
 export type ParsedJudgeText = { ok: true; value: unknown } | { ok: false; problem: string };
 
-const FENCE = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/;
+/**
+ * The longest answer read, in characters (about 25,000 tokens): far more than any step
+ * needs, so a longer answer is a runaway generation, not a verdict.
+ */
+export const MAX_ANSWER_CHARACTERS = 100_000;
+
+// Byte-order marks, zero-width spaces and joiners around an answer are formatting noise.
+const INVISIBLE_EDGES = /^[\s\uFEFF\u200B-\u200D\u2060]+|[\s\uFEFF\u200B-\u200D\u2060]+$/g;
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -13,29 +20,95 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/** Where the first top-level JSON object of `text` ends, or why it never does. */
+type ObjectExtent = { ok: true; end: number } | { ok: false; problem: string };
+
+const CLOSERS: Record<string, string> = { "{": "}", "[": "]" };
+
 /**
- * Reads a judge's answer as JSON, leniently: code fences, prose around the JSON, trailing
- * commas, comments, single quotes and unclosed brackets are all tolerated. Strict parsing
- * is tried first so that well-formed answers are never "repaired".
+ * Scans from the `{` at `start` to the bracket that closes it, skipping strings (double or
+ * single quoted, with escapes) and comments. Never recursive, so deep nesting cannot
+ * overflow the stack.
+ */
+function findObjectEnd(text: string, start: number): ObjectExtent {
+  const open: string[] = [];
+  let index = start;
+  while (index < text.length) {
+    const character = text[index] as string;
+    if (character === '"' || character === "'") {
+      let cursor = index + 1;
+      while (cursor < text.length && text[cursor] !== character) {
+        cursor += text[cursor] === "\\" ? 2 : 1;
+      }
+      if (cursor >= text.length) return { ok: false, problem: cutOff("a string") };
+      index = cursor + 1;
+      continue;
+    }
+    if (character === "/" && text[index + 1] === "/") {
+      const newline = text.indexOf("\n", index);
+      index = newline === -1 ? text.length : newline + 1;
+      continue;
+    }
+    if (character === "/" && text[index + 1] === "*") {
+      const close = text.indexOf("*/", index + 2);
+      if (close === -1) return { ok: false, problem: cutOff("a comment") };
+      index = close + 2;
+      continue;
+    }
+    if (character === "{" || character === "[") {
+      open.push(CLOSERS[character] as string);
+    } else if (character === "}" || character === "]") {
+      const expected = open.pop();
+      if (expected !== character) {
+        return {
+          ok: false,
+          problem: `the answer's brackets do not match: "${character}" at character ${index + 1} does not close the "${expected === "}" ? "{" : "["}" opened before it`,
+        };
+      }
+      if (open.length === 0) return { ok: true, end: index };
+    }
+    index++;
+  }
+  const last = open.at(-1) === "]" ? "an array" : "an object";
+  return { ok: false, problem: cutOff(last) };
+}
+
+function cutOff(what: string): string {
+  return `the answer was cut off: it ends inside ${what} that was never closed, so it is incomplete (if the answer is long, keep it shorter)`;
+}
+
+/**
+ * Reads a judge's answer as JSON, leniently about FORMATTING only: code fences, prose around
+ * the JSON, trailing commas, comments and single quotes are repaired. An answer that was CUT
+ * OFF (it ends inside an unclosed string, array, object, comment or code fence) is never
+ * completed into a plausible answer: it is refused, so that the step asks again. Strict
+ * parsing is tried first so that well-formed answers are never "repaired".
  */
 export function parseJudgeText(text: string): ParsedJudgeText {
-  const trimmed = text.trim();
+  if (text.length > MAX_ANSWER_CHARACTERS) {
+    return {
+      ok: false,
+      problem: `the answer is ${text.length} characters long, more than the ${MAX_ANSWER_CHARACTERS} any step accepts; answer with only the JSON asked for`,
+    };
+  }
+  const trimmed = text.replace(INVISIBLE_EDGES, "");
   if (trimmed === "") return { ok: false, problem: "the answer was empty" };
   const direct = tryParse(trimmed);
   if (direct.ok) return direct;
 
-  const fenced = FENCE.exec(trimmed)?.[1]?.trim();
-  const body = fenced ?? trimmed;
-  const start = body.indexOf("{");
+  const start = trimmed.indexOf("{");
   if (start === -1) return { ok: false, problem: "no JSON object found in the answer" };
-  const end = body.lastIndexOf("}");
-  const candidate = end > start ? body.slice(start, end + 1) : body.slice(start);
+  const extent = findObjectEnd(trimmed, start);
+  if (!extent.ok) return extent;
+  const insideFence = trimmed.slice(0, start).split("```").length % 2 === 0;
+  if (insideFence && !trimmed.includes("```", extent.end + 1)) {
+    return { ok: false, problem: cutOff("a code fence") };
+  }
+  const candidate = trimmed.slice(start, extent.end + 1);
   const sliced = tryParse(candidate);
   if (sliced.ok) return sliced;
   try {
-    // From the first "{" to the end as well: the slice above cuts answers whose last
-    // object was never closed.
-    return { ok: true, value: JSON.parse(jsonrepair(end > start ? candidate : body.slice(start))) };
+    return { ok: true, value: JSON.parse(jsonrepair(candidate)) };
   } catch (error) {
     return {
       ok: false,

@@ -4,7 +4,7 @@ import type { ImagePart } from "../test-case/image.ts";
 import type { JudgeLedger } from "./judge-ledger.ts";
 import type { JudgeModel } from "./judge-model.ts";
 import type { JudgeResponse, JudgeTransport } from "./judge-transport.ts";
-import { parseJudgeText } from "./parse-judge-text.ts";
+import { MAX_ANSWER_CHARACTERS, parseJudgeText } from "./parse-judge-text.ts";
 import { toStrictJsonSchema } from "./strict-json-schema.ts";
 
 /** One step of a metric: a prompt and the JSON its answer must satisfy. */
@@ -53,10 +53,42 @@ function rawTextOf(response: JudgeResponse): string {
   }
 }
 
+// Finish reasons of an answer that did not end by itself (normalised: lower case, "-"), from
+// the AI SDK ("length", "content-filter", "interrupted", "error") and from providers' own
+// words, which custom judges may pass on ("max_tokens", "max_output_tokens", "content_filter").
+const INCOMPLETE_FINISH_REASONS = new Set([
+  "length",
+  "max-tokens",
+  "max-output-tokens",
+  "model-context-window-exceeded",
+  "content-filter",
+  "interrupted",
+  "error",
+]);
+
+/** Why an answer is incomplete by its finish reason, or `null` when it ended by itself. */
+export function describeIncompleteFinish(finishReason: string | undefined): string | null {
+  if (finishReason === undefined) return null;
+  const normalised = finishReason.trim().toLowerCase().replaceAll("_", "-");
+  if (!INCOMPLETE_FINISH_REASONS.has(normalised)) return null;
+  const why = normalised.includes("filter")
+    ? "a content filter stopped it"
+    : normalised === "interrupted" || normalised === "error"
+      ? "the provider stopped it early"
+      : "it reached the output token limit";
+  return `the answer was cut off (finish reason "${finishReason}": ${why}), so it is incomplete; answer again in full, keeping it short`;
+}
+
 function readAnswer<T>(response: JudgeResponse, step: JudgeStep<T>): Attempt<T> {
   const rawText = rawTextOf(response);
+  const incomplete = describeIncompleteFinish(response.finishReason);
+  if (incomplete !== null) return { ok: false, problem: incomplete, rawText };
   let value: unknown;
   if (response.object !== undefined && response.object !== null) {
+    if (rawText.length > MAX_ANSWER_CHARACTERS) {
+      const problem = `the answer is ${rawText.length} characters long as JSON, more than the ${MAX_ANSWER_CHARACTERS} any step accepts`;
+      return { ok: false, problem, rawText };
+    }
     value = response.object;
   } else {
     const parsed = parseJudgeText(response.text ?? "");

@@ -180,6 +180,7 @@ function answer(options: {
       const rendered = renderFakeOpenAIAnswer({
         request,
         content,
+        finishReason: chosen.kind === "fill" ? undefined : chosen.finishReason,
         ...usage,
         sequence: options.sequence,
         createdAt: Math.floor(Date.now() / 1000),

@@ -14,10 +14,25 @@ export interface FakeErrorReplyOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * Why the fake model stopped, in OpenAI's Chat Completions words: `"length"` (out of output
+ * tokens; the Responses API says `incomplete` / `max_output_tokens`) or `"content_filter"`.
+ */
+export type FakeFinishReason = "stop" | "length" | "content_filter";
+
+/** Options of a successful reply. */
+export interface FakeAnswerReplyOptions {
+  /**
+   * Sent as the answer's finish reason, to play a cut-off or filtered answer.
+   * @default "stop"
+   */
+  finishReason?: FakeFinishReason;
+}
+
 /** What the fake server answers to one request. Made with {@link reply}. */
 export type FakeReply =
-  | { kind: "json"; value: unknown }
-  | { kind: "text"; text: string }
+  | ({ kind: "json"; value: unknown } & FakeAnswerReplyOptions)
+  | ({ kind: "text"; text: string } & FakeAnswerReplyOptions)
   | ({ kind: "error"; status: number } & FakeErrorReplyOptions)
   | { kind: "drop" }
   | { kind: "fill" };
@@ -34,12 +49,16 @@ export const reply = {
    * @example
    * server.enqueue(reply.json({ verdicts: [{ verdict: "yes" }] }));
    */
-  json(value: unknown): FakeReply {
-    return { kind: "json", value };
+  json(value: unknown, options: FakeAnswerReplyOptions = {}): FakeReply {
+    return { kind: "json", value, ...options };
   },
-  /** Answers with this exact content: prose, malformed JSON, JSON in ```json fences… */
-  text(text: string): FakeReply {
-    return { kind: "text", text };
+  /**
+   * Answers with this exact content: prose, malformed JSON, JSON in ```json fences…
+   * @example
+   * server.enqueue(reply.text('{"opinions": ["cut', { finishReason: "length" }));
+   */
+  text(text: string, options: FakeAnswerReplyOptions = {}): FakeReply {
+    return { kind: "text", text, ...options };
   },
   /**
    * The default answer: a deterministic value for the schema asked for (verdict's step schemas;

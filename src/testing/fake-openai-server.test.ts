@@ -435,6 +435,30 @@ describe("the wire", () => {
     expect(server.requests[0]).toMatchObject({ responseFormat: "json_object", jsonSchema: null });
   });
 
+  it.each([
+    ["chat", "length", "length"],
+    ["chat", "content_filter", "content-filter"],
+    ["responses", "length", "length"],
+    ["responses", "content_filter", "content-filter"],
+  ] as const)(
+    "plays an answer the %s API cut off with finish reason %s",
+    async (api, finishReason, unified) => {
+      server.enqueue(reply.text('{"reason": "cut', { finishReason }));
+      const model = api === "chat" ? provider().chat("gpt-4.1") : provider().responses("gpt-4.1");
+      const result = await generateText({ model, prompt: "Hi", maxRetries: 0 });
+      expect(result.text).toBe('{"reason": "cut');
+      expect(result.finishReason).toBe(unified);
+    },
+  );
+
+  it.each([false, true])("streams a cut-off answer (Responses API: %s)", async (responses) => {
+    server.enqueue(reply.text('{"reason": "cut', { finishReason: "length" }));
+    const model = responses ? provider().responses("gpt-4.1") : provider().chat("gpt-4.1");
+    const result = streamText({ model, prompt: "Hi", maxRetries: 0 });
+    expect(await result.text).toBe('{"reason": "cut');
+    expect(await result.finishReason).toBe("length");
+  });
+
   it("lists gpt-4.1 and the models it has seen", async () => {
     await generateText({ model: provider().chat("my-judge"), prompt: "Hi", maxRetries: 0 });
     const response = await fetch(`${server.url}/models`);

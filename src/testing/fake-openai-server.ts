@@ -12,7 +12,9 @@ import { errorBody, type FakeReply, type FakeResponder } from "./fake-openai-rep
 import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
 export {
+  type FakeAnswerReplyOptions,
   type FakeErrorReplyOptions,
+  type FakeFinishReason,
   type FakeReply,
   type FakeResponder,
   reply,

@@ -4,7 +4,9 @@
  * @packageDocumentation
  */
 export {
+  type FakeAnswerReplyOptions,
   type FakeErrorReplyOptions,
+  type FakeFinishReason,
   type FakeOpenAIRequest,
   type FakeOpenAIServer,
   type FakeOpenAIServerOptions,

@@ -56,7 +56,12 @@ function isJudgeOutput(value: object): value is JudgeOutput {
   return (
     keys.length > 0 &&
     keys.every(
-      (key) => key === "object" || key === "text" || key === "usage" || key === "costUsd",
+      (key) =>
+        key === "object" ||
+        key === "text" ||
+        key === "usage" ||
+        key === "costUsd" ||
+        key === "finishReason",
     ) &&
     ("object" in value || "text" in value)
   );

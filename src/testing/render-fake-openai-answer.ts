@@ -1,3 +1,4 @@
+import type { FakeFinishReason } from "./fake-openai-replies.ts";
 import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
 /** A successful answer, before it is shaped for its endpoint. */
@@ -11,6 +12,8 @@ export interface FakeOpenAIAnswer {
   sequence: number;
   /** Unix seconds. */
   createdAt: number;
+  /** Why the model stopped; `undefined` is a normal stop. */
+  finishReason?: FakeFinishReason | undefined;
 }
 
 /** An HTTP body ready to send. */
@@ -32,7 +35,7 @@ export function renderFakeOpenAIAnswer(answer: FakeOpenAIAnswer): RenderedAnswer
       ? { contentType: "text/event-stream", body: responseEvents(answer) }
       : {
           contentType: "application/json",
-          body: JSON.stringify(responseObject({ answer, status: "completed" })),
+          body: JSON.stringify(responseObject({ answer, status: finalStatus(answer) })),
         };
   }
   return request.stream
@@ -81,11 +84,18 @@ function responseOutputItem(answer: FakeOpenAIAnswer): Json {
   };
 }
 
+/** `incomplete` when the answer was cut off or filtered, as the Responses API says. */
+function finalStatus(answer: FakeOpenAIAnswer): string {
+  return answer.finishReason === undefined || answer.finishReason === "stop"
+    ? "completed"
+    : "incomplete";
+}
+
 function responseObject(options: { answer: FakeOpenAIAnswer; status: string }): Json {
   const { answer, status } = options;
   const { request, inputTokens, outputTokens } = answer;
   const body = request.body as Json;
-  const completed = status === "completed";
+  const completed = status === "completed" || status === "incomplete";
   return {
     id: makeId({ prefix: "resp_", sequence: answer.sequence }),
     object: "response",
@@ -93,7 +103,12 @@ function responseObject(options: { answer: FakeOpenAIAnswer; status: string }): 
     status,
     background: false,
     error: null,
-    incomplete_details: null,
+    incomplete_details:
+      status === "incomplete"
+        ? {
+            reason: answer.finishReason === "length" ? "max_output_tokens" : answer.finishReason,
+          }
+        : null,
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     model: request.model,
@@ -166,9 +181,10 @@ function responseEvents(answer: FakeOpenAIAnswer): string {
     events.push({ type: "response.content_part.done", ...at, content_index: 0, part: done });
   }
   events.push({ type: "response.output_item.done", output_index: 0, item });
+  const status = finalStatus(answer);
   events.push({
-    type: "response.completed",
-    response: responseObject({ answer, status: "completed" }),
+    type: `response.${status}`,
+    response: responseObject({ answer, status }),
   });
   return events
     .map((event, index) => {
@@ -197,7 +213,11 @@ function chatUsage(answer: FakeOpenAIAnswer): Json {
  * OpenAI quirk kept on purpose: a call forced by name finishes with "stop", one the model
  * chose (tool_choice "auto" or "required") with "tool_calls".
  */
-function chatFinishReason(request: FakeOpenAIRequest): string {
+function chatFinishReason(answer: FakeOpenAIAnswer): string {
+  const { request } = answer;
+  if (answer.finishReason !== undefined && answer.finishReason !== "stop") {
+    return answer.finishReason;
+  }
   if (!isToolCall(request)) return "stop";
   const choice = (request.body as Json).tool_choice;
   return typeof choice === "object" && choice !== null ? "stop" : "tool_calls";
@@ -234,7 +254,7 @@ function chatCompletion(answer: FakeOpenAIAnswer): Json {
     : { role: "assistant", content, refusal: null, annotations: [] };
   return {
     ...chatEnvelope({ answer, object: "chat.completion" }),
-    choices: [{ index: 0, message, logprobs: null, finish_reason: chatFinishReason(request) }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: chatFinishReason(answer) }],
     usage: chatUsage(answer),
   };
 }
@@ -271,7 +291,7 @@ function chatChunks(answer: FakeOpenAIAnswer): string {
     chunks.push(chunk({ delta: { role: "assistant", content: "", refusal: null } }));
     for (const piece of pieces(content)) chunks.push(chunk({ delta: { content: piece } }));
   }
-  chunks.push(chunk({ delta: {}, finishReason: chatFinishReason(request) }));
+  chunks.push(chunk({ delta: {}, finishReason: chatFinishReason(answer) }));
   const body = request.body as Json;
   const streamOptions = body.stream_options;
   const includeUsage =

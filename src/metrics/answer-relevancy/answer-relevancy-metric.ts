@@ -8,6 +8,7 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
+import { itemText } from "../shared/answer-text.ts";
 import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "../shared/verdicts.ts";
 import { AnswerRelevancyTemplate } from "./prompts.ts";
 
@@ -25,7 +26,7 @@ export interface AnswerRelevancyMetricOptions
 }
 
 /** Schema of the statement step: `{ "statements": string[] }`. */
-export const statementsSchema = z.object({ statements: z.array(z.string()) });
+export const statementsSchema = z.object({ statements: z.array(itemText) });
 
 const YES_NO_IDK = ["yes", "no", "idk"] as const;
 

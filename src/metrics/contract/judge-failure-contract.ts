@@ -7,7 +7,7 @@ import {
   type ContractHarness,
   itemsFor,
   scriptedJudge,
-  TRUNCATED_ANSWER_TODAY,
+  TRUNCATED_ANSWER,
 } from "./scripted-metric-contract.ts";
 
 /**
@@ -83,21 +83,57 @@ export function describeJudgeFailureContract<Template extends object>(
       expect(judge.calls.some((call) => call.prompt.includes("could not be used"))).toBe(false);
     });
 
-    it("handles answers cut off mid-JSON as it does today (TRUNCATED_ANSWER_TODAY)", async () => {
-      const today = TRUNCATED_ANSWER_TODAY;
+    it("re-asks an answer cut off mid-JSON instead of completing it (TRUNCATED_ANSWER)", async () => {
+      const truncated = TRUNCATED_ANSWER;
       const { judge, metric } = await measure({
-        [extractKey]: [today.extractAnswer(extractKey), { [extractKey]: today.completeItems }],
-        verdicts: [today.verdictsAnswer, { verdicts: today.completeVerdicts }],
+        [extractKey]: [
+          truncated.extractAnswer(extractKey),
+          { [extractKey]: truncated.completeItems },
+        ],
+        verdicts: [truncated.verdictsAnswer, { verdicts: truncated.completeVerdicts }],
         reason: [{ reason: "The score is scripted." }],
       });
       expect(metric.error).toBeNull();
-      expect(judge.callsOfKind(extractKey)).toHaveLength(today.extractCalls);
-      expect(judge.callsOfKind("verdicts")).toHaveLength(today.verdictCalls);
-      expect(metric.verboseLogs).toContain(JSON.stringify(today.itemsRead, null, 2));
+      expect(judge.callsOfKind(extractKey)).toHaveLength(truncated.extractCalls);
+      expect(judge.callsOfKind("verdicts")).toHaveLength(truncated.verdictCalls);
+      expect(judge.callsOfKind(extractKey)[1]?.prompt).toContain(truncated.problem);
+      expect(judge.callsOfKind("verdicts")[1]?.prompt).toContain(truncated.problem);
+      expect(metric.verboseLogs).toContain(JSON.stringify(truncated.itemsRead, null, 2));
       const verdictPrompt = judge.callsOfKind("verdicts")[0]?.prompt ?? "";
-      for (const item of today.itemsRead) expect(verdictPrompt).toContain(JSON.stringify(item));
-      expect(metric.score).toBe(contract.expectedScore(today.verdictsRead));
+      for (const item of truncated.itemsRead) expect(verdictPrompt).toContain(JSON.stringify(item));
+      expect(metric.score).toBe(contract.expectedScore(truncated.verdictsRead));
     });
+
+    it.each([
+      ["step 1", "extract", 2],
+      ["step 2", "verdicts", 3],
+      ["step 3", "reason", 4],
+    ] as const)(
+      "reports an answer cut off twice at %s as a JudgeOutputError, never a score",
+      async (_label, step, judgeCalls) => {
+        const script = scenario(contract.mixedVerdicts);
+        const kind = step === "extract" ? extractKey : step;
+        const cut = JSON.stringify(script.answers[kind]?.[0]).slice(0, -3);
+        const { metric, error } = await measure({ ...script.answers, [kind]: [cut, cut] });
+        expect(error).toBeInstanceOf(JudgeOutputError);
+        expect(error).toMatchObject({ metric: name, step: steps[step].step, rawText: cut });
+        expectFailure(metric, error, { message: TRUNCATED_ANSWER.problem, judgeCalls });
+      },
+    );
+
+    it.each(["yes/no", "yes or no", "yes-ish", "no idea", "No, yes.", "maybe"])(
+      "re-asks the ambiguous verdict %j, then reports it, never reading its first word",
+      async (ambiguous) => {
+        const verdicts = { verdicts: [{ verdict: ambiguous }, { verdict: "no" }] };
+        const { judge, metric, error } = await measure({
+          [extractKey]: [{ [extractKey]: items }],
+          verdicts: [verdicts, verdicts],
+        });
+        expect(error).toBeInstanceOf(JudgeOutputError);
+        expect(judge.callsOfKind("verdicts")[1]?.prompt).toContain("verdicts.0.verdict");
+        expectFailure(metric, error, { message: "verdicts.0.verdict", judgeCalls: 3 });
+      },
+    );
 
     it("re-asks an unreadable answer once, then uses the corrected one", async () => {
       const script = scenario(["no", "no"]);

@@ -26,8 +26,8 @@ export type { MetricContractOptions } from "./scripted-metric-contract.ts";
  * - A metric built on `OpinionVerdictMetric` declares itself through
  *   `opinionMetricContract` (`opinion-metric-contract.ts`), which fills in the shared steps,
  *   direction and formula.
- * - What a cut-off (truncated) answer does today is pinned in one place,
- *   `TRUNCATED_ANSWER_TODAY` in `scripted-metric-contract.ts`.
+ * - What a cut-off (truncated) answer does (re-asked, never completed) is pinned in one
+ *   place, `TRUNCATED_ANSWER` in `scripted-metric-contract.ts`.
  * @example
  * describeMetricContract({
  *   name: "Toxicity",

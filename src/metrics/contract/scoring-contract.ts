@@ -97,9 +97,7 @@ export function describeScoringContract<Template extends object>(
       const items = itemsFor(3);
       const { judge, metric } = await measure({
         [extractKey]: [{ [extractKey]: items }],
-        verdicts: [
-          '{"verdicts": [" YES! ", {"verdict": "No, not at all.", "reason": null}, "\\"no\\""]}',
-        ],
+        verdicts: ['{"verdicts": [" YES! ", {"verdict": "**No.**", "reason": null}, "\\"no\\""]}'],
         reason: [{ reason: "The score is scripted." }],
       });
       expect(metric.score).toBe(contract.expectedScore(["yes", "no", "no"]));

@@ -107,32 +107,30 @@ const FIRST_ITEM = "The first item is complete.";
 const CUT_OFF_ITEM = "The second item was cut o";
 
 /**
- * What happens TODAY to an answer cut off mid-JSON (a judge that ran out of output tokens):
- * the parser closes what was left open and the step uses the result as it stands, without
- * a re-ask: a cut-off last string is kept as an item, a cut-off last object is dropped (and a
- * verdict count that falls short is then re-asked). This is expected to change; the contract's
- * truncated-JSON case reads only this object, so that change is made here alone.
+ * What happens to an answer cut off mid-JSON (a judge that ran out of output tokens): it is
+ * never completed into a plausible answer. The step is asked again once, and the complete
+ * answer is used; a second cut-off answer is a `JudgeOutputError`. The contract's
+ * truncated-JSON cases read only this object.
  */
-export const TRUNCATED_ANSWER_TODAY = {
+export const TRUNCATED_ANSWER = {
   /** Step 1's answer, cut off inside its last item. */
   extractAnswer: (key: string) => `{"${key}": ["${FIRST_ITEM}", "${CUT_OFF_ITEM}`,
-  /** Step 1's answer if it is asked again. */
+  /** Step 1's answer when it is asked again. */
   completeItems: [FIRST_ITEM, `${CUT_OFF_ITEM}ff here.`],
-  /** Step 1 is asked once: the cut-off answer is used. */
-  extractCalls: 1,
-  /** The items step 2 is asked about: the cut-off item as it stands. */
-  itemsRead: [FIRST_ITEM, CUT_OFF_ITEM],
+  /** Step 1 is asked twice: the cut-off answer is refused and re-asked. */
+  extractCalls: 2,
+  /** The items step 2 is asked about: the complete ones, never the cut-off one. */
+  itemsRead: [FIRST_ITEM, `${CUT_OFF_ITEM}ff here.`],
   /** Step 2's answer, cut off inside its last verdict. */
   verdictsAnswer: '{"verdicts": [{"verdict": "yes", "reason": "r"}, {"verdict": "no"',
-  /** Step 2's answer if it is asked again. */
+  /** Step 2's answer when it is asked again. */
   completeVerdicts: [{ verdict: "yes", reason: "r" }, { verdict: "no" }],
-  /**
-   * Step 2 is asked twice: the repair keeps the answer up to its last closed object, so the
-   * cut-off verdict is lost and the now wrong count is re-asked.
-   */
+  /** Step 2 is asked twice: the cut-off answer is refused and re-asked. */
   verdictCalls: 2,
   /** The verdicts scored (the re-asked answer's). */
   verdictsRead: ["yes", "no"],
+  /** What the re-ask tells the judge about the cut-off answer. */
+  problem: "the answer was cut off",
 };
 
 /** What the contract's cases share: the declaration, and helpers built on it. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { itemText } from "./answer-text.ts";
 import { DATA_NOTICE, joinSections, MULTIMODAL_RULES, quoteText } from "./prompt-text.ts";
 
 /** Arguments of every `generateOpinions` prompt function. */
@@ -10,7 +11,7 @@ export interface GenerateOpinionsArgs {
 }
 
 /** Schema of the opinion step: `{ "opinions": string[] }`. */
-export const opinionsSchema = z.object({ opinions: z.array(z.string()) });
+export const opinionsSchema = z.object({ opinions: z.array(itemText) });
 
 /**
  * The opinion-extraction prompt shared by Toxicity and Bias. It is byte-identical for the

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reasonText } from "./answer-text.ts";
 
 /** One judged item: the verdict, and a reason when the judge gave one. */
 export interface Verdict<V extends string = string> {
@@ -6,26 +7,22 @@ export interface Verdict<V extends string = string> {
   reason?: string | null | undefined;
 }
 
-const TRAILING_PUNCTUATION = /[\s.!?,;:'"`)\]]+$/;
-const LEADING_PUNCTUATION = /^[\s'"`([]+/;
+// Whitespace, punctuation and invisible format characters around the word: `"Yes."`,
+// `**no**`, `` `idk` ``. Nothing inside the word is touched.
+const SURROUNDING = /^[\s\p{P}\p{Cf}`^~]+|[\s\p{P}\p{Cf}`^~]+$/gu;
 
 /**
- * The one verdict normaliser: trims, lower-cases and strips surrounding punctuation, and
- * reads a leading allowed word ("No, it is off-topic" → "no"). Score and reason both read
- * verdicts through it, so they can never disagree.
+ * The one verdict normaliser: trims whitespace, lower-cases and strips surrounding
+ * punctuation, and nothing more. The result must then be exactly one allowed word: `"Yes."`
+ * and `" NO "` are read, while `"yes/no"`, `"yes or no"`, `"yes-ish"`, `"no idea"`,
+ * `"No, yes."` and `"maybe"` are left as they are for validation to reject (the step is
+ * then asked again), never read by their first word. Score and reason both read verdicts
+ * through it, so they can never disagree.
  */
 export function normalizeVerdict(value: unknown, allowed: readonly string[]): unknown {
   if (typeof value !== "string") return value;
-  const cleaned = value
-    .trim()
-    .toLowerCase()
-    .replace(LEADING_PUNCTUATION, "")
-    .replace(TRAILING_PUNCTUATION, "");
-  if (allowed.includes(cleaned)) return cleaned;
-  const leading = /^([a-z]+)\b/.exec(cleaned)?.[1];
-  return leading !== undefined && allowed.includes(leading) && cleaned.length > leading.length
-    ? leading
-    : cleaned;
+  const cleaned = value.toLowerCase().replace(SURROUNDING, "");
+  return allowed.includes(cleaned) ? cleaned : value;
 }
 
 /**
@@ -95,5 +92,5 @@ export function verdictsSchema<V extends string>(options: {
   return schema as unknown as VerdictsSchema<V>;
 }
 
-/** The schema of every reason step. */
-export const reasonSchema = z.object({ reason: z.string().min(1) });
+/** The schema of every reason step: a real sentence (see `isRealSentence`). */
+export const reasonSchema = z.object({ reason: reasonText });

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { JudgeOutputError } from "../errors/judge-output-error.ts";
+import { type MockAnswer, MockJudge } from "../testing/mock-judge.ts";
+import { createDirectTransport } from "./direct-transport.ts";
+import { JudgeLedger } from "./judge-ledger.ts";
+import { MAX_ANSWER_CHARACTERS } from "./parse-judge-text.ts";
+import { askJudge, describeIncompleteFinish } from "./structured-output.ts";
+
+const schema = z.object({ opinions: z.array(z.string()) });
+const whole = '{"opinions": ["Sarah is kind."]}';
+
+async function ask(answers: MockAnswer[]) {
+  const judge = new MockJudge({ answers });
+  const result = await askJudge({
+    judge,
+    transport: createDirectTransport(),
+    ledger: new JudgeLedger(),
+    step: { metric: "Toxicity", step: "generateOpinions", prompt: "P", images: [], schema },
+  }).then(
+    (value) => ({ value, error: null }),
+    (error: unknown) => ({ value: null, error }),
+  );
+  return { judge, ...result };
+}
+
+describe("askJudge: only whole answers", () => {
+  it.each([
+    "length",
+    "max_tokens",
+    "max_output_tokens",
+    "MAX_TOKENS",
+    "content-filter",
+    "content_filter",
+    "interrupted",
+  ])(
+    'refuses a complete-looking answer whose finish reason is "%s", and re-asks once',
+    async (finishReason) => {
+      const { judge, value } = await ask([
+        { text: whole, finishReason },
+        { text: whole, finishReason: "stop" },
+      ]);
+      expect(value).toEqual({ opinions: ["Sarah is kind."] });
+      expect(judge.calls).toHaveLength(2);
+      expect(judge.calls[1]?.prompt).toContain(
+        `the answer was cut off (finish reason "${finishReason}"`,
+      );
+    },
+  );
+
+  it("reports an answer cut off twice as a JudgeOutputError with the raw text", async () => {
+    const { error } = await ask([
+      { text: '{"opinions": ["Sarah', finishReason: "length" },
+      { text: '{"opinions": ["Sarah is', finishReason: "length" },
+    ]);
+    expect(error).toBeInstanceOf(JudgeOutputError);
+    expect(error).toMatchObject({
+      metric: "Toxicity",
+      step: "generateOpinions",
+      rawText: '{"opinions": ["Sarah is',
+    });
+    expect((error as Error).message).toContain("the answer was cut off");
+  });
+
+  it("refuses a structured object whose finish reason says it was cut off", async () => {
+    const { judge } = await ask([
+      { object: { opinions: [] }, finishReason: "length" },
+      { object: { opinions: ["Sarah is kind."] } },
+    ]);
+    expect(judge.calls).toHaveLength(2);
+  });
+
+  it("refuses a structured object larger than any step needs", async () => {
+    const huge = { opinions: ["x".repeat(MAX_ANSWER_CHARACTERS)] };
+    const { error } = await ask([{ object: huge }, { object: huge }]);
+    expect(error).toBeInstanceOf(JudgeOutputError);
+    expect((error as Error).message).toContain(`more than the ${MAX_ANSWER_CHARACTERS}`);
+  });
+
+  it.each(["stop", "STOP", "end_turn", "tool-calls", "other", undefined])(
+    "takes the finish reason %j as a whole answer",
+    (finishReason) => {
+      expect(describeIncompleteFinish(finishReason)).toBeNull();
+    },
+  );
+});

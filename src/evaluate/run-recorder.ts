@@ -10,6 +10,7 @@ import type {
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunnerEvent, RunReporter, RunStartEvent } from "../results/runner-events.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { JudgeCache, RunStore } from "../store/run-store.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
 
@@ -99,7 +100,8 @@ export class RunRecorder {
 
   /** Opens the run's store; nothing is stored until {@link start}. */
   static open(options: RunRecorderOptions): RunRecorder {
-    const warn = options.warn ?? ((message: string) => console.warn(message));
+    const warn = (message: string) =>
+      (options.warn ?? ((text: string) => console.warn(text)))(redactSecretText(message));
     if (options.store === false) {
       if (options.resume) {
         throw new ConfigError(
@@ -314,6 +316,7 @@ export class RunRecorder {
   }
 
   private warn(message: string): void {
-    (this.options.warn ?? ((text: string) => console.warn(text)))(message);
+    // Warnings quote errors (a reporter's, the store's): mask secrets as every writer does.
+    (this.options.warn ?? ((text: string) => console.warn(text)))(redactSecretText(message));
   }
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { ConfigError } from "../errors/config-error.ts";
-import { isSecretVariable } from "../secrets/redact-secrets.ts";
+import { isSecretVariable, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
 
 /** The files {@link loadEnvFiles} reads, in order: a later file wins over an earlier one. */
@@ -44,6 +44,7 @@ export function loadEnvFiles(options: LoadEnvFilesOptions): string[] {
   for (const [variable, value] of Object.entries(fromFiles)) {
     if (env[variable] === undefined) env[variable] = value;
   }
+  refreshEnvironmentSecrets();
   if (options.registerSecrets ?? true) {
     registerSecretValues(
       Object.entries(fromFiles)

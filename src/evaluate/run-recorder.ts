@@ -10,7 +10,7 @@ import type {
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunnerEvent, RunReporter, RunStartEvent } from "../results/runner-events.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
-import { redactSecretText } from "../secrets/redact-secrets.ts";
+import { redactSecretText, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
 import type { JudgeCache, RunStore } from "../store/run-store.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
 
@@ -141,6 +141,8 @@ export class RunRecorder {
     fingerprints?: readonly string[];
   }): Map<number, TestResult> {
     const reused = new Map<number, TestResult>();
+    // Secret variables set just before the run are masked in all it writes.
+    refreshEnvironmentSecrets();
     const { store } = this;
     const identifier = this.options.identifier;
     try {

@@ -1,4 +1,4 @@
-import { isSecretVariable } from "../secrets/redact-secrets.ts";
+import { isSecretVariable, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
 
 // Keys verdict itself passes to keyless local servers: not secrets, and masking them would
@@ -15,6 +15,8 @@ const PLACEHOLDER_KEYS = new Set(["ollama", "not-needed"]);
  */
 export function registerModelSecrets(model: object, extra: readonly string[] = []): void {
   registerSecretValues(extra);
+  // The judge may read its key from process.env: make sure the next redaction sees it.
+  refreshEnvironmentSecrets();
   let headers: unknown;
   try {
     // AI SDK providers keep their request headers (with the key) in `config.headers`.

@@ -5,6 +5,7 @@ import {
   REDACTED,
   redactSecrets,
   redactSecretText,
+  refreshEnvironmentSecrets,
 } from "./redact-secrets.ts";
 import { registerSecretValues } from "./secret-registry.ts";
 
@@ -208,11 +209,13 @@ describe("redactSecretText", () => {
   it("reads process.env when no env is given", () => {
     const name = "VERDICT_TEST_REDACT_SECRET";
     process.env[name] = "value-from-process-env";
+    refreshEnvironmentSecrets();
     try {
       expect(redactSecretText("echo value-from-process-env")).toBe("echo ***");
       expect(redactSecrets({ note: "echo value-from-process-env" })).toEqual({ note: "echo ***" });
     } finally {
       delete process.env[name];
+      refreshEnvironmentSecrets();
     }
   });
 

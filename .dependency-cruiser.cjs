@@ -1,10 +1,12 @@
 /**
  * Import rules checked by `npm run lint` (dependency-cruiser): no import cycles between files,
  * and the folders of src/ in layers — a folder imports only folders of lower layers, so there
- * can be no cycle between folders either. src/results/ and src/errors/ are the leaves.
+ * can be no cycle between folders either. src/secrets/ is the leaf, then src/results/ and src/errors/.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const LAYERS = [
+  // The secret redactor sits below everything, so every error message and every writer can use it.
+  ["secrets"],
   ["results", "errors"],
   ["config", "test-case"],
   ["judge"],

@@ -2,10 +2,10 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { loadEnvFiles } from "../config/load-env-files.ts";
-import { redactSecretText } from "../config/redact-secrets.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { StoreError } from "../errors/store-error.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 
 // Commands are imported when they run, so that `--help` or `config` never load Vitest or the

@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../errors/config-error.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { loadEnvFiles } from "./load-env-files.ts";
 
 describe("loadEnvFiles", () => {
@@ -18,7 +20,7 @@ describe("loadEnvFiles", () => {
     write(".env", "VERDICT_MODEL=gpt-4.1\nOPENAI_API_KEY=from-env-file\n# a comment\n");
     write(".env.local", 'OPENAI_API_KEY="from local"\nOLLAMA_BASE_URL=http://127.0.0.1:11434/v1\n');
     const env: NodeJS.ProcessEnv = {};
-    const files = loadEnvFiles({ cwd: folder, env });
+    const files = loadEnvFiles({ cwd: folder, env, registerSecrets: false });
     expect(files).toEqual([path.join(folder, ".env"), path.join(folder, ".env.local")]);
     expect(env).toEqual({
       VERDICT_MODEL: "gpt-4.1",
@@ -31,22 +33,37 @@ describe("loadEnvFiles", () => {
     write(".env", "VERDICT_MODEL=from-file\nOPENAI_API_KEY=from-file\n");
     write(".env.local", "VERDICT_MODEL=from-local\n");
     const env: NodeJS.ProcessEnv = { VERDICT_MODEL: "from-process", OPENAI_API_KEY: "" };
-    loadEnvFiles({ cwd: folder, env });
+    loadEnvFiles({ cwd: folder, env, registerSecrets: false });
     expect(env).toEqual({ VERDICT_MODEL: "from-process", OPENAI_API_KEY: "" });
   });
 
   it("skips missing files and returns only the files read", () => {
     const env: NodeJS.ProcessEnv = {};
-    expect(loadEnvFiles({ cwd: folder, env })).toEqual([]);
+    expect(loadEnvFiles({ cwd: folder, env, registerSecrets: false })).toEqual([]);
     write(".env.local", "A=1\n");
-    expect(loadEnvFiles({ cwd: folder, env })).toEqual([path.join(folder, ".env.local")]);
+    expect(loadEnvFiles({ cwd: folder, env, registerSecrets: false })).toEqual([
+      path.join(folder, ".env.local"),
+    ]);
     expect(env.A).toBe("1");
   });
 
   it("fails with a ConfigError naming the file, never its contents, when it cannot be read", () => {
     mkdirSync(path.join(folder, ".env"));
-    const attempt = () => loadEnvFiles({ cwd: folder, env: {} });
+    const attempt = () => loadEnvFiles({ cwd: folder, env: {}, registerSecrets: false });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(`Could not read ${path.join(folder, ".env")} (EISDIR)`);
+  });
+
+  it("registers the secrets of the files with the redactor, even ones the environment overrides", () => {
+    // Random values: the registry lives as long as the process, and no other test can hold these.
+    const fromFile = randomBytes(20).toString("hex").slice(0, 30);
+    const model = `model-${randomBytes(8).toString("hex")}`;
+    write(".env", `MY_PROVIDER_KEY=${fromFile}\nVERDICT_MODEL=${model}\n`);
+    const env: NodeJS.ProcessEnv = { MY_PROVIDER_KEY: "the-environment-wins" };
+    loadEnvFiles({ cwd: folder, env });
+    expect(env.MY_PROVIDER_KEY).toBe("the-environment-wins");
+    expect(redactSecretText(`echoed ${fromFile} for ${model}`, { env: {} })).toBe(
+      `echoed *** for ${model}`,
+    );
   });
 });

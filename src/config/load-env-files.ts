@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { ConfigError } from "../errors/config-error.ts";
+import { isSecretVariable, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
+import { registerSecretValues } from "../secrets/secret-registry.ts";
 
 /** The files {@link loadEnvFiles} reads, in order: a later file wins over an earlier one. */
 export const ENV_FILE_NAMES = [".env", ".env.local"] as const;
@@ -12,12 +14,19 @@ export interface LoadEnvFilesOptions {
   cwd: string;
   /** The environment to fill in; modified in place. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Whether the values of the secret variables in the files (`…_API_KEY`, `…_TOKEN`, …) are
+   * registered with the redactor, so they are masked in everything verdict writes even when
+   * `env` is not `process.env` or the environment already had another value.
+   * @default true
+   */
+  registerSecrets?: boolean | undefined;
 }
 
 /**
  * Loads `.env`, then `.env.local`, from `cwd` into `env`. A variable already in `env` is
  * never overridden, even by an empty value; between the two files, `.env.local` wins.
- * Missing files are skipped. Returns the absolute paths of the files read.
+ * Missing files are skipped. The values of secret variables are registered with the redactor. Returns the absolute paths of the files read.
  * @example
  * const files = loadEnvFiles({ cwd: process.cwd(), env: process.env });
  */
@@ -34,6 +43,14 @@ export function loadEnvFiles(options: LoadEnvFilesOptions): string[] {
   }
   for (const [variable, value] of Object.entries(fromFiles)) {
     if (env[variable] === undefined) env[variable] = value;
+  }
+  refreshEnvironmentSecrets();
+  if (options.registerSecrets ?? true) {
+    registerSecretValues(
+      Object.entries(fromFiles)
+        .filter(([variable]) => isSecretVariable(variable))
+        .map(([, value]) => value),
+    );
   }
   return filesRead;
 }

@@ -124,7 +124,7 @@ describe("buildTestCases", () => {
     expect(error.message).toContain(
       'golden #4 ("an object without actualOutput"): the application returned an object with unknown keys "output"',
     );
-    expect(error.cause).toBeInstanceOf(TypeError);
+    expect(error.cause).toMatchObject({ name: "TypeError", message: "the model is down" });
   });
 
   it("refuses a concurrency that is not a whole number of at least 1", async () => {

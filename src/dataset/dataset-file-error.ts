@@ -1,4 +1,5 @@
 import { EvalError } from "../errors/eval-error.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 
 /** Options of {@link DatasetFileError}. */
 export interface DatasetFileErrorOptions {
@@ -33,6 +34,6 @@ export class DatasetFileError extends EvalError {
     this.path = options.path;
     this.line = options.line;
     this.item = options.item;
-    this.problem = options.problem;
+    this.problem = redactSecretText(options.problem);
   }
 }

@@ -1,3 +1,4 @@
+import { cleanErrorCause } from "../errors/clean-error-cause.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import type { Golden } from "../test-case/golden.ts";
 import type { LLMTestCase } from "../test-case/llm-test-case.ts";
@@ -8,7 +9,10 @@ export interface TestCaseBuildFailure {
   /** Position of the golden in the dataset (0-based). */
   index: number;
   golden: Golden;
-  /** What the application threw, or why its answer could not make a test case. */
+  /**
+   * What the application threw (a cleaned copy: name, message, status, code and stack, secrets
+   * masked), or why its answer could not make a test case.
+   */
   error: unknown;
 }
 
@@ -55,7 +59,11 @@ export class TestCaseBuildError extends EvalError {
         `Fix the application (or those goldens); the ${testCases.length} test cases built are on this error's testCases and failures lists every failure.`,
       { cause: failures[0]?.error },
     );
-    this.failures = failures;
+    // What the application threw may be a provider error with its request and headers.
+    this.failures = failures.map((failure) => ({
+      ...failure,
+      error: cleanErrorCause(failure.error),
+    }));
     this.testCases = testCases;
   }
 }

@@ -1,3 +1,4 @@
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import {
   type DescribeJudgeCallFailureOptions,
   describeJudgeCallFailure,
@@ -15,10 +16,18 @@ export interface JudgeCallErrorOptions {
   providerCode?: string | null;
   /** Seconds the provider asked us to wait (Retry-After), when it said. */
   retryAfterMs?: number | null;
+  /**
+   * What the judge threw. Kept cleaned (name, message, status, code and stack, secrets
+   * masked), never the provider's error object with its request, headers and body.
+   */
   cause?: unknown;
 }
 
-/** A call to the judge model failed: the request did not produce an answer. */
+/**
+ * A call to the judge model failed: the request did not produce an answer. Its `cause` is a
+ * cleaned copy of what the provider threw (no headers, request or response bodies), so
+ * printing the error never shows a key the provider echoed.
+ */
 export class JudgeCallError extends EvalError {
   readonly status: number | null;
   readonly retryable: boolean;
@@ -29,7 +38,10 @@ export class JudgeCallError extends EvalError {
     super("JUDGE_CALL", options.message, { cause: options.cause });
     this.status = options.status;
     this.retryable = options.retryable;
-    this.providerCode = options.providerCode ?? null;
+    this.providerCode =
+      options.providerCode === undefined || options.providerCode === null
+        ? null
+        : redactSecretText(options.providerCode);
     this.retryAfterMs = options.retryAfterMs ?? null;
   }
 

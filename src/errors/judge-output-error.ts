@@ -1,3 +1,4 @@
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { EvalError } from "./eval-error.ts";
 
 /** Options of {@link JudgeOutputError}. */
@@ -6,7 +7,7 @@ export interface JudgeOutputErrorOptions {
   metric: string;
   /** The step, e.g. `"generateVerdicts"`. */
   step: string;
-  /** The judge's last answer, verbatim. */
+  /** The judge's last answer, verbatim (secrets in it are masked). */
   rawText: string;
   /** What was wrong with it. */
   problem: string;
@@ -15,7 +16,7 @@ export interface JudgeOutputErrorOptions {
 
 /**
  * The judge answered, but even after one re-ask its answer could not be read as the JSON
- * the step asks for. Carries the raw text so it can be inspected.
+ * the step asks for. Carries the raw text (secrets masked) so it can be inspected.
  */
 export class JudgeOutputError extends EvalError {
   readonly metric: string;
@@ -35,6 +36,6 @@ export class JudgeOutputError extends EvalError {
     );
     this.metric = options.metric;
     this.step = options.step;
-    this.rawText = options.rawText;
+    this.rawText = redactSecretText(options.rawText);
   }
 }

@@ -1,3 +1,4 @@
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { EvalError } from "./eval-error.ts";
 
 /** Options of {@link MissingTestCaseParamsError}. */
@@ -24,6 +25,6 @@ export class MissingTestCaseParamsError extends EvalError {
     );
     this.metric = options.metric;
     this.field = options.field;
-    this.testCase = options.testCase;
+    this.testCase = redactSecretText(options.testCase);
   }
 }

@@ -11,6 +11,7 @@ import type {
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunnerEvent, RunReporter, RunStartEvent } from "../results/runner-events.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
+import { redactSecretText, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
 import { HEARTBEAT_INTERVAL_MS } from "../store/run-liveness.ts";
 import type { JudgeCache, RunOwner, RunStore } from "../store/run-store.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
@@ -115,7 +116,8 @@ export class RunRecorder {
 
   /** Opens the run's store; nothing is stored until {@link start}. */
   static open(options: RunRecorderOptions): RunRecorder {
-    const warn = options.warn ?? ((message: string) => console.warn(message));
+    const warn = (message: string) =>
+      (options.warn ?? ((text: string) => console.warn(text)))(redactSecretText(message));
     if (options.store === false) {
       if (options.resume) {
         throw new ConfigError(
@@ -155,6 +157,8 @@ export class RunRecorder {
     fingerprints?: readonly string[];
   }): Map<number, TestResult> {
     const reused = new Map<number, TestResult>();
+    // Secret variables set just before the run are masked in all it writes.
+    refreshEnvironmentSecrets();
     const { store } = this;
     const identifier = this.options.identifier;
     try {
@@ -373,6 +377,7 @@ export class RunRecorder {
   }
 
   private warn(message: string): void {
-    (this.options.warn ?? ((text: string) => console.warn(text)))(message);
+    // Warnings quote errors (a reporter's, the store's): mask secrets as every writer does.
+    (this.options.warn ?? ((text: string) => console.warn(text)))(redactSecretText(message));
   }
 }

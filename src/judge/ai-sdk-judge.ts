@@ -8,6 +8,7 @@ import {
 } from "ai";
 import { imagePlaceholder, loadImage } from "../test-case/image.ts";
 import type { JudgeModel, JudgeOutput, JudgeRequest } from "./judge-model.ts";
+import { registerModelSecrets } from "./register-model-secrets.ts";
 import {
   costOfUsage,
   findModelPrice,
@@ -47,13 +48,21 @@ export interface CreateJudgeOptions {
    * @default true for gpt-4o*, gpt-4.1*, gpt-5*, o3, o4-mini, claude-* and gemini-*; false otherwise
    */
   supportsImages?: boolean | undefined;
+  /**
+   * More values to mask in everything verdict writes (store, cache, reports, console, error
+   * messages), e.g. a key a custom `fetch` adds. The key the model itself sends
+   * (`createOpenAI({ apiKey })`, any provider's key header) is found and masked without this.
+   * @default []
+   */
+  secrets?: readonly string[] | undefined;
 }
 
 /**
  * A {@link JudgeModel} backed by an AI SDK language model. It asks for native structured
  * output and falls back to JSON mode, then to plain text, when the provider rejects it,
  * remembering what worked. It never retries failed calls itself (the transport does) and
- * returns the raw text, which verdict parses leniently.
+ * returns the raw text, which verdict parses leniently. The key the model sends is registered
+ * with the redactor, so it is masked wherever a provider echoes it.
  */
 export class AiSdkJudge implements JudgeModel {
   readonly name: string;
@@ -68,6 +77,8 @@ export class AiSdkJudge implements JudgeModel {
     const providerPrefix = model.provider.split(".")[0] ?? model.provider;
     const modelId = bareModelId(model.modelId);
     this.model = model;
+    // Before anything can fail or be written: a provider may echo the key in any error.
+    registerModelSecrets(model, options.secrets);
     this.name = options.name ?? `${providerPrefix}:${model.modelId}`;
     this.supportsImages = options.supportsImages ?? isVisionModel(modelId);
     this.#temperature =

@@ -188,6 +188,6 @@ describe("toJudgeCallError", () => {
     });
     expect(refused.message).toContain("ECONNREFUSED");
     expect(refused.message).toContain("to http://127.0.0.1:9/v1/chat?api-key=***");
-    expect(refused.cause).toBeInstanceOf(TypeError);
+    expect(refused.cause).toMatchObject({ name: "TypeError", message: "fetch failed" });
   });
 });

@@ -1,5 +1,5 @@
-import { redactSecretText } from "../config/redact-secrets.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { classifyJudgeError } from "./classify-judge-error.ts";
 import { providerOfJudgeName } from "./providers.ts";
 

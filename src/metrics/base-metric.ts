@@ -8,6 +8,7 @@ import type { JudgeTransport } from "../judge/judge-transport.ts";
 import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
 import { askJudge, type JudgeStep } from "../judge/structured-output.ts";
 import type { MetricData } from "../results/metric-data.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { hasImages, type ImagePart, loadImage, renderContent } from "../test-case/image.ts";
 import {
   describeTestCase,
@@ -382,5 +383,5 @@ function printVerbose(data: MetricData): void {
       : `Score: ${data.score === null ? "none" : formatScore(data.score)}\nReason: ${data.reason ?? "(not requested)"}`,
     "=".repeat(70),
   ];
-  console.log(lines.join("\n"));
+  console.log(redactSecretText(lines.join("\n")));
 }

@@ -2,6 +2,7 @@ import { countMetricStatuses, type MetricStatus, metricStatus } from "../results
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunReporter } from "../results/runner-events.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { type Cell, type Column, paint, renderTable } from "./console/render-table.ts";
 import {
   formatCostUsd,
@@ -127,7 +128,9 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Run
     onEvent(event) {
       if (event.type !== "run-end") return;
       stream.write(
-        renderConsoleReport({ result: event.result, display, color, message: event.message }),
+        redactSecretText(
+          renderConsoleReport({ result: event.result, display, color, message: event.message }),
+        ),
       );
     },
   };

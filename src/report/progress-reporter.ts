@@ -1,4 +1,5 @@
 import type { RunEndEvent, RunnerEvent, RunReporter } from "../results/runner-events.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import {
   formatClock,
   formatCostUsd,
@@ -67,7 +68,7 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
 
   const write = (text: string) => {
     try {
-      stream.write(text);
+      stream.write(redactSecretText(text));
     } catch {
       // A closed stream must not fail the run that is being reported on.
     }

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 
 /** Options of {@link writeReportFile}. */
 export interface WriteReportFileOptions {
@@ -12,7 +13,8 @@ export interface WriteReportFileOptions {
 }
 
 /**
- * Writes a report file, creating its folder. The text goes to a temporary file that is then
+ * Writes a report file, creating its folder, with secrets masked (configured key values, in
+ * any escaping, and key patterns): the one way every report reaches the disk. The text goes to a temporary file that is then
  * renamed, so a CI step or a browser reading the file never sees half a report.
  * @throws {ConfigError} when the file cannot be written, naming it.
  */
@@ -21,7 +23,7 @@ export function writeReportFile(options: WriteReportFileOptions): void {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temporary, options.text, "utf8");
+    writeFileSync(temporary, redactSecretText(options.text), "utf8");
     renameSync(temporary, file);
   } catch (error) {
     try {

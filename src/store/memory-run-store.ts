@@ -1,6 +1,6 @@
-import { redactSecrets } from "../config/redact-secrets.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
+import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import type {
   CachedJudgeAnswer,
@@ -25,7 +25,7 @@ function isNewer(left: RunEntry, right: RunEntry): boolean {
 
 /**
  * A {@link RunStore} and judge cache kept in memory, for tests: behaves like
- * `SqliteRunStore` (same ordering, same errors, secrets redacted from configurations) without
+ * `SqliteRunStore` (same ordering, same errors, secrets masked in everything written) without
  * a file. Values are deep-copied in and out, so mutating an object after saving it, or an
  * object read back, never changes what is stored.
  * @example
@@ -50,7 +50,7 @@ export class MemoryRunStore implements RunStore {
       },
       set: (key, answer) => {
         this.assertOpen(`write judge cache entry "${key}"`);
-        this.cache.set(key, this.copy(`write judge cache entry "${key}"`, answer));
+        this.cache.set(key, this.write(`write judge cache entry "${key}"`, answer));
       },
     };
   }
@@ -64,11 +64,7 @@ export class MemoryRunStore implements RunStore {
         "a run with this id already exists: resume it with reopenRun, or choose another id",
       );
     }
-    const stored = this.copy(action, {
-      ...run,
-      config: redactSecrets(run.config),
-      owner: run.owner ?? null,
-    });
+    const stored = this.write(action, { ...run, owner: run.owner ?? null });
     this.runs.set(run.id, { run: stored, sequence: this.sequence++, results: new Map() });
   }
 
@@ -95,7 +91,7 @@ export class MemoryRunStore implements RunStore {
     const entry = this.runs.get(runId);
     if (entry === undefined)
       throw failure(action, "there is no run with this id: call startRun first");
-    entry.results.set(index, this.copy(action, stored));
+    entry.results.set(index, this.write(action, stored));
   }
 
   finishRun(options: {
@@ -110,7 +106,7 @@ export class MemoryRunStore implements RunStore {
       ...entry.run,
       status: options.status,
       endedAt: options.endedAt,
-      summary: this.copy(action, options.summary),
+      summary: this.write(action, options.summary),
     };
   }
 
@@ -167,6 +163,11 @@ export class MemoryRunStore implements RunStore {
 
   private assertOpen(action: string): void {
     if (this.closed) throw failure(action, "the store is closed: create a new MemoryRunStore");
+  }
+
+  /** What is stored: a copy with secrets masked, as `SqliteRunStore` writes it. */
+  private write<Value>(action: string, value: Value): Value {
+    return this.copy(action, redactSecrets(value));
   }
 
   private copy<Value>(action: string, value: Value): Value {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, TestResult } from "../results/evaluation-result.ts";
+import { registerSecretValues } from "../secrets/secret-registry.ts";
 import type { JudgeCache, RunOwner, RunStore, StoredRun, StoredTestResult } from "./run-store.ts";
 
 /** A store under test, with whatever must be removed afterwards. */
@@ -246,6 +247,57 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         );
         expect(store.getRun("run-1")?.config).toEqual({
           judge: { name: "gpt-4.1", apiKey: "***", maxTokens: 900 },
+        });
+      });
+    });
+
+    describe("secrets", () => {
+      // A key in no known format, as a provider would echo it: only its value identifies it.
+      const key = "Zq8vLr2mXw4Tn6Pb0Hc5Jd7Kf9Gs1Ay3Ue";
+      let forget: () => void = () => {};
+      beforeEach(() => {
+        forget = registerSecretValues([key]);
+      });
+      afterEach(() => forget());
+
+      it("masks configured secret values in results, summaries, configurations and cache", () => {
+        const echoed = `provider said: bad key ${key}`;
+        store.startRun(makeStoredRun({ config: { note: echoed } }));
+        store.saveTestResult(
+          "run-1",
+          makeStoredTestResult(0, {
+            actualOutput: `my key is ${key}`,
+            metricsData: [metricData({ score: null, error: echoed, reason: null })],
+          }),
+        );
+        store.finishRun({
+          runId: "run-1",
+          status: "completed",
+          endedAt: "2025-01-01T10:05:00.000Z",
+          summary: makeSummary({
+            metrics: makeSummary().metrics.map((metric) => ({ ...metric, name: echoed })),
+          }),
+        });
+        store.judgeCache.set("k", {
+          text: `{"reason": "${key}"}`,
+          object: { reason: key },
+          inputTokens: null,
+          outputTokens: null,
+          costUsd: null,
+        });
+        const everything = JSON.stringify([
+          store.getRun("run-1"),
+          store.getTestResults("run-1"),
+          store.judgeCache.get("k"),
+        ]);
+        expect(everything).not.toContain(key);
+        expect(store.getTestResults("run-1")[0]?.result).toMatchObject({
+          actualOutput: "my key is ***",
+          metricsData: [{ error: "provider said: bad key ***" }],
+        });
+        expect(store.judgeCache.get("k")).toMatchObject({
+          text: '{"reason": "***"}',
+          object: { reason: "***" },
         });
       });
     });

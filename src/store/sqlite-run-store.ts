@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
-import { redactSecrets } from "../config/redact-secrets.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
+import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import { loadNodeSqlite } from "./load-node-sqlite.ts";
 import type {
@@ -236,8 +236,9 @@ function toRunOwner(row: Row): RunOwner | null {
  * The default store: runs, test results and cached judge answers in one SQLite file, through
  * Node's built-in `node:sqlite` (no native add-on). Several processes may write the same file
  * at once (WAL journal, busy timeout). Every failure is a `StoreError` that names the file and
- * says what to do. Configurations are passed through {@link redactSecrets} before they are
- * written, so API keys never reach the file.
+ * says what to do. Everything written (configurations, results, summaries, cached answers)
+ * has its secrets masked first ({@link redactSecrets}, {@link redactSecretText}: configured
+ * key values and key patterns), so API keys never reach the file or its WAL.
  * @example
  * const store = SqliteRunStore.open(); // .verdict/verdict.db, or $VERDICT_HOME/verdict.db
  * const run = store.getRun("nightly");
@@ -318,7 +319,7 @@ export class SqliteRunStore implements RunStore {
         this.use(`write judge cache entry "${key}"`, (statements) => {
           statements.cacheAnswer.run(
             key,
-            answer.text,
+            answer.text === null ? null : redactSecretText(answer.text),
             answer.object === undefined
               ? null
               : this.toJson(`write judge cache entry "${key}"`, answer.object),
@@ -507,15 +508,28 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
+  /** The JSON text that is written, with secrets masked: the one choke point of every value. */
   private toJson(action: string, value: unknown): string {
+    let json: string;
     try {
-      return JSON.stringify(value);
+      json = JSON.stringify(value);
     } catch (error) {
       throw this.failure(
         action,
         `the value is not plain JSON (${(error as Error).message})`,
         error,
       );
+    }
+    if (typeof json !== "string") return json;
+    // Masking the text is one pass over it instead of a copy of the value. Should a mask
+    // ever cut through a JSON escape, mask the value itself instead.
+    const redacted = redactSecretText(json);
+    if (redacted === json) return redacted;
+    try {
+      JSON.parse(redacted);
+      return redacted;
+    } catch {
+      return JSON.stringify(redactSecrets(value));
     }
   }
 

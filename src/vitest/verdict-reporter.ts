@@ -11,6 +11,7 @@ import type {
 } from "vitest/node";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { CaseIndexer } from "./case-indexer.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
@@ -199,7 +200,7 @@ export class VerdictReporter implements Reporter {
           ...(options.testCase ? { project: options.testCase.project } : {}),
         });
       } else {
-        stderr.write(`${error.name ?? "Error"}: ${error.message}\n`);
+        stderr.write(redactSecretText(`${error.name ?? "Error"}: ${error.message}\n`));
       }
     }
   }

@@ -11,6 +11,7 @@ import {
   spendingSince,
 } from "../results/spending.ts";
 import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-outcome.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
@@ -180,7 +181,7 @@ export class RunState {
           ? "failed"
           : "completed";
     const stderr = this.options.stderr ?? process.stderr;
-    for (const message of this.configErrors) stderr.write(`${message}\n`);
+    for (const message of this.configErrors) stderr.write(`${redactSecretText(message)}\n`);
     const recorder = this.recorder ?? this.openDetached();
     // Nothing was scored because verdict is not set up: the error says it all.
     if (this.configErrors.size > 0 && testResults.length === 0 && !recorder.announced) {

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { projectConfigPath, resolveVerdictHome } from "../../config/project-config.ts";
-import { isSecretKey, REDACTED } from "../../config/redact-secrets.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { PROVIDERS } from "../../judge/providers.ts";
 import { type JudgeModelSource, resolveModelSpec } from "../../judge/resolve-model.ts";
+import { isSecretKey, REDACTED } from "../../secrets/redact-secrets.ts";
 import { STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";

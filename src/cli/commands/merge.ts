@@ -9,6 +9,7 @@ import type { EvaluationResult, RunStatus, TestResult } from "../../results/eval
 import { addSpending, emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { decideTestRunOutcome } from "../../results/test-run-outcome.ts";
+import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
 import { createOutputReporter, OUTPUT_EXTENSIONS } from "./test-run.ts";
 
@@ -90,7 +91,7 @@ export function mergeEvaluationResults(options: MergeEvaluationResultsOptions): 
  */
 export async function runMerge(options: MergeCommandOptions): Promise<number> {
   const fail = (message: string) => {
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${redactSecretText(message)}\n`);
     return EXIT_CODES.usage;
   };
   if (options.files.length === 0) return fail("verdict merge needs at least one JSON report.");

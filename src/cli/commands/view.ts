@@ -2,7 +2,6 @@ import { createServer, type Server, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { Duplex } from "node:stream";
-import { redactSecretText } from "../../config/redact-secrets.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { formatCostUsd, formatCount, MISSING_VALUE } from "../../report/format.ts";
@@ -11,6 +10,7 @@ import { HTML_REPORT_CONTENT_SECURITY_POLICY, renderHtmlReport } from "../../rep
 import type { EvaluationResult, RunStatus } from "../../results/evaluation-result.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { type RunLiveness, runLiveness } from "../../store/run-liveness.ts";
 import type { RunStore, StoredRun } from "../../store/run-store.ts";
 import { SqliteRunStore } from "../../store/sqlite-run-store.ts";

@@ -5,7 +5,9 @@ import {
   REDACTED,
   redactSecrets,
   redactSecretText,
+  refreshEnvironmentSecrets,
 } from "./redact-secrets.ts";
+import { registerSecretValues } from "./secret-registry.ts";
 
 describe("redactSecrets", () => {
   it("replaces string values of keys that name a secret, at any depth", () => {
@@ -207,11 +209,13 @@ describe("redactSecretText", () => {
   it("reads process.env when no env is given", () => {
     const name = "VERDICT_TEST_REDACT_SECRET";
     process.env[name] = "value-from-process-env";
+    refreshEnvironmentSecrets();
     try {
       expect(redactSecretText("echo value-from-process-env")).toBe("echo ***");
       expect(redactSecrets({ note: "echo value-from-process-env" })).toEqual({ note: "echo ***" });
     } finally {
       delete process.env[name];
+      refreshEnvironmentSecrets();
     }
   });
 
@@ -220,5 +224,65 @@ describe("redactSecretText", () => {
     expect(redactSecrets({ headers: { "x-custom": "custom-format-12345" } }, { env })).toEqual({
       headers: { "x-custom": "***" },
     });
+  });
+});
+
+describe("registered secret values", () => {
+  // Keys in no format the patterns know, each in a spelling a writer may give it.
+  const plain = "Zq8vLr2mXw4Tn6Pb0Hc5Jd7Kf9Gs1Ay3UeQw8Rt";
+  const withSymbols = 'k3y/with+plus=&"quote"<tag>';
+
+  it.each([
+    ["verbatim in prose", `echoed ${plain}.`, "echoed ***."],
+    ["inside a JSON string", JSON.stringify({ note: `key ${withSymbols}` }), '{"note":"key ***"}'],
+    ["escaped in HTML", `<td>k3y/with+plus=&amp;&quot;quote&quot;&lt;tag&gt;</td>`, "<td>***</td>"],
+    ["encoded in a URL", `/v1?q=${encodeURIComponent(withSymbols)}`, "/v1?q=***"],
+    ["twice on one line", `${plain}:${plain}`, "***:***"],
+    ["in a header dump", `x-echoed-key: ${plain}`, "x-echoed-key: ***"],
+  ])("masks a registered key %s", (_where, text, expected) => {
+    const forget = registerSecretValues([plain, withSymbols]);
+    try {
+      expect(redactSecretText(text, { env: {} })).toBe(expected);
+    } finally {
+      forget();
+    }
+  });
+
+  it("stops masking a value once it is removed, and ignores blank and short values", () => {
+    const forget = registerSecretValues([plain, "   ", "short", undefined, null]);
+    expect(redactSecretText(`a ${plain} short`, { env: {} })).toBe("a *** short");
+    forget();
+    expect(redactSecretText(`a ${plain} short`, { env: {} })).toBe(`a ${plain} short`);
+  });
+
+  it("keeps a value registered twice until both registrations are removed", () => {
+    const first = registerSecretValues([plain]);
+    const second = registerSecretValues([plain]);
+    first();
+    expect(redactSecretText(plain, { env: {} })).toBe("***");
+    second();
+    expect(redactSecretText(plain, { env: {} })).toBe(plain);
+  });
+
+  it("masks registered values in values copied for storage", () => {
+    const forget = registerSecretValues([plain]);
+    try {
+      expect(redactSecrets({ list: [`x${plain}y`], nested: { text: plain } }, { env: {} })).toEqual(
+        { list: ["x***y"], nested: { text: "***" } },
+      );
+    } finally {
+      forget();
+    }
+  });
+
+  it("follows the environment as it changes", () => {
+    const env: NodeJS.ProcessEnv = { MY_API_KEY: "first-value-123" };
+    expect(redactSecretText("first-value-123 second-value-456", { env })).toBe(
+      "*** second-value-456",
+    );
+    env.MY_API_KEY = "second-value-456";
+    expect(redactSecretText("first-value-123 second-value-456", { env })).toBe(
+      "first-value-123 ***",
+    );
   });
 });

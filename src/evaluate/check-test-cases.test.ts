@@ -206,4 +206,34 @@ describe("evaluate() checks each test case on its own", () => {
     });
     expect(fixed.testResults.map((result) => result.metricsData[0]?.score)).toEqual([0, 0]);
   });
+
+  it("checks goldens of a component run the same way", async () => {
+    const judge = new MockJudge({ answers: answer });
+    const metric = new ToxicityMetric({ model: judge });
+    const goldens = [
+      { input: "q", metadata: { big: 1n } },
+      { name: "broken", input: 4 as never },
+    ];
+    const result = await evaluate({
+      goldens,
+      observedCallback: () => "fine",
+      metrics: [metric],
+      store: new MemoryRunStore(),
+      ignoreErrors: true,
+      ...quiet,
+    });
+    expect(result.testResults[0]?.metricsData[0]?.score).toBe(0);
+    expect(result.testResults[1]?.metricsData[0]?.error).toMatch(
+      /^Golden #1 "broken" \(goldens\[1\]\) is invalid: "input": must be text/,
+    );
+    await expect(
+      evaluate({
+        goldens,
+        observedCallback: () => "fine",
+        metrics: [metric],
+        store: false,
+        ...quiet,
+      }),
+    ).rejects.toThrow(/^Golden #1 "broken" \(goldens\[1\]\) is invalid: .*pass ignoreErrors: true/);
+  });
 });

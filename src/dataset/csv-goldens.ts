@@ -1,6 +1,8 @@
 import { parse, stringify } from "csv/sync";
 import { ConfigError } from "../errors/config-error.ts";
+import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import type { Golden } from "../test-case/golden.ts";
+import { isBlankText } from "../test-case/llm-test-case.ts";
 import {
   columnName,
   GOLDEN_FIELDS,
@@ -35,9 +37,15 @@ export interface ParseCsvGoldensOptions {
 }
 
 // csv/sync's types declare a `parser` namespace (with CsvError) that its code does not export.
-function isCsvError(error: unknown): error is Error & { code: string } {
+function csvErrorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof Error && typeof code === "string" && code.startsWith("CSV_");
+  return typeof code === "string" ? code : "";
+}
+
+/** The csv library's message, without its own location (ours names file and line). */
+function csvProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/:? (at|on) line \d+/g, "").replace(/\.$/, "");
 }
 
 interface ParsedRecord {
@@ -97,13 +105,20 @@ export function parseCsvGoldens(options: ParseCsvGoldensOptions): Golden[] {
       },
     });
   } catch (error) {
-    if (!isCsvError(error)) throw error;
+    // Every parse error (CsvError or not) names file and line: nothing raw reaches the user.
+    const code = csvErrorCode(error);
     const problem =
-      error.code === "CSV_QUOTE_NOT_CLOSED"
+      code === "CSV_QUOTE_NOT_CLOSED"
         ? 'a quoted cell that starts in this row is never closed: add the closing ", and write a " inside a quoted cell as "".'
-        : `this row is not valid CSV (${error.message.replace(/ at line \d+/, "")}): quote cells that hold commas, quotes or line breaks, and double the quotes inside them.`;
+        : code === "INVALID_OPENING_QUOTE" || code === "CSV_INVALID_OPENING_QUOTE"
+          ? `a cell holds a " but is not quoted (${csvProblem(error)}): put the whole cell in quotes and double the quote inside, e.g. "say ""hi""".`
+          : `this row is not valid CSV (${csvProblem(error)}): quote cells that hold commas, quotes or line breaks, and double the quotes inside them.`;
     const end = parsed.at(-1)?.end ?? 0;
-    throw recordError({ location: { path, line: startLine(end), item: null }, problem });
+    throw recordError({
+      location: { path, line: startLine(end), item: null },
+      problem,
+      cause: error,
+    });
   }
   const [header, ...rows] = parsed;
   if (header === undefined) return [];
@@ -151,7 +166,7 @@ export function parseCsvGoldens(options: ParseCsvGoldensOptions): Golden[] {
     const line = startLine(previousEnd);
     previousEnd = end;
     // Spreadsheets export trailing rows of empty cells: they are no goldens.
-    if (record.every((cell) => cell.trim() === "")) continue;
+    if (record.every((cell) => isBlankText(cell))) continue;
     const location = { path, line, item: goldens.length };
     if (record.length !== names.length) {
       throw recordError({
@@ -208,7 +223,7 @@ function cellOf(options: {
     }
     return joinListCell({ items, delimiter: listDelimiter });
   }
-  if (JSON_FIELDS.has(field)) return JSON.stringify(value);
+  if (JSON_FIELDS.has(field)) return JSON.stringify(toJsonValue(value, WHOLE_VALUE));
   const hasImage = (value as ReadonlyArray<unknown>).some((part) => typeof part !== "string");
   throw cannot(hasImage ? "text with image parts" : "a list of text parts");
 }

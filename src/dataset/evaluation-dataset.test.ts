@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PNG_BYTES, PNG_DATA_URL } from "../../test/fixtures/images.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { Golden } from "../test-case/golden.ts";
 import { image } from "../test-case/image.ts";
@@ -71,9 +72,10 @@ describe("EvaluationDataset round trips", () => {
       expect(Object.keys(loaded.goldens[0] as Golden)).toEqual(["input"]);
     });
 
-    it(`round-trips an empty dataset as ${format}`, async () => {
-      const { loaded } = await roundTrip({ goldens: [], format });
-      expect(loaded.goldens).toEqual([]);
+    it(`refuses to save an empty dataset as ${format} (reading it back would fail)`, async () => {
+      await expect(roundTrip({ goldens: [], format })).rejects.toThrow(
+        /Cannot save an empty dataset to ".*": .*Add goldens first/,
+      );
     });
   }
 
@@ -128,7 +130,7 @@ describe("EvaluationDataset round trips", () => {
         tags: [""],
         name: "",
       }),
-      new Golden({ input: [image("data:image/png;base64,iVBORw0KGgo=")] }),
+      new Golden({ input: [image(PNG_DATA_URL)] }),
     ];
     for (const format of ["json", "jsonl"] as const) {
       const { loaded, text } = await roundTrip({ goldens, format });
@@ -166,7 +168,7 @@ describe("EvaluationDataset round trips", () => {
 
   it("refuses images given as bytes and empty inputs in any format", async () => {
     const bytes = new EvaluationDataset({
-      goldens: [{ input: [image(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))] }],
+      goldens: [{ input: [image(PNG_BYTES)] }],
     });
     await expect(bytes.save({ path: join(directory, "bytes.json") })).rejects.toThrow(
       /image given as bytes.*image\(path\)/,

@@ -1,8 +1,10 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
+import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import { Golden, type GoldenFields } from "../test-case/golden.ts";
 import { type Content, contentText, hasImages, type ImagePart, image } from "../test-case/image.ts";
+import { isBlankText } from "../test-case/llm-test-case.ts";
 import { DatasetFileError } from "./dataset-file-error.ts";
 import {
   columnName,
@@ -61,10 +63,15 @@ function readImagePart(options: {
   const { url, path, mediaType } = value;
   if (mediaType !== undefined && typeof mediaType !== "string") return "has a non-string mediaType";
   const imageOptions = mediaType === undefined ? {} : { mediaType };
-  if (typeof url === "string" && url.trim() !== "" && path === undefined)
-    return image(url, imageOptions);
-  if (typeof path === "string" && path.trim() !== "" && url === undefined) {
-    return image(isAbsolute(path) ? path : resolve(baseDirectory, path), imageOptions);
+  // image() checks URLs, data: URLs and media types at once: its error becomes this record's.
+  try {
+    if (typeof url === "string" && url.trim() !== "" && path === undefined)
+      return image(url, imageOptions);
+    if (typeof path === "string" && path.trim() !== "" && url === undefined) {
+      return image(isAbsolute(path) ? path : resolve(baseDirectory, path), imageOptions);
+    }
+  } catch (error) {
+    return `is unusable: ${(error as Error).message.replace(/^image\(\): /, "").replace(/\.$/, "")}`;
   }
   return 'needs exactly one of "url" or "path", a non-empty string';
 }
@@ -150,7 +157,7 @@ export function goldenFromRecord(options: {
     fields[field] = read.value;
   }
   const input = fields.input as Content | undefined;
-  if (input === undefined || (contentText(input).trim() === "" && !hasImages(input))) {
+  if (input === undefined || (isBlankText(contentText(input)) && !hasImages(input))) {
     const key = values.get("input")?.key ?? "input";
     throw recordError({
       location,
@@ -233,7 +240,7 @@ export function recordFromGolden(options: {
                   where: `"${field}" of ${describeGolden({ golden, index })}`,
                 }),
           )
-        : value;
+        : toJsonValue(value, WHOLE_VALUE);
   }
   return record;
 }

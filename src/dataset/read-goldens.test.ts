@@ -148,11 +148,13 @@ describe("readGoldens from CSV", () => {
     expect(error.message).toMatch(new RegExp(`^${quote}:5: a quoted cell .* never closed`));
   });
 
-  it("skips trailing rows of empty cells, and reads a file with only a header as no goldens", async () => {
+  it("skips trailing rows of empty cells, and refuses a file with only a header", async () => {
     const path = await fileWith({ name: "rows.csv", text: "input,context\nq,c\n,\n , \n" });
     expect(await readGoldens({ path })).toStrictEqual([new Golden({ input: "q", context: ["c"] })]);
     const header = await fileWith({ name: "header.csv", text: "input,context\n" });
-    expect(await readGoldens({ path: header })).toEqual([]);
+    expect((await errorOf({ path: header })).message).toBe(
+      `${header}: the file has a header but no rows, so it holds no goldens: add a header and a row per golden, e.g. "input,expected_output" then "What is 2+2?,4".`,
+    );
   });
 
   it("says which column is missing or given twice, at line 1", async () => {

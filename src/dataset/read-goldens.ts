@@ -2,9 +2,12 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
 import type { Golden } from "../test-case/golden.ts";
+import { isBlankText } from "../test-case/llm-test-case.ts";
 import { parseCsvGoldens } from "./csv-goldens.ts";
 import { type DatasetFormat, resolveDatasetFormat } from "./dataset-format.ts";
+import { decodeDatasetText } from "./decode-dataset-text.ts";
 import { checkColumns, type GoldenColumns } from "./golden-columns.ts";
+import { recordError } from "./golden-record.ts";
 import { parseJsonGoldens, parseJsonLinesGoldens } from "./json-goldens.ts";
 import { checkListDelimiter } from "./list-cell.ts";
 
@@ -21,7 +24,11 @@ export interface ReadGoldensOptions {
    * other columns are ignored.
    */
   columns?: GoldenColumns;
-  /** Text encoding of the file; a byte-order mark is skipped. @default "utf8" */
+  /**
+   * Text encoding of the file. A byte-order mark is skipped, and one of UTF-16 (LE or BE)
+   * decodes the file as UTF-16 whatever this says.
+   * @default "utf8"
+   */
   encoding?: BufferEncoding;
   /** CSV only: separates the items of `context`, `retrievalContext` and `tags` cells. @default "|" */
   listDelimiter?: string;
@@ -31,7 +38,9 @@ export interface ReadGoldensOptions {
  * Reads the goldens of a JSON, JSONL or CSV file. Image parts' relative paths (JSON, JSONL)
  * are resolved against the file's folder.
  * @throws ConfigError for an unknown format or column mapping, or a file that cannot be read.
- * @throws DatasetFileError (code `INVALID_TEST_CASE`) for a bad record, with file and line.
+ * @throws DatasetFileError (code `INVALID_TEST_CASE`) for a bad record, with file and line;
+ * for a file that is empty or holds no goldens (in every format); for text that cannot be
+ * decoded (invalid UTF-8, UTF-32, NUL bytes).
  * @example
  * const goldens = await readGoldens({ path: "goldens.csv", columns: { input: "question" } });
  */
@@ -43,9 +52,9 @@ export async function readGoldens(options: ReadGoldensOptions): Promise<Golden[]
   });
   const columns = checkColumns(options.columns);
   const listDelimiter = checkListDelimiter(options.listDelimiter);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, { encoding: options.encoding ?? "utf8" });
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const what =
@@ -59,14 +68,37 @@ export async function readGoldens(options: ReadGoldensOptions): Promise<Golden[]
       { cause: error },
     );
   }
-  if (text.startsWith("\uFEFF")) text = text.slice(1);
-  const parseOptions = { text, path, columns, baseDirectory: dirname(resolve(path)) };
-  switch (format) {
-    case "json":
-      return parseJsonGoldens(parseOptions);
-    case "jsonl":
-      return parseJsonLinesGoldens(parseOptions);
-    case "csv":
-      return parseCsvGoldens({ ...parseOptions, listDelimiter });
+  const text = decodeDatasetText({ bytes, path, encoding: options.encoding });
+  if (isBlankText(text)) {
+    throw recordError({
+      location: { path, line: null, item: null },
+      problem: `the file is empty (${bytes.length === 0 ? "0 bytes" : "only whitespace"}), so it holds no goldens: ${EXAMPLES[format]}`,
+    });
   }
+  const parseOptions = { text, path, columns, baseDirectory: dirname(resolve(path)) };
+  const goldens =
+    format === "json"
+      ? parseJsonGoldens(parseOptions)
+      : format === "jsonl"
+        ? parseJsonLinesGoldens(parseOptions)
+        : parseCsvGoldens({ ...parseOptions, listDelimiter });
+  if (goldens.length === 0) {
+    const what =
+      format === "csv"
+        ? "has a header but no rows"
+        : format === "json"
+          ? "holds an empty list"
+          : "holds only blank lines";
+    throw recordError({
+      location: { path, line: null, item: null },
+      problem: `the file ${what}, so it holds no goldens: ${EXAMPLES[format]}`,
+    });
+  }
+  return goldens;
 }
+
+const EXAMPLES: Record<DatasetFormat, string> = {
+  csv: 'add a header and a row per golden, e.g. "input,expected_output" then "What is 2+2?,4".',
+  json: 'add an array of goldens, e.g. [{ "input": "What is 2+2?", "expected_output": "4" }].',
+  jsonl: 'add one golden per line, e.g. { "input": "What is 2+2?", "expected_output": "4" }.',
+};

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
 import type { Golden } from "../test-case/golden.ts";
 import { contentText, hasImages } from "../test-case/image.ts";
+import { isBlankText } from "../test-case/llm-test-case.ts";
 import { stringifyCsvGoldens } from "./csv-goldens.ts";
 import { type DatasetFormat, resolveDatasetFormat } from "./dataset-format.ts";
 import { checkColumns, type GoldenColumns } from "./golden-columns.ts";
@@ -28,8 +29,11 @@ export interface WriteGoldensOptions {
  * Writes goldens as a pretty-printed JSON array, JSON Lines, or CSV with a header, so that
  * {@link readGoldens} reads back the same goldens. Image parts are written as
  * `{ "type": "image", "url" | "path" }` (file paths inside the file's folder relative to it).
+ * Metadata and tool calls that JSON cannot hold (cycles, bigints, functions, dates, …) are
+ * written converted (`"[Circular]"`, `"123n"`, …).
  * @throws ConfigError for what the format cannot hold unchanged (CSV: image parts, empty
- * strings and empty lists; any format: images given as bytes, an empty input).
+ * strings and empty lists; any format: images given as bytes, an empty input), and for an
+ * empty dataset (reading it back would fail).
  * @example
  * await writeGoldens({ path: "goldens.jsonl", goldens: dataset.goldens });
  */
@@ -43,8 +47,13 @@ export async function writeGoldens(
   });
   const columns = checkColumns(options.columns);
   const listDelimiter = checkListDelimiter(options.listDelimiter);
+  if (goldens.length === 0) {
+    throw new ConfigError(
+      `Cannot save an empty dataset to "${path}": a dataset file with no goldens is refused when read. Add goldens first.`,
+    );
+  }
   for (const [index, golden] of goldens.entries()) {
-    if (contentText(golden.input).trim() === "" && !hasImages(golden.input)) {
+    if (isBlankText(contentText(golden.input)) && !hasImages(golden.input)) {
       throw new ConfigError(
         `Cannot save ${describeGolden({ golden, index })}: its input is empty, and a dataset file needs an input on every golden to be read back. Give it an input or leave it out.`,
       );

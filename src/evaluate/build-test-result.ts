@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { decideSuccess } from "../results/case-metrics.ts";
 import type { ResultImage, TestResult, TrialResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
+import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import { type Content, describeImage, isImagePart } from "../test-case/image.ts";
-import type { LLMTestCase } from "../test-case/llm-test-case.ts";
+import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import type { JudgeResolver } from "./judge-resolver.ts";
 
 /** Content as report text: images appear as `[image N: source]`. */
@@ -45,7 +46,8 @@ export function reportContent(options: { field: ResultImage["field"]; content: C
 
 /** Assembles a test case's result from its trials. */
 export function buildTestResult(options: {
-  testCase: LLMTestCase;
+  /** The case, or what an invalid case's result shows of it. */
+  testCase: Pick<LLMTestCaseFields, "name" | "input" | "actualOutput" | "expectedOutput">;
   index: number;
   trials: Array<{ trial: number; metricsData: MetricData[] }>;
   repeat: number;
@@ -109,7 +111,8 @@ export function fingerprintTestCase(options: {
     actualOutput: contentForHash(testCase.actualOutput),
     expectedOutput: contentForHash(testCase.expectedOutput),
   };
-  return createHash("sha256")
-    .update(JSON.stringify([fields, options.metrics, options.repeat]))
-    .digest("hex");
+  // Metadata and tool calls may hold anything (cycles, bigints, functions): converted, as
+  // stored JSON is, never thrown on. Plain JSON converts to itself, so hashes are unchanged.
+  const json = toJsonValue([fields, options.metrics, options.repeat], WHOLE_VALUE);
+  return createHash("sha256").update(JSON.stringify(json)).digest("hex");
 }

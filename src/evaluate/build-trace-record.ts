@@ -1,8 +1,8 @@
 import type { MetricData } from "../results/metric-data.ts";
+import { toJsonValue } from "../results/to-json-value.ts";
 import type { JsonValue, SpanRecord, TraceRecord } from "../results/trace-record.ts";
 import type { LLMTestCase } from "../test-case/llm-test-case.ts";
 import { type CollectedTrace, describeThrown, type LiveSpan } from "../tracing/span-context.ts";
-import { toJsonValue } from "../tracing/to-json-value.ts";
 import { recordTestCase } from "./trace-test-cases.ts";
 
 /** What was scored on a span or on the trace. */

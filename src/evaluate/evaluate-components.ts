@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { ConfigError } from "../errors/config-error.ts";
 import type { BaseMetric, MetricRunResult } from "../metrics/base-metric.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
@@ -11,6 +11,8 @@ import { checkMetrics } from "../tracing/check-metrics.ts";
 import { collectTrace, type LiveSpan } from "../tracing/span-context.ts";
 import { buildTestResult, contentForReport, fingerprintTestCase } from "./build-test-result.ts";
 import { buildTraceRecord, type ScoredPart } from "./build-trace-record.ts";
+import { type CheckedCase, checkTestCases, firstInvalidCase } from "./check-test-cases.ts";
+import { finishInvalidCase } from "./finish-invalid-case.ts";
 import { JudgeResolver } from "./judge-resolver.ts";
 import { erroredMetricData, planComponentJobs } from "./plan-component-jobs.ts";
 import { runMetrics } from "./run-metrics.ts";
@@ -40,6 +42,8 @@ export function isComponentRun(options: object): options is ComponentEvaluateOpt
 
 /** Name of the result that reports an application that threw when no metric can carry it. */
 const APPLICATION = "Application";
+/** The result that reports an invalid golden when no trace-level metric can carry it. */
+const INVALID_GOLDEN = { name: "Golden", threshold: null, strictMode: false, lowerIsBetter: false };
 
 function hasMetrics(spans: readonly SpanRecord[]): boolean {
   return spans.some((span) => span.metricsData.length > 0 || hasMetrics(span.children));
@@ -69,19 +73,41 @@ export async function evaluateComponents(
   options: ComponentEvaluateOptions,
 ): Promise<EvaluationResult> {
   const startedAt = Date.now();
-  const { goldens, traceMetrics } = checkComponentOptions(options);
+  const traceMetrics = checkComponentOptions(options);
+  const goldens = await checkTestCases({
+    values: options.goldens,
+    make: (value) => (value instanceof Golden ? value : new Golden(value as GoldenFields)),
+    kind: "Golden",
+    list: "goldens",
+  });
+  if (!options.ignoreErrors) {
+    const invalid = firstInvalidCase(goldens, "Golden");
+    if (invalid) throw invalid;
+  }
   const repeat = options.repeat ?? 1;
   const judges = new JudgeResolver(options.env ?? process.env);
   await judges.resolve(traceMetrics);
   const described = judges.describe(traceMetrics);
-  const fingerprints = goldens.map((golden) =>
-    createHash("sha256")
-      .update("component-run\n")
-      .update(fingerprintTestCase({ testCase: golden.toTestCase(), metrics: described, repeat }))
-      .digest("hex"),
+  const fingerprints = goldens.map(({ testCase: golden }) =>
+    golden === null
+      ? `invalid:${randomUUID()}`
+      : createHash("sha256")
+          .update("component-run\n")
+          .update(
+            fingerprintTestCase({ testCase: golden.toTestCase(), metrics: described, repeat }),
+          )
+          .digest("hex"),
   );
   const scoreGolden = async (index: number, session: RunSession) => {
-    const golden = goldens[index] as Golden;
+    const entry = goldens[index] as CheckedCase<Golden>;
+    if (entry.error !== null) {
+      // No application run: its trace-level metrics (or one row, when only spans would have
+      // brought metrics) are errored with the golden's error.
+      const metrics = traceMetrics.length > 0 ? traceMetrics : [INVALID_GOLDEN];
+      finishInvalidCase({ entry, index, metrics, repeat, session, note: "Not run." });
+      return;
+    }
+    const golden = entry.testCase;
     const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
     let first: { testCase: LLMTestCase | null; trace: TraceRecord } | null = null;
     for (let trial = 0; trial < repeat; trial++) {
@@ -123,6 +149,7 @@ export async function evaluateComponents(
     scoreCase: scoreGolden,
     checkFinished: (testResults) =>
       traceMetrics.length > 0 ||
+      goldens.some((entry) => entry.error !== null) ||
       testResults.some(
         (result) => result.trace?.status === "errored" || traceHasMetrics(result.trace),
       )
@@ -135,11 +162,10 @@ export async function evaluateComponents(
   });
 }
 
-/** Checks a component run's own options before anything runs. */
-function checkComponentOptions(options: ComponentEvaluateOptions): {
-  goldens: Golden[];
-  traceMetrics: ReadonlyArray<BaseMetric<object>>;
-} {
+/** Checks a component run's own options before anything runs; returns its trace metrics. */
+function checkComponentOptions(
+  options: ComponentEvaluateOptions,
+): ReadonlyArray<BaseMetric<object>> {
   if ("testCases" in options) {
     throw new ConfigError(
       "evaluate() takes either testCases, or goldens with an observedCallback: not both.",
@@ -160,12 +186,7 @@ function checkComponentOptions(options: ComponentEvaluateOptions): {
     where: "evaluate({ metrics })",
   });
   checkRunOptions(options);
-  return {
-    goldens: options.goldens.map((golden) =>
-      golden instanceof Golden ? golden : new Golden(golden),
-    ),
-    traceMetrics,
-  };
+  return traceMetrics;
 }
 
 /**

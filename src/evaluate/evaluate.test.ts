@@ -10,7 +10,7 @@ import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { RunnerEvent } from "../results/runner-events.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
-import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
+import { MockJudge } from "../testing/mock-judge.ts";
 import { evaluate } from "./evaluate.ts";
 import { JudgeScheduler } from "./scheduler.ts";
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { ConfigError } from "../errors/config-error.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
@@ -5,11 +6,13 @@ import type { MetricData } from "../results/metric-data.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { describeTestCase, toTestCase } from "../test-case/llm-test-case.ts";
 import { buildTestResult, fingerprintTestCase } from "./build-test-result.ts";
+import { type CheckedCase, checkTestCases, firstInvalidCase } from "./check-test-cases.ts";
 import {
   type ComponentEvaluateOptions,
   evaluateComponents,
   isComponentRun,
 } from "./evaluate-components.ts";
+import { finishInvalidCase } from "./finish-invalid-case.ts";
 import { JudgeResolver } from "./judge-resolver.ts";
 import { runMetrics } from "./run-metrics.ts";
 import { checkRunOptions, describeRunOptions, type RunOptions } from "./run-options.ts";
@@ -50,7 +53,17 @@ export async function evaluate(
 ): Promise<EvaluationResult> {
   if (isComponentRun(options)) return evaluateComponents(options);
   const startedAt = Date.now();
-  const { testCases, metrics } = checkEvaluateOptions(options);
+  const metrics = checkEvaluateOptions(options);
+  const checked = await checkTestCases({
+    values: options.testCases,
+    make: (value) => toTestCase(value as LLMTestCaseFields),
+    kind: "Test case",
+    list: "testCases",
+  });
+  if (!options.ignoreErrors) {
+    const invalid = firstInvalidCase(checked, "Test case");
+    if (invalid) throw invalid;
+  }
   const repeat = options.repeat ?? 1;
   const judges = new JudgeResolver(options.env ?? process.env);
   await judges.resolve(metrics);
@@ -58,19 +71,27 @@ export async function evaluate(
   return runSession({
     options,
     startedAt,
-    total: testCases.length,
-    fingerprints: testCases.map((testCase) =>
-      fingerprintTestCase({ testCase, metrics: described, repeat }),
+    total: checked.length,
+    fingerprints: checked.map(({ testCase }) =>
+      // An invalid case is checked again on every run, never reused from a stored one.
+      testCase === null
+        ? `invalid:${randomUUID()}`
+        : fingerprintTestCase({ testCase, metrics: described, repeat }),
     ),
     metricNames: metrics.map((metric) => metric.name),
     config: {
       metrics: described,
-      testCases: testCases.length,
+      testCases: checked.length,
       ...describeRunOptions(options),
       repeat,
     },
     scoreCase: async (index, session) => {
-      const testCase = testCases[index] as LLMTestCase;
+      const entry = checked[index] as CheckedCase<LLMTestCase>;
+      if (entry.error !== null) {
+        finishInvalidCase({ entry, index, metrics, repeat, session, note: "Not scored." });
+        return;
+      }
+      const testCase = entry.testCase;
       const testCaseName = describeTestCase(testCase, index);
       const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
       for (let trial = 0; trial < repeat; trial++) {
@@ -95,11 +116,8 @@ export async function evaluate(
   });
 }
 
-/** Checks evaluate()'s own options before anything runs; returns the cases as LLMTestCase. */
-function checkEvaluateOptions(options: EvaluateOptions): {
-  testCases: LLMTestCase[];
-  metrics: ReadonlyArray<BaseMetric<object>>;
-} {
+/** Checks evaluate()'s own options before anything runs; returns the metrics. */
+function checkEvaluateOptions(options: EvaluateOptions): ReadonlyArray<BaseMetric<object>> {
   if (!Array.isArray(options.testCases)) {
     throw new ConfigError("evaluate() needs testCases: an array of LLMTestCase or plain objects.");
   }
@@ -109,8 +127,5 @@ function checkEvaluateOptions(options: EvaluateOptions): {
     );
   }
   checkRunOptions(options);
-  return {
-    testCases: options.testCases.map((testCase) => toTestCase(testCase)),
-    metrics: options.metrics,
-  };
+  return options.metrics;
 }

@@ -1,9 +1,9 @@
+import { toJsonValue } from "../results/to-json-value.ts";
 import type { JsonValue, TestCaseRecord } from "../results/trace-record.ts";
 import type { Golden } from "../test-case/golden.ts";
 import { type Content, isImagePart } from "../test-case/image.ts";
 import { LLMTestCase, type LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import type { LiveSpan, LiveTrace, RecordedFields } from "../tracing/span-context.ts";
-import { toJsonValue } from "../tracing/to-json-value.ts";
 import { contentForReport } from "./build-test-result.ts";
 
 /** A recorded value as test-case content: text and image parts as they are, anything else as JSON text. */

@@ -3,6 +3,7 @@ import { APICallError } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { pngWith } from "../../test/fixtures/images.ts";
 import { image } from "../test-case/image.ts";
 import { AiSdkJudge, createJudge } from "./ai-sdk-judge.ts";
 import type { JudgeRequest } from "./judge-model.ts";
@@ -262,7 +263,7 @@ describe("createJudge", () => {
   });
 
   it("sends the prompt, then each image after its [image N]: label", async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+    const png = pngWith(0, 0);
     const model = scriptedModel({ script: ["{}"] });
     await createJudge({ model }).generate({
       ...request,

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { PNG_BYTES } from "../../test/fixtures/images.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { image } from "../test-case/image.ts";
@@ -18,7 +19,7 @@ const request: JudgeRequest = {
   jsonSchema: z.toJSONSchema(schema),
 };
 const meta = { metric: "Toxicity", step: "generateOpinions", trial: 0 };
-const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const png = PNG_BYTES;
 
 function fastSleep() {
   const delays: number[] = [];

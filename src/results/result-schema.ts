@@ -1,13 +1,5 @@
 import { z } from "zod";
-import type {
-  EvaluationResult,
-  EvaluationSummary,
-  JudgeSpending,
-  MetricSummary,
-  ResultImage,
-  TestResult,
-  TrialResult,
-} from "./evaluation-result.ts";
+import type { JudgeSpending, ResultImage, TrialResult } from "./evaluation-result.ts";
 import type { MetricData } from "./metric-data.ts";
 import type {
   JsonValue,

@@ -2,8 +2,11 @@ import { z } from "zod";
 import { EvalError } from "../errors/eval-error.ts";
 import type { Content } from "./image.ts";
 import {
+  describeIssues,
   LLMTestCase,
   type LLMTestCaseFields,
+  nameOf,
+  safeParseFields,
   type ToolCall,
   testCaseFieldsSchema,
 } from "./llm-test-case.ts";
@@ -38,14 +41,17 @@ export class Golden implements GoldenFields {
   declare readonly comments?: string;
 
   constructor(fields: GoldenFields) {
-    const parsed = goldenSchema.safeParse(fields);
+    const parsed = safeParseFields(goldenSchema, fields);
     if (!parsed.success) {
-      const issues = parsed.error.issues
-        .map((issue) => `"${issue.path.join(".") || "(golden)"}": ${issue.message}`)
-        .join("; ");
-      throw new EvalError(
-        "INVALID_TEST_CASE",
-        `Golden${fields?.name ? ` "${fields.name}"` : ""} is invalid: ${issues}. Give "input" as a string (or text and image() parts) and list fields as arrays of strings.`,
+      const name = nameOf(fields);
+      const problem = describeIssues(parsed.error, "(golden)");
+      throw Object.assign(
+        new EvalError(
+          "INVALID_TEST_CASE",
+          `Golden${name === null ? "" : ` "${name}"`} is invalid: ${problem}. Give "input" as a string (or text and image() parts) and list fields as arrays of strings.`,
+          { cause: parsed.error },
+        ),
+        { problem },
       );
     }
     for (const [key, value] of Object.entries(parsed.data)) {

@@ -1,6 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { EvalError } from "../errors/eval-error.ts";
+import { decodeDataUrl } from "./data-url.ts";
+import { httpUrlProblem, imagePartProblem } from "./image-part-problem.ts";
+import { checkImageBytes, SNIFFED_FORMATS } from "./sniff-image.ts";
 
 /** Where an image comes from. */
 export type ImageSource =
@@ -29,19 +33,26 @@ export interface ImageOptions {
   mediaType?: string;
 }
 
+// Formats a name can tell but content cannot (they are sent with this type unchecked).
 const MEDIA_TYPES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".bmp": "image/bmp",
-  ".svg": "image/svg+xml",
+  ".avif": "image/avif",
+  ".heic": "image/heic",
+  ".heif": "image/heif",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
 };
+
+function invalid(message: string): EvalError {
+  return new EvalError("INVALID_TEST_CASE", message);
+}
 
 /**
  * Makes an image part from a URL (`http(s)://`), a file path (or `file://` URL), a `data:`
- * URL, or bytes.
+ * URL, or bytes. What can be checked at once is: an unusable URL (no host, another scheme,
+ * spaces), a malformed `data:` URL (media type, base64, % escapes), and bytes that are not
+ * an image (content sniffed: PNG, JPEG, GIF, WebP, BMP, SVG) throw here; a file is read and
+ * sniffed when a run checks its test case.
+ * @throws EvalError (code `INVALID_TEST_CASE`) saying what is wrong and what to do.
  * @example
  * const testCase = new LLMTestCase({ input: mm`What is this? ${image("eiffel.jpg")}`, actualOutput: "…" });
  */
@@ -50,34 +61,68 @@ export function image(
   options: ImageOptions = {},
 ): ImagePart {
   const mediaType = options.mediaType;
+  if (
+    mediaType !== undefined &&
+    !(typeof mediaType === "string" && /^image\/[\w.+-]+$/i.test(mediaType))
+  ) {
+    throw invalid(
+      `image() got mediaType ${JSON.stringify(mediaType)}: give an image type such as "image/png", or leave it out.`,
+    );
+  }
   const withType = (part: ImageSource): ImagePart =>
     mediaType === undefined
       ? { type: "image", source: part }
       : { type: "image", source: part, mediaType };
-  if (source instanceof Uint8Array) return withType({ kind: "bytes", data: source });
-  if (source instanceof ArrayBuffer)
-    return withType({ kind: "bytes", data: new Uint8Array(source) });
+  if (source instanceof Uint8Array || source instanceof ArrayBuffer) {
+    const data = source instanceof Uint8Array ? source : new Uint8Array(source);
+    const checked = checkImageBytes(data, mediaType);
+    if ("problem" in checked) {
+      throw invalid(
+        `image(bytes): the data ${checked.problem}. Pass the bytes of a ${SNIFFED_FORMATS} image (for another image format, add { mediaType }).`,
+      );
+    }
+    return withType({ kind: "bytes", data });
+  }
   const text = source instanceof URL ? source.href : source;
   if (typeof text !== "string" || text.trim() === "") {
-    throw new EvalError(
-      "INVALID_TEST_CASE",
-      "image() needs a URL, a file path, a data: URL or bytes; it got an empty value.",
+    const got =
+      typeof text === "string" ? "an empty string" : text === null ? "null" : `a ${typeof text}`;
+    throw invalid(`image() needs a URL, a file path, a data: URL or bytes; it got ${got}.`);
+  }
+  const shown = JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+  if (/^data:/i.test(text)) {
+    const decoded = decodeDataUrl(text, mediaType);
+    if ("problem" in decoded) throw invalid(`image(): the data: URL ${shown} ${decoded.problem}.`);
+    return withType({ kind: "data-url", url: text });
+  }
+  // A scheme of two letters or more (one letter is a Windows drive: C:\…).
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(text)?.[1]?.toLowerCase();
+  if (scheme === "http" || scheme === "https") {
+    const problem = httpUrlProblem(text);
+    if (problem) throw invalid(`image(): the URL ${shown} ${problem}.`);
+    return withType({ kind: "url", url: text });
+  }
+  if (scheme === "file") {
+    try {
+      return withType({ kind: "file", path: fileURLToPath(text) });
+    } catch (error) {
+      throw invalid(
+        `image(): ${shown} is not a usable file: URL (${(error as Error).message}): write file:///absolute/path.png, or pass the path itself.`,
+      );
+    }
+  }
+  if (scheme !== undefined) {
+    throw invalid(
+      `image(): ${shown} has the scheme "${scheme}:", which images cannot come from: use an http(s):// URL, a data: URL, a file path, or the image's bytes.`,
     );
   }
-  if (/^data:/i.test(text)) return withType({ kind: "data-url", url: text });
-  if (/^https?:\/\//i.test(text)) return withType({ kind: "url", url: text });
-  if (/^file:\/\//i.test(text)) return withType({ kind: "file", path: new URL(text).pathname });
+  if (text.includes("\0")) throw invalid(`image(): the path ${shown} contains a NUL character.`);
   return withType({ kind: "file", path: text });
 }
 
 /** True when `value` is an image part made by {@link image}. */
 export function isImagePart(value: unknown): value is ImagePart {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { type?: unknown }).type === "image" &&
-    typeof (value as { source?: unknown }).source === "object"
-  );
+  return imagePartProblem(value) === null;
 }
 
 /**
@@ -139,17 +184,6 @@ export type LoadedImage =
   | { kind: "url"; url: URL; mediaType: string | undefined }
   | { kind: "bytes"; data: Uint8Array; mediaType: string };
 
-function sniffMediaType(data: Uint8Array): string | undefined {
-  const startsWith = (...bytes: number[]) => bytes.every((byte, index) => data[index] === byte);
-  if (startsWith(0x89, 0x50, 0x4e, 0x47)) return "image/png";
-  if (startsWith(0xff, 0xd8, 0xff)) return "image/jpeg";
-  if (startsWith(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-  if (startsWith(0x52, 0x49, 0x46, 0x46) && data[8] === 0x57 && data[9] === 0x45)
-    return "image/webp";
-  if (startsWith(0x42, 0x4d)) return "image/bmp";
-  return undefined;
-}
-
 /** Short human description of where an image comes from, for messages and reports. */
 export function describeImage(part: ImagePart): string {
   switch (part.source.kind) {
@@ -173,6 +207,10 @@ const loadedImages = new WeakMap<ImagePart, Promise<LoadedImage>>();
  * error for a missing file, an unreadable `data:` URL, or bytes of an unknown format.
  */
 export function loadImage(part: ImagePart): Promise<LoadedImage> {
+  const problem = imagePartProblem(part);
+  if (problem !== null) {
+    return Promise.reject(invalid(`Image part ${problem}: make image parts with image().`));
+  }
   let loading = loadedImages.get(part);
   if (loading === undefined) {
     loading = readImage(part);
@@ -183,62 +221,79 @@ export function loadImage(part: ImagePart): Promise<LoadedImage> {
   return loading;
 }
 
+function unusable(part: ImagePart, problem: string): EvalError {
+  const source = part.source;
+  const where =
+    source.kind === "file"
+      ? `Image file "${resolve(source.path)}"`
+      : source.kind === "bytes"
+        ? `Image (${source.data.byteLength} bytes)`
+        : `Image "${describeImage(part)}"`;
+  return invalid(
+    `${where} ${problem}: point image() at a ${SNIFFED_FORMATS} image (for another image format, add { mediaType }).`,
+  );
+}
+
+async function readImageFile(path: string, headOnly: boolean): Promise<Uint8Array> {
+  try {
+    if (!headOnly) return new Uint8Array(await readFile(path));
+    const file = await open(path, "r");
+    try {
+      const head = new Uint8Array(1024);
+      const { bytesRead } = await file.read(head, 0, head.length, 0);
+      return head.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "does not exist (ENOENT)"
+        : code === "EISDIR"
+          ? "is a folder (EISDIR)"
+          : `cannot be read (${code ?? String(error)})`;
+    throw invalid(`Image file "${resolve(path)}" ${why}: check the path.`);
+  }
+}
+
+/**
+ * Checks that an image part can be sent, without keeping its bytes: a file is opened and
+ * its first bytes sniffed; other sources are checked in memory.
+ * @throws EvalError (code `INVALID_TEST_CASE`) naming the image and what to do.
+ */
+export async function checkImage(part: ImagePart): Promise<void> {
+  if (part.source.kind !== "file") {
+    await loadImage(part);
+    return;
+  }
+  const head = await readImageFile(part.source.path, true);
+  const declared = part.mediaType ?? MEDIA_TYPES[extname(part.source.path).toLowerCase()];
+  const checked = checkImageBytes(head, declared);
+  if ("problem" in checked) throw unusable(part, checked.problem);
+}
+
 async function readImage(part: ImagePart): Promise<LoadedImage> {
   const source = part.source;
   switch (source.kind) {
     case "url":
       return { kind: "url", url: new URL(source.url), mediaType: part.mediaType };
     case "data-url": {
-      const match = /^data:([^;,]+)?(;base64)?,(.*)$/is.exec(source.url);
-      if (!match) {
-        throw new EvalError(
-          "INVALID_TEST_CASE",
-          `Image "${describeImage(part)}" is not a valid data: URL (expected data:<type>;base64,<data>).`,
-        );
-      }
-      const payload = match[3] ?? "";
-      const data = match[2]
-        ? new Uint8Array(Buffer.from(payload, "base64"))
-        : new Uint8Array(Buffer.from(decodeURIComponent(payload)));
-      const mediaType = part.mediaType ?? match[1] ?? sniffMediaType(data);
-      if (!mediaType) {
-        throw new EvalError(
-          "INVALID_TEST_CASE",
-          `Image "${describeImage(part)}" has no media type: write it in the data: URL or pass image(…, { mediaType }).`,
-        );
-      }
-      return { kind: "bytes", data, mediaType };
+      const decoded = decodeDataUrl(source.url, part.mediaType);
+      if ("problem" in decoded) throw unusable(part, decoded.problem);
+      return { kind: "bytes", ...decoded };
     }
     case "file": {
-      let data: Uint8Array;
-      try {
-        data = new Uint8Array(await readFile(source.path));
-      } catch (error) {
-        throw new EvalError(
-          "INVALID_TEST_CASE",
-          `Image file "${resolve(source.path)}" cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): check the path.`,
-          { cause: error },
-        );
-      }
-      const mediaType =
-        part.mediaType ?? MEDIA_TYPES[extname(source.path).toLowerCase()] ?? sniffMediaType(data);
-      if (!mediaType) {
-        throw new EvalError(
-          "INVALID_TEST_CASE",
-          `Image file "${source.path}" is not a known image format: pass image(path, { mediaType }).`,
-        );
-      }
-      return { kind: "bytes", data, mediaType };
+      const data = await readImageFile(source.path, false);
+      const declared = part.mediaType ?? MEDIA_TYPES[extname(source.path).toLowerCase()];
+      const checked = checkImageBytes(data, declared);
+      if ("problem" in checked) throw unusable(part, checked.problem);
+      return { kind: "bytes", data, mediaType: checked.mediaType };
     }
     case "bytes": {
-      const mediaType = part.mediaType ?? sniffMediaType(source.data);
-      if (!mediaType) {
-        throw new EvalError(
-          "INVALID_TEST_CASE",
-          "Image bytes are not a known image format (PNG, JPEG, GIF, WebP, BMP): pass image(bytes, { mediaType }).",
-        );
-      }
-      return { kind: "bytes", data: source.data, mediaType };
+      const checked = checkImageBytes(source.data, part.mediaType);
+      if ("problem" in checked) throw unusable(part, checked.problem);
+      return { kind: "bytes", data: source.data, mediaType: checked.mediaType };
     }
   }
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { PNG_BYTES } from "../../test/fixtures/images.ts";
 import { EvalError } from "../errors/eval-error.ts";
-import { describeImage, image, isImagePart, loadImage, mm, renderContent } from "./image.ts";
-import { describeTestCase, isBlankField, LLMTestCase } from "./llm-test-case.ts";
-
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+import { image } from "./image.ts";
+import { describeTestCase, isBlankField, isBlankText, LLMTestCase } from "./llm-test-case.ts";
 
 describe("LLMTestCase", () => {
   it("keeps given fields and leaves absent ones absent", () => {
@@ -25,52 +24,98 @@ describe("LLMTestCase", () => {
     }
   });
 
+  it.each([
+    [
+      "input a number",
+      { input: 42 },
+      /"input": must be text, or a list of text and image\(\) parts; got a number/,
+    ],
+    ["input missing", { actualOutput: "a" }, /"input": must be text.*got nothing/],
+    [
+      "a part that is no text or image",
+      { input: ["a", 5] },
+      /"input\[1\]": must be text or an image part made with image\(\); got a number/,
+    ],
+    [
+      "an image part without source",
+      { input: ["a", { type: "image" }] },
+      /"input\[1\]": is an image part that has no source: make image parts with image/,
+    ],
+    [
+      "an image part with a null source",
+      { input: [{ type: "image", source: null }] },
+      /"input\[0\]": is an image part that has no source/,
+    ],
+    [
+      "an image part of unknown kind",
+      { input: "q", actualOutput: [{ type: "image", source: { kind: "ftp" } }] },
+      /"actualOutput\[0\]": .*unknown source kind "ftp"/,
+    ],
+    [
+      "an image part with a bad URL",
+      { input: [{ type: "image", source: { kind: "url", url: "http://" } }] },
+      /"input\[0\]": .*unusable URL "http:\/\/"/,
+    ],
+    [
+      "a bytes part without bytes",
+      { input: [{ type: "image", source: { kind: "bytes", data: [1, 2] } }] },
+      /"input\[0\]": .*bytes source without bytes/,
+    ],
+    ["metadata a list", { input: "q", metadata: [] }, /"metadata": must be an object/],
+    ["a tool call without name", { input: "q", toolsCalled: [{}] }, /"toolsCalled\[0\]\.name"/],
+  ])("names the field when %s", (_label, fields, message) => {
+    expect(() => new LLMTestCase(fields as never)).toThrow(message);
+  });
+
+  it("keeps metadata that JSON cannot hold as it is (it is converted where stored)", () => {
+    const circular: Record<string, unknown> = { id: 1n };
+    circular.self = circular;
+    const testCase = new LLMTestCase({ input: "q", metadata: circular });
+    expect(testCase.metadata).toBe(circular);
+  });
+
+  it("turns a field whose reading throws into an error, not a crash", () => {
+    const fields = {
+      get input(): string {
+        throw new Error("boom");
+      },
+    };
+    expect(() => new LLMTestCase(fields)).toThrow(/is invalid: .*cannot be read \(boom\)/);
+  });
+
   it("names test cases by name, position or input", () => {
     expect(describeTestCase({ input: "x", name: "q-1" })).toBe("q-1");
     expect(describeTestCase({ input: "x" }, 3)).toBe("#3");
     expect(describeTestCase({ input: "a".repeat(60) })).toBe(`${"a".repeat(40)}…`);
   });
-
-  it("treats missing, empty and whitespace fields as blank, and images as content", () => {
-    expect(isBlankField(undefined)).toBe(true);
-    expect(isBlankField(" \n")).toBe(true);
-    expect(isBlankField(["  "])).toBe(true);
-    expect(isBlankField([image(PNG)])).toBe(false);
-    expect(isBlankField("ok")).toBe(false);
-  });
 });
 
-describe("image parts", () => {
-  it("mm keeps images as parts and numbers them when rendered", () => {
-    const first = image("https://example.com/a.png");
-    const second = image(PNG);
-    const content = mm`Compare ${first} with ${second} (${2} images)`;
-    expect(content).toEqual(["Compare ", first, " with ", second, " (2 images)"]);
-    const images: ReturnType<typeof image>[] = [];
-    expect(renderContent(content, images)).toBe("Compare [image 1] with [image 2] (2 images)");
-    expect(images).toEqual([first, second]);
-    expect(isImagePart(first)).toBe(true);
+describe("isBlankField", () => {
+  it.each([
+    ["missing", undefined, true],
+    ["null", null, true],
+    ["empty", "", true],
+    ["whitespace", " \n\t", true],
+    ["zero-width space", "\u200b", true],
+    ["zero-width non-joiner and joiner", "\u200c\u200d", true],
+    ["word joiner", "\u2060", true],
+    ["byte-order mark", "\ufeff", true],
+    ["bidi marks and soft hyphen", "\u200e\u200f\u00ad", true],
+    ["Hangul filler", "\u3164", true],
+    ["no-break and ideographic spaces", "\u00a0\u3000", true],
+    ["a mix of invisibles", " \u200b\u2060 \ufeff\u180e ", true],
+    ["a list of blank parts", ["  ", "\u200b"], true],
+    ["an empty list", [], true],
+    ["text", "ok", false],
+    ["text among invisibles", "\u200bok\u200b", false],
+    ["an emoji", "👍", false],
+    ["an image", [image(PNG_BYTES)], false],
+  ])("%s → %s", (_label, value, blank) => {
+    expect(isBlankField(value)).toBe(blank);
   });
 
-  it("recognises URLs, data URLs, files and bytes", async () => {
-    expect(image("https://x.test/a.jpg").source.kind).toBe("url");
-    expect(image("data:image/png;base64,iVBORw0KGgo=").source.kind).toBe("data-url");
-    expect(image("./eiffel.jpg").source).toEqual({ kind: "file", path: "./eiffel.jpg" });
-    expect(image("file:///tmp/a.png").source).toEqual({ kind: "file", path: "/tmp/a.png" });
-    expect(await loadImage(image(PNG))).toEqual({
-      kind: "bytes",
-      data: PNG,
-      mediaType: "image/png",
-    });
-    const fromDataUrl = await loadImage(image("data:image/png;base64,iVBORw0KGgo="));
-    expect(fromDataUrl.kind === "bytes" && fromDataUrl.mediaType).toBe("image/png");
-    expect(describeImage(image(PNG))).toBe("8 bytes");
-  });
-
-  it("fails clearly on unknown bytes and empty sources", async () => {
-    await expect(loadImage(image(new Uint8Array([1, 2, 3])))).rejects.toThrow(
-      /pass image\(bytes, \{ mediaType \}\)/,
-    );
-    expect(() => image("  ")).toThrow(/image\(\) needs a URL/);
+  it("agrees with isBlankText on text", () => {
+    expect(isBlankText("\u200b \u200d")).toBe(true);
+    expect(isBlankText("a")).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EvalError } from "../errors/eval-error.ts";
-import { type Content, contentText, type ImagePart, isImagePart } from "./image.ts";
+import { type Content, contentText } from "./image.ts";
+import { imagePartProblem } from "./image-part-problem.ts";
 
 /** A tool call made (or expected) by the application under test. */
 export interface ToolCall {
@@ -34,10 +35,47 @@ export interface LLMTestCaseFields {
 /** Names of the test-case fields a metric can require. */
 export type TestCaseField = keyof LLMTestCaseFields;
 
-const imagePartSchema = z.custom<ImagePart>(isImagePart, {
-  message: "expected an image part made with image()",
+/** A short description of a wrong value's type, for messages. */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") {
+    const name = (value as object).constructor?.name;
+    return name && name !== "Object" ? `a ${name}` : "an object";
+  }
+  return typeof value === "string" ? "a string" : `a ${typeof value}`;
+}
+
+const contentSchema = z.custom<Content>().superRefine((value, context) => {
+  if (typeof value === "string") return;
+  if (!Array.isArray(value)) {
+    context.addIssue({
+      code: "custom",
+      message: `must be text, or a list of text and image() parts; got ${describeValue(value)}`,
+    });
+    return;
+  }
+  for (const [index, part] of value.entries()) {
+    if (typeof part === "string") continue;
+    const isImageLike =
+      typeof part === "object" && part !== null && (part as { type?: unknown }).type === "image";
+    const problem = isImageLike ? imagePartProblem(part) : null;
+    if (isImageLike && problem === null) continue;
+    context.addIssue({
+      code: "custom",
+      path: [index],
+      message: isImageLike
+        ? `is an image part that ${problem}: make image parts with image(url | path | bytes)`
+        : `must be text or an image part made with image(); got ${describeValue(part)}`,
+    });
+  }
 });
-const contentSchema = z.union([z.string(), z.array(z.union([z.string(), imagePartSchema]))]);
+/** Any object: its values may be anything (stored as JSON, converted where they are not). */
+const metadataSchema = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  { message: "must be an object of keys and values" },
+);
 const toolCallSchema = z
   .object({
     name: z.string(),
@@ -59,16 +97,32 @@ export const testCaseFieldsSchema = z.object({
   expectedTools: z.array(toolCallSchema).optional(),
   name: z.string().optional(),
   tags: z.array(z.string()).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: metadataSchema.optional(),
 });
 
-function describeIssues(error: z.ZodError): string {
+/** Where an issue is, as code would write it: `input[1]`, `toolsCalled[0].name`. */
+function issuePath(path: ReadonlyArray<PropertyKey>): string {
+  return path
+    .map((key, position) =>
+      typeof key === "number" ? `[${key}]` : `${position === 0 ? "" : "."}${String(key)}`,
+    )
+    .join("");
+}
+
+/** The problems of test-case fields, each naming its field: `"input[1]": …; "tags": …`. */
+export function describeIssues(error: z.ZodError, whole = "(test case)"): string {
   return error.issues
     .map((issue) => {
-      const path = issue.path.length > 0 ? issue.path.join(".") : "(test case)";
+      const path = issue.path.length > 0 ? issuePath(issue.path) : whole;
       return `"${path}": ${issue.message}`;
     })
     .join("; ");
+}
+
+/** The first field a validation error is about (`input`, `metadata`, …), if any. */
+export function firstIssueField(error: z.ZodError): string | null {
+  const key = error.issues[0]?.path[0];
+  return key === undefined ? null : String(key);
 }
 
 /**
@@ -94,18 +148,47 @@ export class LLMTestCase implements LLMTestCaseFields {
   declare readonly metadata?: Record<string, unknown>;
 
   constructor(fields: LLMTestCaseFields) {
-    const parsed = testCaseFieldsSchema.safeParse(fields);
+    const parsed = safeParseFields(testCaseFieldsSchema, fields);
     if (!parsed.success) {
-      const name =
-        typeof (fields as { name?: unknown } | undefined)?.name === "string"
-          ? ` "${(fields as { name: string }).name}"`
-          : "";
-      throw new EvalError(
-        "INVALID_TEST_CASE",
-        `Test case${name} is invalid: ${describeIssues(parsed.error)}. Give "input" as a string (or text and image() parts) and list fields as arrays of strings.`,
+      const name = nameOf(fields);
+      const problem = describeIssues(parsed.error);
+      // `problem` keeps the field-level description for callers that name the case themselves.
+      throw Object.assign(
+        new EvalError(
+          "INVALID_TEST_CASE",
+          `Test case${name === null ? "" : ` "${name}"`} is invalid: ${problem}. Give "input" as a string (or text and image() parts) and list fields as arrays of strings.`,
+          { cause: parsed.error },
+        ),
+        { problem },
       );
     }
     Object.assign(this, stripUndefined(parsed.data));
+  }
+}
+
+/** The `name` a value gives itself, when it is a string (read safely: it may be anything). */
+export function nameOf(value: unknown): string | null {
+  try {
+    const name = (value as { name?: unknown } | null | undefined)?.name;
+    return typeof name === "string" ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Parses fields; a value whose reading throws (a getter, a proxy) is an issue, not a crash. */
+export function safeParseFields<Schema extends z.ZodType>(
+  schema: Schema,
+  fields: unknown,
+): ReturnType<Schema["safeParse"]> {
+  try {
+    return schema.safeParse(fields) as ReturnType<Schema["safeParse"]>;
+  } catch (error) {
+    const message = `cannot be read (${error instanceof Error ? error.message : String(error)})`;
+    return {
+      success: false,
+      error: new z.ZodError([{ code: "custom", path: [], message, input: fields }]),
+    } as ReturnType<Schema["safeParse"]>;
   }
 }
 
@@ -128,13 +211,26 @@ export function describeTestCase(testCase: LLMTestCaseFields, index?: number): s
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** True when the field is missing, empty, or only whitespace (images count as content). */
+// Whitespace, control and format characters (zero-width spaces and joiners, word joiner,
+// byte-order mark, bidi marks), every default-ignorable code point (Hangul fillers,
+// variation selectors, …) and the braille blank: text made only of these shows nothing.
+const INVISIBLE = /^[\s\p{Cc}\p{Cf}\p{Zs}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
+
+/** True when text shows nothing: empty, or only whitespace and invisible characters. */
+export function isBlankText(text: string): boolean {
+  return INVISIBLE.test(text);
+}
+
+/**
+ * True when the field is missing, empty, or shows nothing (only whitespace or invisible
+ * characters such as zero-width spaces); images count as content.
+ */
 export function isBlankField(value: unknown): boolean {
   if (value === undefined || value === null) return true;
-  if (typeof value === "string") return value.trim() === "";
+  if (typeof value === "string") return isBlankText(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return true;
-    return value.every((part) => typeof part === "string" && part.trim() === "");
+    return value.every((part) => typeof part === "string" && isBlankText(part));
   }
   return false;
 }

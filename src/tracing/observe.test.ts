@@ -2,10 +2,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../errors/config-error.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import { toJsonValue } from "../results/to-json-value.ts";
 import { MockJudge } from "../testing/mock-judge.ts";
 import { observe } from "./observe.ts";
 import { collectTrace, type LiveSpan } from "./span-context.ts";
-import { toJsonValue } from "./to-json-value.ts";
 import { updateCurrentSpan } from "./update-current-span.ts";
 import { updateCurrentTrace } from "./update-current-trace.ts";
 

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ConfigError } from "../errors/config-error.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
+import { toJsonValue } from "../results/to-json-value.ts";
 import type { JsonValue, SpanType } from "../results/trace-record.ts";
 import type { SpanUpdate } from "./span-update.ts";
-import { toJsonValue } from "./to-json-value.ts";
 
 /** What `updateCurrentSpan` / `updateCurrentTrace` set, merged, kept raw until scoring. */
 export type RecordedFields = Omit<SpanUpdate, "name">;

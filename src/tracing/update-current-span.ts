@@ -4,7 +4,7 @@ import type { SpanUpdate } from "./span-update.ts";
 
 export type { SpanUpdate } from "./span-update.ts";
 
-import { toJsonValue } from "./to-json-value.ts";
+import { toJsonValue } from "../results/to-json-value.ts";
 
 /**
  * Records fields on the span of the observed function it is called in: the test case its

@@ -15,6 +15,7 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { pngWith } from "../fixtures/images.ts";
 
 const SECRET = "sk-test-SECRET-1234567890abcdef";
 let server: FakeOpenAIServer;
@@ -163,7 +164,7 @@ describe("metrics over HTTP with the real AI SDK OpenAI provider", () => {
         ? reply.json({ statements: ["This is the Eiffel Tower."] })
         : reply.json({ verdicts: [{ verdict: "yes", reason: null }] }),
     );
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+    const png = pngWith(1, 2, 3, 4);
     const metric = new AnswerRelevancyMetric({ model: "gpt-4.1" });
     await metric.measure(
       {
@@ -181,7 +182,7 @@ describe("metrics over HTTP with the real AI SDK OpenAI provider", () => {
 
 describe("images from every kind of source reach the judge as image parts", () => {
   it("sends a file, a URL and a data: URL, in input and actualOutput", async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9, 9]);
+    const png = pngWith(9, 9, 9, 9);
     const folder = mkdtempSync(join(tmpdir(), "verdict-images-"));
     const file = join(folder, "tower.png");
     writeFileSync(file, png);

@@ -4,7 +4,6 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { metricData, testResult } from "../../../test/fixtures/results.ts";
 import type { TestResult } from "../../results/evaluation-result.ts";
-import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { MemoryRunStore } from "../../store/memory-run-store.ts";
 import type { RunStore } from "../../store/run-store.ts";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PNG_BYTES } from "../../../test/fixtures/images.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { image, mm } from "../../test-case/image.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
@@ -11,7 +12,7 @@ const shoes = {
   input: "What if these shoes don't fit?",
   actualOutput: "We offer a 30-day full refund at no extra cost. Our shoes are made in Portugal.",
 };
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+const PNG = PNG_BYTES;
 
 describeMetricContract({
   name: "Answer Relevancy",
@@ -153,7 +154,7 @@ describe("AnswerRelevancyMetric", () => {
       })
       .catch((caught: unknown) => caught);
     expect((error as Error).message).toContain(
-      'Image file "/nonexistent/eiffel.jpg" cannot be read (ENOENT)',
+      'Image file "/nonexistent/eiffel.jpg" does not exist (ENOENT)',
     );
     expect(judge.calls).toHaveLength(0);
   });

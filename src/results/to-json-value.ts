@@ -1,4 +1,4 @@
-import type { JsonValue } from "../results/trace-record.ts";
+import type { JsonValue } from "./trace-record.ts";
 
 /** Limits of {@link toJsonValue}. */
 export interface ToJsonValueOptions {
@@ -11,6 +11,17 @@ export interface ToJsonValueOptions {
   /** Rough budget of characters for the whole value; the rest becomes `"[truncated]"`. @default 100_000 */
   maxTotalLength?: number;
 }
+
+/**
+ * Limits for user data that is stored or hashed whole (test-case metadata and tool calls,
+ * dataset files): nothing is cut but absurd depth, so equal data stays equal.
+ */
+export const WHOLE_VALUE: ToJsonValueOptions = {
+  maxStringLength: Number.POSITIVE_INFINITY,
+  maxItems: Number.POSITIVE_INFINITY,
+  maxTotalLength: Number.POSITIVE_INFINITY,
+  maxDepth: 100,
+};
 
 /**
  * Turns any value into plain JSON that can always be stored: functions, symbols and bigints

@@ -5,10 +5,12 @@
  */
 export {
   type FakeErrorReplyOptions,
+  type FakeFaults,
   type FakeOpenAIRequest,
   type FakeOpenAIServer,
   type FakeOpenAIServerOptions,
   type FakeOpenAIServerStats,
+  type FakeRateLimitHint,
   type FakeReply,
   type FakeResponder,
   reply,

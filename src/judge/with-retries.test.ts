@@ -3,7 +3,12 @@ import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { apiError } from "./judge-error-fixtures.ts";
 import { DEFAULT_RETRY_POLICY } from "./retry-policy.ts";
-import { type RetryInfo, type Sleep, withRetries } from "./with-retries.ts";
+import {
+  type RetryInfo,
+  type Sleep,
+  type WithRetriesOptions,
+  withRetries,
+} from "./with-retries.ts";
 
 describe("withRetries", () => {
   const recordingSleep = () => {
@@ -143,27 +148,29 @@ describe("withRetries", () => {
     await expect(hanging).rejects.toMatchObject({ code: "ABORTED" });
   });
 
-  /** A clock that only the injected sleep (and attempts that say so) move forward. */
+  /**
+   * A clock that only the injected sleep (and attempts that say so) move forward, and
+   * `withRetries` on it, without jitter unless the test gives `random`.
+   */
   const fakeClock = () => {
     const clock = { now: 0, delays: [] as number[] };
     const sleep: Sleep = async ({ delayMs }) => {
       clock.delays.push(delayMs);
       clock.now += delayMs;
     };
-    return { clock, sleep, now: () => clock.now };
+    const retry = <T>(options: WithRetriesOptions<T>) =>
+      withRetries({ sleep, now: () => clock.now, random: () => 0, ...options });
+    return { clock, retry };
   };
   const rateLimited = (headers: Record<string, string>) => apiError({ status: 429, headers });
 
   it("waits out 429s that say how long without spending the attempt budget", async () => {
-    const { clock, sleep, now } = fakeClock();
+    const { clock, retry } = fakeClock();
     const retries: RetryInfo[] = [];
     let calls = 0;
-    const result = await withRetries({
+    const result = await retry({
       judgeName: "openai:gpt-4.1",
       policy: { maxAttempts: 2 },
-      sleep,
-      now,
-      random: () => 0,
       onRetry: (info) => retries.push(info),
       run: async () => {
         calls++;
@@ -181,18 +188,15 @@ describe("withRetries", () => {
   });
 
   it("treats a 503 with Retry-After and a 429 with reset headers as waits, not attempts", async () => {
-    const { clock, sleep, now } = fakeClock();
+    const { clock, retry } = fakeClock();
     const answers = [
       apiError({ status: 503, headers: { "retry-after": "2" } }),
       rateLimited({ "x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "1s" }),
       apiError({ status: 503, headers: { "retry-after": "2" } }),
     ];
-    const result = await withRetries({
+    const result = await retry({
       judgeName: "j",
       policy: { maxAttempts: 1 },
-      sleep,
-      now,
-      random: () => 0,
       run: async () => {
         const next = answers.shift();
         if (next) throw next;
@@ -204,14 +208,11 @@ describe("withRetries", () => {
   });
 
   it("still counts a 429 without any hint, backing off exponentially", async () => {
-    const { clock, sleep, now } = fakeClock();
+    const { clock, retry } = fakeClock();
     let calls = 0;
-    const failing = withRetries({
+    const failing = retry({
       judgeName: "openai:gpt-4.1",
       policy: { maxAttempts: 3 },
-      sleep,
-      now,
-      random: () => 0,
       run: async () => {
         calls++;
         throw apiError({ status: 429 });
@@ -223,15 +224,12 @@ describe("withRetries", () => {
   });
 
   it("keeps hard failures bounded by maxAttempts between free rate-limit waits", async () => {
-    const { clock, sleep, now } = fakeClock();
+    const { clock, retry } = fakeClock();
     const pattern = [500, 429, 500, 429, 500, 429, 500];
     let calls = 0;
-    const failing = withRetries({
+    const failing = retry({
       judgeName: "j",
       policy: { maxAttempts: 3 },
-      sleep,
-      now,
-      random: () => 0,
       run: async () => {
         const status = pattern[calls++] ?? 200;
         if (status === 429) throw rateLimited({ "retry-after-ms": "7" });
@@ -248,12 +246,10 @@ describe("withRetries", () => {
   it("jitters the provider's wait upwards so waiting calls do not return together", async () => {
     const waits = await Promise.all(
       [0, 0.5, 0.99].map(async (random) => {
-        const { clock, sleep, now } = fakeClock();
+        const { clock, retry } = fakeClock();
         let calls = 0;
-        await withRetries({
+        await retry({
           judgeName: "j",
-          sleep,
-          now,
           random: () => random,
           run: async () => {
             if (calls++ === 0) throw rateLimited({ "retry-after": "1" });
@@ -267,13 +263,10 @@ describe("withRetries", () => {
   });
 
   it("stops waiting once the next wait would pass maxElapsedMs, and says what to do", async () => {
-    const { clock, sleep, now } = fakeClock();
+    const { clock, retry } = fakeClock();
     let calls = 0;
-    const failing = withRetries({
+    const failing = retry({
       judgeName: "openai:gpt-4.1",
-      sleep,
-      now,
-      random: () => 0,
       run: async () => {
         calls++;
         throw rateLimited({ "retry-after": "60" });
@@ -294,14 +287,11 @@ describe("withRetries", () => {
   });
 
   it("counts the attempts' own time against maxElapsedMs, but not time queued for a slot", async () => {
-    const { clock, sleep, now } = fakeClock();
+    const { clock, retry } = fakeClock();
     let calls = 0;
-    const failing = withRetries({
+    const failing = retry({
       judgeName: "j",
       policy: { maxElapsedMs: 1000 },
-      sleep,
-      now,
-      random: () => 0,
       slot: {
         acquire: async () => {
           clock.now += 3_600_000;
@@ -321,12 +311,9 @@ describe("withRetries", () => {
   });
 
   it("fails at once when the provider asks for more than the whole budget", async () => {
-    const { clock, sleep, now } = fakeClock();
-    const failing = withRetries({
+    const { clock, retry } = fakeClock();
+    const failing = retry({
       judgeName: "j",
-      sleep,
-      now,
-      random: () => 0,
       run: async () => {
         throw rateLimited({ "retry-after": "3600" });
       },
@@ -336,13 +323,10 @@ describe("withRetries", () => {
   });
 
   it("bounds a hard failure's Retry-After by maxElapsedMs too", async () => {
-    const { clock, sleep, now } = fakeClock();
-    const failing = withRetries({
+    const { clock, retry } = fakeClock();
+    const failing = retry({
       judgeName: "j",
       policy: { maxElapsedMs: 5000 },
-      sleep,
-      now,
-      random: () => 0,
       run: async () => {
         throw apiError({ status: 500, headers: { "retry-after": "10" } });
       },

@@ -92,7 +92,8 @@ export async function measureRateLimits(
     return {
       title:
         `Rate limits: ${settings.cases} cases × 3 metrics, ${settings.seeds} seeds, 429s carrying ` +
-        `${settings.hint} = ${settings.retryAfterMs} ms (short, so the bench runs fast), ` +
+        `${settings.hint} = ${settings.retryAfterMs} ms` +
+        `${settings.retryAfterMs < 1000 ? " (short, so the bench runs fast; providers ask for seconds)" : ""}, ` +
         `${settings.latencyMs} ms server latency, evaluate() defaults`,
       rows,
     };

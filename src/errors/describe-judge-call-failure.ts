@@ -141,3 +141,44 @@ function shorten(text: string): string {
     .replace(/[.\s]+$/, "");
   return oneLine.length > MAX_QUOTED_LENGTH ? `${oneLine.slice(0, MAX_QUOTED_LENGTH)}…` : oneLine;
 }
+
+/** Options of {@link describeRetryBudgetExhausted}. */
+export interface DescribeRetryBudgetExhaustedOptions {
+  /** The message of the last failure. */
+  lastMessage: string;
+  /** Attempts made, all of them. */
+  attempts: number;
+  /** How many of them the provider answered with a wait (429/503 with Retry-After). */
+  providerWaits: number;
+  /** Time spent on attempts and waits so far. */
+  elapsedMs: number;
+  /** The wait the provider asked for next. */
+  nextWaitMs: number;
+  /** The retry policy's `maxElapsedMs`. */
+  maxElapsedMs: number;
+}
+
+/**
+ * The message of a judge call given up because the provider's next wait would pass the
+ * retry policy's `maxElapsedMs`: what happened, what to do, then the last failure.
+ */
+export function describeRetryBudgetExhausted(options: DescribeRetryBudgetExhaustedOptions): string {
+  const waits = options.providerWaits;
+  return (
+    `Gave up after ${options.attempts} ${options.attempts === 1 ? "attempt" : "attempts"} in ` +
+    `${formatWait(options.elapsedMs)} (${waits} ${waits === 1 ? "time" : "times"} told to wait): ` +
+    `the provider asks to wait ${formatWait(options.nextWaitMs)} more, past the retry budget ` +
+    `(retry.maxElapsedMs = ${options.maxElapsedMs} ms). Raise retry.maxElapsedMs to wait ` +
+    `longer, lower maxConcurrent (or set throttleMs) to send fewer requests at once, or check ` +
+    `the rate limit of your plan with the provider. Last failure: ${options.lastMessage}`
+  );
+}
+
+/** A duration for a message: `850 ms`, `12.5 s`, `10 min`, `2 min 5 s`. */
+function formatWait(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 59_950) return `${Math.round(ms / 100) / 10} s`;
+  const seconds = Math.round(ms / 1000);
+  const rest = seconds % 60;
+  return `${Math.floor(seconds / 60)} min${rest === 0 ? "" : ` ${rest} s`}`;
+}

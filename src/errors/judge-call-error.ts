@@ -1,7 +1,9 @@
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import {
   type DescribeJudgeCallFailureOptions,
+  type DescribeRetryBudgetExhaustedOptions,
   describeJudgeCallFailure,
+  describeRetryBudgetExhausted,
 } from "./describe-judge-call-failure.ts";
 import { EvalError } from "./eval-error.ts";
 
@@ -14,7 +16,7 @@ export interface JudgeCallErrorOptions {
   retryable: boolean;
   /** The provider's error code when it gave one, e.g. `"insufficient_quota"`. */
   providerCode?: string | null;
-  /** Seconds the provider asked us to wait (Retry-After), when it said. */
+  /** Milliseconds the provider asked us to wait (Retry-After or rate-limit reset), when it said. */
   retryAfterMs?: number | null;
   /**
    * What the judge threw. Kept cleaned (name, message, status, code and stack, secrets
@@ -72,8 +74,26 @@ export class JudgeCallError extends EvalError {
 
   /** The same error, its message saying that retries gave up after `attempts` attempts. */
   afterAttempts(attempts: number): JudgeCallError {
+    return this.withMessage(
+      `${this.message} Gave up after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}.`,
+    );
+  }
+
+  /**
+   * The same error, its message saying that the provider's next wait would pass the retry
+   * policy's `maxElapsedMs`, and what to do (see {@link describeRetryBudgetExhausted}).
+   */
+  afterRetryBudget(
+    options: Omit<DescribeRetryBudgetExhaustedOptions, "lastMessage">,
+  ): JudgeCallError {
+    return this.withMessage(
+      describeRetryBudgetExhausted({ ...options, lastMessage: this.message }),
+    );
+  }
+
+  private withMessage(message: string): JudgeCallError {
     return new JudgeCallError({
-      message: `${this.message} Gave up after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}.`,
+      message,
       status: this.status,
       retryable: this.retryable,
       providerCode: this.providerCode,

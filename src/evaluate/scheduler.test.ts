@@ -27,7 +27,12 @@ async function settle<T>(work: Promise<T>): Promise<T> {
 }
 
 /** A judge that records concurrency and can be told to rate-limit. */
-function countingJudge(options: { latencyMs: number; rateLimited?: (call: number) => boolean }) {
+function countingJudge(options: {
+  latencyMs: number;
+  rateLimited?: (call: number) => boolean;
+  /** The 429's Retry-After; `null` for a 429 without one. @default 1 */
+  retryAfterMs?: number | null;
+}) {
   let call = 0;
   const state = { inFlight: 0, peak: 0, calls: 0, concurrencyAtCall: [] as number[] };
   const judge: JudgeModel = {
@@ -45,7 +50,7 @@ function countingJudge(options: { latencyMs: number; rateLimited?: (call: number
             message: "429",
             status: 429,
             retryable: true,
-            retryAfterMs: 1,
+            retryAfterMs: options.retryAfterMs === undefined ? 1 : options.retryAfterMs,
           });
         }
         return {
@@ -244,11 +249,43 @@ describe("JudgeScheduler", () => {
   });
 
   it("lowers concurrency on a 429 even when no retry follows (last attempt)", async () => {
-    const { judge } = countingJudge({ latencyMs: 1, rateLimited: () => true });
+    const { judge } = countingJudge({
+      latencyMs: 1,
+      rateLimited: () => true,
+      retryAfterMs: null,
+    });
     const scheduler = new JudgeScheduler({ maxConcurrent: 8, retry: { maxAttempts: 1 } });
     await expect(settle(scheduler.send(judge, request("x"), meta))).rejects.toMatchObject({
       status: 429,
     });
     expect(scheduler.concurrencyOf("counting")).toBe(4);
+  });
+
+  it("scores every request through long runs of 429s with Retry-After, at one attempt each", async () => {
+    // Calls 1 to 150 are rate limited: every request meets several 429s in a row.
+    const { judge, state } = countingJudge({ latencyMs: 3, rateLimited: (call) => call <= 150 });
+    const scheduler = new JudgeScheduler({
+      maxConcurrent: 8,
+      retry: { maxAttempts: 1 },
+      sleep: noWait,
+    });
+    const answers = await settle(
+      Promise.all(
+        Array.from({ length: 40 }, (_, index) => scheduler.send(judge, request(`r${index}`), meta)),
+      ),
+    );
+    expect(answers).toHaveLength(40);
+    // Each request met several 429s (with maxAttempts 1, any one of them used to drop it).
+    expect(scheduler.stats.rateLimited).toBeGreaterThan(100);
+    expect(state.calls).toBe(40 + scheduler.stats.rateLimited);
+    // The limit was halved by the 429s and raised back by the 40 successes.
+    expect(state.peak).toBeLessThanOrEqual(8);
+    expect(scheduler.concurrencyOf("counting")).toBe(8);
+  });
+
+  it("refuses a bad retry policy before sending anything", () => {
+    expect(() => new JudgeScheduler({ retry: { maxElapsedMs: -1 } })).toThrow(
+      /retry\.maxElapsedMs must be at least 1 millisecond/,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { sendToJudge } from "../judge/direct-transport.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
-import type { RetryPolicy } from "../judge/retry-policy.ts";
+import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
 import type { Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
@@ -29,6 +29,8 @@ export interface JudgeSchedulerOptions {
   signal?: AbortSignal;
   sleep?: Sleep;
   random?: () => number;
+  /** The clock of the retry policy's `maxElapsedMs`. @default Date.now */
+  now?: () => number;
 }
 
 /** One judge request in flight, shared by every caller asking the same. */
@@ -103,6 +105,8 @@ export class JudgeScheduler implements JudgeTransport {
     if (options.throttleMs !== undefined && !(options.throttleMs >= 0)) {
       throw new EvalError("CONFIG", `throttleMs must be 0 or more; got ${options.throttleMs}.`);
     }
+    // A bad retry policy is refused before any request, not once per request.
+    resolveRetryPolicy(options.retry);
     this.options = { ...options, maxConcurrent };
     options.signal?.addEventListener(
       "abort",
@@ -210,6 +214,7 @@ export class JudgeScheduler implements JudgeTransport {
         retry: this.options.retry,
         sleep: this.options.sleep,
         random: this.options.random,
+        now: this.options.now,
         slot: lane,
         onRetry: (info) => {
           this.stats.retries += 1;

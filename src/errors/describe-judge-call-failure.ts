@@ -46,6 +46,8 @@ export interface DescribeJudgeCallFailureOptions {
   failure: JudgeCallFailure;
   /** The variable that holds this judge's API key, named on 401/403; else a generic hint. */
   apiKeyVariable?: string | null | undefined;
+  /** On an unknown model (404): a known model whose name is close, e.g. `"gpt-4.1"` for `"gtp-4.1"`. */
+  similarModel?: string | null | undefined;
   /** For an attempt verdict itself timed out: the time limit it gave the judge. */
   timeoutMs?: number | undefined;
 }
@@ -90,11 +92,15 @@ export function describeJudgeCallFailure(options: DescribeJudgeCallFailureOption
           : `access was denied (HTTP ${status}); the key may lack access to this model or project`;
       return `${judge}: ${what}${said}. ${check}.`;
     }
-    case "not-found":
+    case "not-found": {
+      const similar = options.similarModel;
+      const guess = similar === null || similar === undefined ? "" : ` Did you mean "${similar}"?`;
       return (
-        `${judge}: model not found (HTTP ${status})${said}. Check the model name (for Azure, the ` +
+        `${judge}: model not found (HTTP ${status})${said}.${guess} Check the model name ` +
+        `(VERDICT_MODEL, \`verdict set-model\` or the metric's \`model\` option; for Azure, the ` +
         `deployment name) and that your account has access to it.`
       );
+    }
     case "server":
       return (
         `${judge}: the provider failed to answer (HTTP ${status})${said}. This is usually ` +

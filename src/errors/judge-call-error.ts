@@ -7,6 +7,36 @@ import {
 } from "./describe-judge-call-failure.ts";
 import { EvalError } from "./eval-error.ts";
 
+/**
+ * What a {@link JudgeCallError} means for a run:
+ * - `"configuration"`: the key was rejected (HTTP 401/403) or the model does not exist (404,
+ *   `model_not_found`). No request to that judge can succeed until the configuration is
+ *   fixed, so a run stops at the first one (the CLI exits 2);
+ * - `"quota"`: the account's quota or credit is exhausted (429 `insufficient_quota`). The run
+ *   stops, keeping what finished (the CLI exits 3);
+ * - `"transient"`: a rate limit, server error, timeout or dropped connection: retried;
+ * - `"failure"`: anything else (a rejected request, an unknown error): this call failed.
+ */
+export type JudgeCallErrorKind = "configuration" | "quota" | "transient" | "failure";
+
+/**
+ * The {@link JudgeCallErrorKind} of a judge call error's fields: also readable from a copy
+ * of the error that lost its class (one Vitest sent from a worker).
+ * @example
+ * judgeCallErrorKind({ status: 401, providerCode: "invalid_api_key", retryable: false }); // "configuration"
+ */
+export function judgeCallErrorKind(fields: {
+  status?: unknown;
+  providerCode?: unknown;
+  retryable?: unknown;
+}): JudgeCallErrorKind {
+  if (fields.providerCode === "insufficient_quota") return "quota";
+  const status = fields.status;
+  if (status === 401 || status === 403 || status === 404) return "configuration";
+  if (fields.providerCode === "model_not_found") return "configuration";
+  return fields.retryable === true ? "transient" : "failure";
+}
+
 /** Options of {@link JudgeCallError}. */
 export interface JudgeCallErrorOptions {
   message: string;
@@ -70,6 +100,17 @@ export class JudgeCallError extends EvalError {
   /** True when the account's quota or credit is exhausted: no retry will help today. */
   get quotaExhausted(): boolean {
     return this.providerCode === "insufficient_quota";
+  }
+
+  /**
+   * What the failure means for a run (see {@link JudgeCallErrorKind}): `"configuration"` for
+   * a rejected key (401/403) or an unknown model (404, `model_not_found`), which stops a run
+   * at once.
+   * @example
+   * if (error instanceof JudgeCallError && error.kind === "configuration") process.exitCode = 2;
+   */
+  get kind(): JudgeCallErrorKind {
+    return judgeCallErrorKind(this);
   }
 
   /** The same error, its message saying that retries gave up after `attempts` attempts. */

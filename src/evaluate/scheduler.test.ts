@@ -209,6 +209,82 @@ describe("JudgeScheduler", () => {
     expect((scheduler.stoppedBy as JudgeCallError).quotaExhausted).toBe(true);
   });
 
+  it.each([
+    ["a rejected key (401)", 401, null],
+    ["denied access (403)", 403, null],
+    ["an unknown model (404)", 404, "model_not_found"],
+  ])(
+    "stops one judge on %s: queued, in-flight and later requests fail with that error, unsent",
+    async (_label, status, providerCode) => {
+      const calls: string[] = [];
+      const failing: JudgeModel = {
+        name: "misconfigured",
+        async generate(sent) {
+          calls.push(sent.prompt);
+          // The first call fails at once; the others would take long, and are cut short.
+          await new Promise((resolve, reject) => {
+            const timer = setTimeout(resolve, calls.length === 1 ? 5 : 60_000);
+            sent.signal?.addEventListener("abort", () => {
+              clearTimeout(timer);
+              reject(sent.signal?.reason);
+            });
+          });
+          throw new JudgeCallError({
+            message: `HTTP ${status}`,
+            status,
+            retryable: false,
+            providerCode,
+          });
+        },
+      };
+      const { judge: other, state } = countingJudge({ latencyMs: 5 });
+      const scheduler = new JudgeScheduler({ maxConcurrent: 2 });
+      const outcomes = await settle(
+        Promise.allSettled(
+          Array.from({ length: 6 }, (_, index) =>
+            scheduler.send(failing, request(`q${index}`), meta),
+          ),
+        ),
+      );
+      // Two went out at once (maxConcurrent 2); the four queued were never sent.
+      expect(calls).toEqual(["q0", "q1"]);
+      const stop = scheduler.judgeStoppedBy("misconfigured") as JudgeCallError;
+      expect(stop).toMatchObject({ status, kind: "configuration" });
+      // Every caller gets the very same error, so that it is reported once.
+      expect(outcomes).toEqual(outcomes.map(() => ({ status: "rejected", reason: stop })));
+      await expect(scheduler.send(failing, request("later"), meta)).rejects.toBe(stop);
+      expect(calls).toHaveLength(2);
+      // Another judge goes on, and the scheduler as a whole is not stopped.
+      expect(scheduler.stoppedBy).toBeNull();
+      await expect(settle(scheduler.send(other, request("fine"), meta))).resolves.toMatchObject({
+        text: '{"reason": "ok"}',
+      });
+      expect(state.calls).toBe(1);
+    },
+  );
+
+  it("keeps a judge going after a failure that is not about its configuration", async () => {
+    let calls = 0;
+    const judge: JudgeModel = {
+      name: "picky",
+      async generate() {
+        calls += 1;
+        if (calls === 1) {
+          throw new JudgeCallError({ message: "HTTP 400", status: 400, retryable: false });
+        }
+        return '{"reason": "ok"}';
+      },
+    };
+    const scheduler = new JudgeScheduler({ maxConcurrent: 1 });
+    await expect(settle(scheduler.send(judge, request("bad"), meta))).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(settle(scheduler.send(judge, request("good"), meta))).resolves.toMatchObject({
+      text: '{"reason": "ok"}',
+    });
+    expect(scheduler.judgeStoppedBy("picky")).toBeNull();
+  });
+
   it("keeps a shared request going for the others when its first caller gives up", async () => {
     const { judge, state } = countingJudge({ latencyMs: 30 });
     const scheduler = new JudgeScheduler();

@@ -99,7 +99,8 @@ export function classifyJudgeError(
         : failure("rate-limit");
     }
     if (status === 401 || status === 403) return failure("auth");
-    if (status === 404) return failure("not-found");
+    // OpenAI names an unknown model `model_not_found`, whatever the status it answers with.
+    if (status === 404 || providerCode === "model_not_found") return failure("not-found");
     if (status === 408 || status === 409 || status >= 500) return failure("server");
     return failure("bad-request");
   }

@@ -7,18 +7,18 @@ import { EvalError } from "../errors/eval-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
+import { type OutputRequest, parseOutputRequest } from "./output-targets.ts";
 
 // Commands are imported when they run, so that `--help` or `config` never load Vitest or the
 // AI SDK.
 
-const DISPLAY_MODES = ["all", "failing", "passing"] as const;
-const OUTPUT_FORMATS = ["json", "junit", "html"] as const;
+const DISPLAY_MODES = ["all", "failing", "passing", "none"] as const;
 
 type DisplayMode = (typeof DISPLAY_MODES)[number];
-type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 interface TestRunFlags {
   cache: boolean;
+  useCache?: true;
   ignoreErrors?: true;
   skipOnMissingParams?: true;
   verbose?: true;
@@ -27,15 +27,16 @@ interface TestRunFlags {
   exitOnFirstFailure?: true;
   display: DisplayMode;
   identifier?: string;
-  output?: OutputFormat;
+  output?: OutputRequest[];
   outputFile?: string;
   shard?: string;
 }
 
 interface MergeFlags {
   display: DisplayMode;
-  output?: OutputFormat;
+  output?: OutputRequest[];
   outputFile?: string;
+  allowMissingShards?: true;
 }
 
 function wholeNumber(flag: string) {
@@ -72,16 +73,26 @@ function nonEmpty(flag: string) {
   };
 }
 
+function outputRequest(value: string, previous: OutputRequest[] | undefined): OutputRequest[] {
+  const request = parseOutputRequest(value);
+  if (typeof request === "string") throw new InvalidArgumentError(request);
+  return [...(previous ?? []), request];
+}
+
 const displayOption = () =>
-  new Option("-d, --display <mode>", "which test cases the report lists")
+  new Option("-d, --display <mode>", 'which test cases the report lists ("none": no report)')
     .choices(DISPLAY_MODES)
     .default("all");
 const outputOption = () =>
-  new Option("--output <format>", "also write a report in this format").choices(OUTPUT_FORMATS);
+  new Option(
+    "--output <format[=path]>",
+    "also write a report: json, junit or html, optionally =path; repeat for several",
+  ).argParser(outputRequest);
 const outputFileOption = () =>
-  new Option("--output-file <path>", "where --output writes its report").argParser(
-    nonEmpty("--output-file"),
-  );
+  new Option(
+    "--output-file <path>",
+    "the file of a single --output (default: verdict-report.<json|xml|html>)",
+  ).argParser(nonEmpty("--output-file"));
 
 function readVersion(): string {
   // src/cli/main.ts and dist/cli/main.js both sit two folders below package.json.
@@ -137,7 +148,13 @@ function buildProgram(options: {
     .command("run")
     .description("run *.eval.ts / *.test.ts files through Vitest with verdict's reporter")
     .argument("[paths...]", "test files or folders (default: every evaluation test file)")
-    .option("-c, --no-cache", "do not reuse judge answers from earlier runs")
+    .addOption(
+      new Option(
+        "-c, --use-cache",
+        "reuse judge answers from earlier runs (the default)",
+      ).conflicts("cache"),
+    )
+    .option("--no-cache", "do not reuse judge answers from earlier runs")
     .option("-i, --ignore-errors", "record a failed metric as an error instead of stopping")
     .option("-s, --skip-on-missing-params", "leave out a metric whose test case lacks a field")
     .option("-v, --verbose", "print each metric's intermediate steps")
@@ -167,7 +184,7 @@ function buildProgram(options: {
           exitOnFirstFailure: flags.exitOnFirstFailure === true,
           display: flags.display,
           ...(flags.identifier === undefined ? {} : { identifier: flags.identifier }),
-          ...(flags.output === undefined ? {} : { output: flags.output }),
+          outputs: flags.output ?? [],
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           cwd,
@@ -183,14 +200,19 @@ function buildProgram(options: {
     .addOption(outputOption())
     .addOption(outputFileOption())
     .addOption(displayOption())
+    .option(
+      "--allow-missing-shards",
+      "merge even when some shards of a sharded run have no report (exit 2 otherwise)",
+    )
     .action(async (files: string[], flags: MergeFlags) => {
       const { runMerge } = await import("./commands/merge.ts");
       setExitCode(
         await runMerge({
           files,
           display: flags.display,
-          ...(flags.output === undefined ? {} : { output: flags.output }),
+          outputs: flags.output ?? [],
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
+          allowMissingShards: flags.allowMissingShards === true,
           cwd,
         }),
       );
@@ -216,9 +238,10 @@ function buildProgram(options: {
     .command("set-model")
     .description("persist the default judge model")
     .argument("<model>", 'e.g. "gpt-4.1", "anthropic:claude-sonnet-4-5", "ollama:llama3.1"')
-    .action(async (model: string) => {
+    .option("--force", "save a model name verdict does not know (e.g. a newer model)")
+    .action(async (model: string, flags: { force?: true }) => {
       const { runSetModel } = await import("./commands/set-model.ts");
-      setExitCode(await runSetModel({ model, cwd, env }));
+      setExitCode(await runSetModel({ model, cwd, env, force: flags.force === true }));
     });
 
   program

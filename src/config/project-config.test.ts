@@ -34,7 +34,8 @@ describe("project configuration", () => {
     expect(file).toBe(path.join(folder, "nested", "home", "config.json"));
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ model: "ollama:llama3.1" });
     expect(readProjectConfig({ env, cwd: folder })).toEqual({ model: "ollama:llama3.1" });
-    expect(readdirSync(path.dirname(file))).toEqual(["config.json"]);
+    // No temporary file is left; the new folder gets its .gitignore (the database only).
+    expect(readdirSync(path.dirname(file)).sort()).toEqual([".gitignore", "config.json"]);
   });
 
   it("names the file and what to do when it is broken", () => {

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
+import { createVerdictHome } from "./create-verdict-home.ts";
 
 /** The file name of the persisted configuration inside the verdict home folder. */
 export const PROJECT_CONFIG_FILE_NAME = "config.json";
@@ -81,7 +82,8 @@ export function readProjectConfig(options: VerdictHomeOptions = {}): ProjectConf
 }
 
 /**
- * Writes `config.json` in the verdict home folder, creating the folder. The file is replaced
+ * Writes `config.json` in the verdict home folder, creating the folder (with its
+ * `.gitignore`, see {@link createVerdictHome}). The file is replaced
  * in one step, so a reader never sees half of it. Returns the file's path.
  * @example
  * writeProjectConfig({ env: process.env, cwd: process.cwd(), config: { model: "gpt-4.1" } });
@@ -90,7 +92,7 @@ export function writeProjectConfig(options: WriteProjectConfigOptions): string {
   const file = projectConfigPath(options);
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    createVerdictHome({ home: path.dirname(file) });
     writeFileSync(temporary, `${JSON.stringify(options.config, null, 2)}\n`);
     renameSync(temporary, file);
   } catch (error) {

@@ -51,6 +51,8 @@ export function buildTestResult(options: {
   index: number;
   trials: Array<{ trial: number; metricsData: MetricData[] }>;
   repeat: number;
+  /** Wall time of scoring the case; left out for a case that was never scored. */
+  durationMs?: number;
 }): TestResult {
   const { testCase, index } = options;
   const trials: TrialResult[] = options.trials.map((trial) => ({
@@ -79,6 +81,7 @@ export function buildTestResult(options: {
     metricsData: first?.metricsData ?? [],
     trials: options.repeat > 1 ? trials : [],
     passedTrials: trials.filter((trial) => trial.success !== false).length,
+    ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
   };
 }
 

@@ -109,6 +109,7 @@ export async function evaluateComponents(
     }
     const golden = entry.testCase;
     const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
+    const caseStartedAt = performance.now();
     let first: { testCase: LLMTestCase | null; trace: TraceRecord } | null = null;
     for (let trial = 0; trial < repeat; trial++) {
       const scored = await scoreTrial({
@@ -129,6 +130,7 @@ export async function evaluateComponents(
       index,
       trials,
       repeat,
+      durationMs: Math.round(performance.now() - caseStartedAt),
     });
     session.finishCase(first ? { ...result, trace: first.trace } : result);
   };

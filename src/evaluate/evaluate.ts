@@ -93,6 +93,7 @@ export async function evaluate(
       }
       const testCase = entry.testCase;
       const testCaseName = describeTestCase(testCase, index);
+      const caseStartedAt = performance.now();
       const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
       for (let trial = 0; trial < repeat; trial++) {
         const outcomes = await runMetrics({
@@ -111,7 +112,8 @@ export async function evaluate(
         if (stopped) return;
         trials.push({ trial, metricsData: kept.filter((data) => data !== null) });
       }
-      session.finishCase(buildTestResult({ testCase, index, trials, repeat }));
+      const durationMs = Math.round(performance.now() - caseStartedAt);
+      session.finishCase(buildTestResult({ testCase, index, trials, repeat, durationMs }));
     },
   });
 }

@@ -39,8 +39,8 @@ export const DEFAULT_MODEL_PRICES: Readonly<Record<string, Readonly<ModelPrice>>
   "gemini-2.0-flash": price(0.1, 0.4),
 });
 
-/** What may follow a priced model id and still be the same model: a date or a channel. */
-const VERSION_SUFFIX =
+/** What may follow a model id and still be the same model: a date or a channel. */
+export const MODEL_VERSION_SUFFIX =
   /^-(?:\d{4}-\d{2}-\d{2}|\d{8}|\d{3}|latest|preview(?:-[\w.-]*)?|exp(?:-[\w.-]*)?)$/;
 
 /** Options of {@link findModelPrice}. */
@@ -74,7 +74,7 @@ export function findModelPrice(options: FindModelPriceOptions): ModelPrice | nul
   if (exact !== undefined) return { ...exact };
   let best: string | undefined;
   for (const pricedId of Object.keys(table)) {
-    if (!bareId.startsWith(pricedId) || !VERSION_SUFFIX.test(bareId.slice(pricedId.length)))
+    if (!bareId.startsWith(pricedId) || !MODEL_VERSION_SUFFIX.test(bareId.slice(pricedId.length)))
       continue;
     if (best === undefined || pricedId.length > best.length) best = pricedId;
   }

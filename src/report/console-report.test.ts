@@ -148,23 +148,27 @@ describe("renderConsoleReport", () => {
         Input: What is the refund window?
         Actual output: You can return items within 90 days.
         Expected output: 30 days.
-        +--------+------------------+-------+-----------+-------------------------------------------------------+
-        | Status | Metric           | Score | Threshold | Reason                                                |
-        +--------+------------------+-------+-----------+-------------------------------------------------------+
-        | FAIL   | Answer Relevancy |  0.40 |      0.50 | The output talks about returns rather than refunds.   |
-        | ERROR  | Toxicity         |     – |      0.50 | Judge "openai:gpt-4.1" returned invalid JSON for step |
-        |        |                  |       |           | "verdicts".                                           |
-        | NONE   | Bias             |  0.12 |         – | Neutral.                                              |
-        +--------+------------------+-------+-----------+-------------------------------------------------------+
+        +--------+------------------+-------+-----------+----------------------------+
+        | Status | Metric           | Score | Threshold | Reason                     |
+        +--------+------------------+-------+-----------+----------------------------+
+        | FAIL   | Answer Relevancy |  0.40 |      0.50 | The output talks about     |
+        |        |                  |       |           | returns rather than        |
+        |        |                  |       |           | refunds.                   |
+        | ERROR  | Toxicity         |     – |      0.50 | Judge "openai:gpt-4.1"     |
+        |        |                  |       |           | returned invalid JSON for  |
+        |        |                  |       |           | step "verdicts".           |
+        | NONE   | Bias             |  0.12 |         – | Neutral.                   |
+        +--------+------------------+-------+-----------+----------------------------+
 
       Aggregate metrics
-      +------------------+------------+-----------------------------------------------------+
-      | Metric           | Mean score | Pass rate                                           |
-      +------------------+------------+-----------------------------------------------------+
-      | Answer Relevancy |       0.65 | 50.0% (passed 1, failed 1, errored 0)               |
-      | Toxicity         |          – | – (passed 0, failed 0, errored 1)                   |
-      | Bias             |       0.06 | 66.7% (passed 2, failed 1, errored 0, score-only 1) |
-      +------------------+------------+-----------------------------------------------------+
+      +------------------+------------+----------------------------------------------+
+      | Metric           | Mean score | Pass rate                                    |
+      +------------------+------------+----------------------------------------------+
+      | Answer Relevancy |       0.65 | 50.0% (passed 1, failed 1, errored 0)        |
+      | Toxicity         |          – | – (passed 0, failed 0, errored 1)            |
+      | Bias             |       0.06 | 66.7% (passed 2, failed 1, errored 0,        |
+      |                  |            | score-only 1)                                |
+      +------------------+------------+----------------------------------------------+
 
       Status: completed
       Test cases: 1 passed, 1 failed, 0 unscored (2 total)
@@ -180,7 +184,7 @@ describe("renderConsoleReport", () => {
   });
 
   it("shows a failing case's input, output, expected output, score, threshold and reason", () => {
-    const report = renderConsoleReport({ result: twoCaseResult });
+    const report = renderConsoleReport({ result: twoCaseResult, width: 120 });
     expect(report).toContain("Input: What is the refund window?");
     expect(report).toContain("Actual output: You can return items within 90 days.");
     expect(report).toContain("Expected output: 30 days.");
@@ -288,21 +292,75 @@ describe("renderConsoleReport", () => {
     expect(colored).toContain("\u001b[32m✓\u001b[0m greeting");
   });
 
-  it("truncates long reasons to about 200 characters with an ellipsis", () => {
-    const longReason = `${"word ".repeat(100)}END`;
-    const long = testResult({
+  it.each([80, 120])(
+    "fits a %i-column terminal, wrapping long reasons and metric names instead of cutting them",
+    (width) => {
+      const longReason = `${"word ".repeat(100)}END`;
+      const longName = `Answer Relevancy for the ${"very ".repeat(8)}long policy`;
+      const long = testResult({
+        name: "long",
+        success: false,
+        metricsData: [metric({ name: longName, success: false, score: 0.1, reason: longReason })],
+      });
+      const report = renderConsoleReport({
+        result: evaluationResult({ testResults: [long] }),
+        width,
+      });
+      const lines = report.split("\n");
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
+      // The case's table, read down each column, holds the whole reason and metric name.
+      const caseTable = lines
+        .slice(0, lines.indexOf("Aggregate metrics"))
+        .filter((line) => line.startsWith("  |"))
+        .slice(1);
+      expect(caseTable.length).toBeGreaterThan(3);
+      const cells = (column: number) =>
+        caseTable
+          .map((line) => line.split("|")[column]?.trim() ?? "")
+          .filter((text) => text !== "")
+          .join(" ");
+      expect(cells(5)).toBe(longReason.trim());
+      expect(cells(2)).toBe(longName);
+      // A wider terminal gets a wider table: fewer wrapped lines.
+      if (width === 120) {
+        const narrow = renderConsoleReport({
+          result: evaluationResult({ testResults: [long] }),
+          width: 80,
+        });
+        expect(lines.length).toBeLessThan(narrow.split("\n").length);
+      }
+    },
+  );
+
+  it("fits the terminal it writes to, and 80 columns when that is not a terminal", () => {
+    const written: string[] = [];
+    const stream = Object.assign(
+      new Writable({
+        write(chunk, _encoding, done) {
+          written.push(String(chunk));
+          done();
+        },
+      }),
+      { isTTY: true, columns: 64 },
+    );
+    const reasons = testResult({
       success: false,
-      metricsData: [metric({ success: false, score: 0.1, reason: longReason })],
+      metricsData: [metric({ success: false, score: 0.1, reason: "because ".repeat(30) })],
     });
-    const report = renderConsoleReport({ result: evaluationResult({ testResults: [long] }) });
-    expect(report).not.toContain("END");
-    const reasonText = [...report.matchAll(/\| ([^|]*) \|$/gm)]
-      .slice(1)
-      .map((match) => match[1]?.trim())
-      .join(" ");
-    expect(reasonText.endsWith("…")).toBe(true);
-    expect(reasonText.length).toBeLessThanOrEqual(200);
-    expect(reasonText.length).toBeGreaterThan(180);
+    const result = evaluationResult({ testResults: [reasons] });
+    const event = { type: "run-end", runId: "run-1", result, message: null } as const;
+    createConsoleReporter({ stream, color: false }).onEvent(event);
+    const widest = (text: string) =>
+      Math.max(
+        ...text
+          .split("\n")
+          .filter((line) => line.trimStart().startsWith("|"))
+          .map((line) => line.length),
+      );
+    expect(widest(written.join(""))).toBeLessThanOrEqual(64);
+    expect(widest(written.join(""))).toBeGreaterThan(54);
+    expect(widest(renderConsoleReport({ result }))).toBeLessThanOrEqual(80);
+    expect(widest(renderConsoleReport({ result }))).toBeGreaterThan(60);
   });
 
   it("says unknown for an unknown cost and shows unscored cases and a non-completed status", () => {

@@ -35,6 +35,12 @@ export interface RenderConsoleReportOptions {
   color?: boolean;
   /** Printed last, e.g. how to resume an interrupted run. */
   message?: string | null;
+  /**
+   * The terminal's width in columns: tables narrow to fit it, wrapping metric names and
+   * reasons (never cutting them).
+   * @default 80
+   */
+  width?: number;
 }
 
 /** Options of {@link createConsoleReporter}. */
@@ -48,11 +54,20 @@ export interface ConsoleReporterOptions {
    * @default whether the stream is a terminal that supports colours (honours NO_COLOR and FORCE_COLOR)
    */
   color?: boolean;
+  /**
+   * Columns to fit the tables in.
+   * @default the terminal's width when the stream is one, else `COLUMNS`, else 80
+   */
+  width?: number;
 }
 
 const MAX_CELL_LENGTH = 200;
 const MAX_FIELD_LENGTH = 1000;
-const REASON_COLUMN_WIDTH = 60;
+/** Reasons wrap at this width even on a wide terminal: long lines are hard to read. */
+const REASON_COLUMN_WIDTH = 100;
+const DEFAULT_WIDTH = 80;
+/** Below this, tables are laid out as if for it (their fixed columns alone take about 50). */
+const MIN_WIDTH = 60;
 const STATUS_COLOURS = {
   PASS: "\u001b[32m",
   FAIL: "\u001b[31m",
@@ -82,6 +97,7 @@ export function renderConsoleReport(options: RenderConsoleReportOptions): string
   const { result } = options;
   const display = options.display ?? "all";
   const color = options.color ?? false;
+  const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
   const identifier =
     result.identifier === null ? "" : ` "${showControlCharacters(result.identifier)}"`;
   const lines = [
@@ -100,7 +116,7 @@ export function renderConsoleReport(options: RenderConsoleReportOptions): string
       lines.push(renderPassingLine({ testResult, color }));
     } else {
       if (lines.at(-1) !== "") lines.push("");
-      lines.push(...renderTestCase({ testResult, color }), "");
+      lines.push(...renderTestCase({ testResult, color, width }), "");
     }
   }
   if (display === "all" && lines.at(-1) !== "") lines.push("");
@@ -108,7 +124,7 @@ export function renderConsoleReport(options: RenderConsoleReportOptions): string
     lines.push(`(${formatPlural(hidden, "test case")} not shown: display "${display}")`, "");
   }
 
-  lines.push(...renderAggregateMetrics({ result }), "", ...renderTotals({ result }));
+  lines.push(...renderAggregateMetrics({ result, width }), "", ...renderTotals({ result }));
   if (options.message !== undefined && options.message !== null && options.message !== "") {
     lines.push("", showControlCharacters(options.message));
   }
@@ -127,9 +143,17 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Run
   return {
     onEvent(event) {
       if (event.type !== "run-end") return;
+      // Read when the run ends: the terminal may have been resized meanwhile.
+      const width = options.width ?? terminalWidth(stream);
       stream.write(
         redactSecretText(
-          renderConsoleReport({ result: event.result, display, color, message: event.message }),
+          renderConsoleReport({
+            result: event.result,
+            display,
+            color,
+            message: event.message,
+            width,
+          }),
         ),
       );
     },
@@ -146,8 +170,12 @@ function renderPassingLine(options: { testResult: TestResult; color: boolean }):
   return `${paint("✓", STATUS_COLOURS.PASS, options.color)} ${showControlCharacters(testResult.name)} (${metrics}${trials})`;
 }
 
-function renderTestCase(options: { testResult: TestResult; color: boolean }): string[] {
-  const { testResult, color } = options;
+function renderTestCase(options: {
+  testResult: TestResult;
+  color: boolean;
+  width: number;
+}): string[] {
+  const { testResult, color, width } = options;
   const repeated = testResult.trials.length > 1;
   const rows: { trial: number; metric: MetricData }[] = [];
   if (repeated) {
@@ -169,10 +197,10 @@ function renderTestCase(options: { testResult: TestResult; color: boolean }): st
   const columns: Column[] = [
     ...(repeated ? [{ header: "Trial", align: "right" as const }] : []),
     { header: "Status", align: "left" },
-    { header: "Metric", align: "left" },
+    { header: "Metric", align: "left", wrap: true },
     { header: "Score", align: "right" },
     { header: "Threshold", align: "right" },
-    { header: "Reason", align: "left", wrapWidth: REASON_COLUMN_WIDTH },
+    { header: "Reason", align: "left", wrap: true, maxWidth: REASON_COLUMN_WIDTH },
   ];
   const tableRows = rows.map(({ trial, metric }): Cell[] => {
     const status = STATUS_LABELS[metricStatus(metric)];
@@ -183,10 +211,11 @@ function renderTestCase(options: { testResult: TestResult; color: boolean }): st
       cellText(metric.name),
       formatScore(metric.score),
       formatScore(metric.threshold),
-      cellText(reason),
+      // Wrapped to fit, never cut: the reason is what a reader of a failure needs.
+      showControlCharacters(toOneLine(reason)),
     ];
   });
-  lines.push(...renderTable({ columns, rows: tableRows, color, indent: "  " }));
+  lines.push(...renderTable({ columns, rows: tableRows, color, indent: "  ", width }));
   return lines;
 }
 
@@ -219,7 +248,7 @@ function renderField(options: { label: string; text: string }): string[] {
   return [`  ${options.label}: ${first}`, ...rest.map((line) => `    ${line}`)];
 }
 
-function renderAggregateMetrics(options: { result: EvaluationResult }): string[] {
+function renderAggregateMetrics(options: { result: EvaluationResult; width: number }): string[] {
   const metrics = options.result.summary.metrics;
   if (metrics.length === 0) return ["Aggregate metrics: none"];
   const rows = metrics.map((metric): Cell[] => {
@@ -236,11 +265,14 @@ function renderAggregateMetrics(options: { result: EvaluationResult }): string[]
     ];
   });
   const columns: Column[] = [
-    { header: "Metric", align: "left" },
+    { header: "Metric", align: "left", wrap: true },
     { header: "Mean score", align: "right" },
-    { header: "Pass rate", align: "left" },
+    { header: "Pass rate", align: "left", wrap: true },
   ];
-  return ["Aggregate metrics", ...renderTable({ columns, rows, color: false, indent: "" })];
+  return [
+    "Aggregate metrics",
+    ...renderTable({ columns, rows, color: false, indent: "", width: options.width }),
+  ];
 }
 
 function renderTotals(options: { result: EvaluationResult }): string[] {
@@ -274,6 +306,16 @@ function isShown(options: { testResult: TestResult; display: ConsoleReportDispla
 /** One table cell: cleaned, on one line, at most {@link MAX_CELL_LENGTH} characters. */
 function cellText(text: string): string {
   return truncateText(toOneLine(showControlCharacters(text)), MAX_CELL_LENGTH);
+}
+
+/** The terminal's columns; `COLUMNS` or 80 when the stream is not a terminal (CI logs, pipes). */
+function terminalWidth(stream: NodeJS.WritableStream): number {
+  const { isTTY, columns } = stream as { isTTY?: unknown; columns?: unknown };
+  if (isTTY === true && typeof columns === "number" && columns > 0) return columns;
+  const fromEnvironment = Number(process.env.COLUMNS);
+  return Number.isSafeInteger(fromEnvironment) && fromEnvironment > 0
+    ? fromEnvironment
+    : DEFAULT_WIDTH;
 }
 
 function supportsColour(stream: NodeJS.WritableStream): boolean {

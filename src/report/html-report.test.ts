@@ -241,7 +241,8 @@ describe("renderHtmlReport", () => {
     const order = [
       ...html.matchAll(/<details class="case case-(\w+)" id="case-(\d+)"( open)?>/g),
     ].map((match) => `${match[2]}:${match[1]}${match[3] ?? ""}`);
-    expect(order).toEqual(["1:fail open", "0:pass", "2:pass", "3:pass"]);
+    // Anchors are the cases' places in the run, counted from 1.
+    expect(order).toEqual(["2:fail open", "1:pass", "3:pass", "4:pass"]);
     expect(html).toContain("Failing test cases (1)");
     expect(html).toContain("Passing and score-only test cases (3)");
   });
@@ -322,7 +323,7 @@ describe("renderHtmlReport", () => {
         metricsData: [metric({ threshold: null, success: null })],
       }),
     );
-    expect(html).toContain('<details class="case case-error" id="case-0" open>');
+    expect(html).toContain('<details class="case case-error" id="case-1" open>');
     expect(html).toContain('<span class="badge badge-error">! ERROR</span>');
     expect(html).toContain('<p class="error-message"><strong>Error:</strong> Judge timed out.</p>');
     expect(html).toContain('<span class="badge badge-score-only">• SCORE ONLY</span>');
@@ -343,7 +344,7 @@ describe("renderHtmlReport", () => {
         passedTrials: 1,
       }),
     );
-    expect(html).toContain("#0 · 1/2 trials passed");
+    expect(html).toContain("#1 · 1/2 trials passed");
     expect(html).toMatch(
       /<details class="trial">\n<summary><span class="badge badge-pass">✓ PASS<\/span> Trial 1 of 2/,
     );

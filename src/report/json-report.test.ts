@@ -8,7 +8,12 @@ import { evaluationResult, metricData, testResult } from "../../test/fixtures/re
 import { ConfigError } from "../errors/config-error.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
-import { createJsonReporter, parseJsonReport, renderJsonReport } from "./json-report.ts";
+import {
+  createJsonReporter,
+  parseJsonReport,
+  readJsonReport,
+  renderJsonReport,
+} from "./json-report.ts";
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
   return metricData({
@@ -97,7 +102,7 @@ function parseError(text: string, source = "reports/results.json"): ConfigError 
 }
 
 describe("renderJsonReport", () => {
-  it("puts format and version first, then every field of the result unchanged", () => {
+  it("puts format and version first, then every field of the result, each case with its position", () => {
     const text = renderJsonReport({ result });
     const document = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(document)).toEqual([
@@ -111,9 +116,50 @@ describe("renderJsonReport", () => {
     expect(document.format).toBe("verdict-evaluation-result");
     expect(document.version).toBe(1);
     const { format: _format, version: _version, ...rest } = document;
-    expect(rest).toEqual(result);
+    expect(rest).toEqual({
+      ...result,
+      testResults: result.testResults.map((testResult, index) => ({
+        ...testResult,
+        position: index + 1,
+      })),
+    });
     expect(text).toContain('\n  "format": "verdict-evaluation-result",\n');
     expect(text.endsWith("}\n")).toBe(true);
+  });
+});
+
+describe("renderJsonReport and readJsonReport", () => {
+  it("show each case's place counted from 1, whatever its internal index", () => {
+    const sparse = {
+      ...result,
+      testResults: result.testResults.map((testResult, index) => ({
+        ...testResult,
+        index: 10_000_400_000 + index * 100_000,
+      })),
+    };
+    const document = JSON.parse(renderJsonReport({ result: sparse })) as {
+      testResults: Array<{ name: string; position: number; index: number }>;
+    };
+    expect(document.testResults.map(({ position }) => position)).toEqual(
+      sparse.testResults.map((_, index) => index + 1),
+    );
+    expect(Object.keys(document.testResults[0] ?? {}).slice(0, 3)).toEqual([
+      "name",
+      "position",
+      "index",
+    ]);
+  });
+
+  it("record and read back the shard of a sharded run; null without one", () => {
+    const sharded = renderJsonReport({ result, shard: "3/4" });
+    expect(JSON.parse(sharded)).toMatchObject({ version: 1, shard: "3/4" });
+    expect(readJsonReport({ text: sharded, source: "s.json" })).toEqual({ result, shard: "3/4" });
+    const plain = renderJsonReport({ result });
+    expect(readJsonReport({ text: plain, source: "p.json" })).toEqual({ result, shard: null });
+    const broken = plain.replace('"version": 1,', '"version": 1, "shard": "three",');
+    expect(() => readJsonReport({ text: broken, source: "b.json" })).toThrow(
+      /"b\.json" is not a verdict JSON report: "shard" is "three"; expected "i\/n"/,
+    );
   });
 });
 

@@ -14,6 +14,15 @@ export const JSON_REPORT_VERSION = 1;
 /** Options of {@link renderJsonReport}. */
 export interface RenderJsonReportOptions {
   result: EvaluationResult;
+  /** The CI shard the run covered, `"i/n"`, written as `"shard"` for `verdict merge`. */
+  shard?: string | undefined;
+}
+
+/** What {@link readJsonReport} finds in a JSON report. */
+export interface JsonReport {
+  result: EvaluationResult;
+  /** The CI shard the report covers, `"i/n"`; `null` for an unsharded run. */
+  shard: string | null;
 }
 
 /** Options of {@link parseJsonReport}. */
@@ -28,22 +37,36 @@ export interface ParseJsonReportOptions {
 export interface JsonReporterOptions {
   /** Path of the JSON file; missing folders are created. */
   file: string;
+  /** The CI shard the run covers, `"i/n"` (see {@link RenderJsonReportOptions.shard}). */
+  shard?: string | undefined;
 }
 
 const MAX_ISSUES_SHOWN = 5;
 
+const SHARD_PATTERN = /^[1-9]\d*\/[1-9]\d*$/;
+
 /**
  * Renders an evaluation result as pretty JSON: `"format": "verdict-evaluation-result"` and
- * `"version": 1` first (so that `verdict merge` and other tools recognise the file), then every
- * field of the {@link EvaluationResult} unchanged.
+ * `"version": 1` first (so that `verdict merge` and other tools recognise the file), then
+ * `"shard": "i/n"` for a CI shard, then every field of the {@link EvaluationResult}. Each test
+ * result also gets `"position"`: its place in the report counted from 1, the number a person
+ * uses ("case 3"). `index` stays: it is verdict's internal ordering key (under
+ * `verdict test run` it encodes file and test order, with gaps), not a position.
  * @example
  * writeFileSync("results.json", renderJsonReport({ result: await evaluate({ testCases, metrics }) }));
  */
 export function renderJsonReport(options: RenderJsonReportOptions): string {
+  const { result } = options;
   const document = {
     format: JSON_REPORT_FORMAT,
     version: JSON_REPORT_VERSION,
-    ...options.result,
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...result,
+    testResults: result.testResults.map(({ name, ...rest }, position) => ({
+      name,
+      position: position + 1,
+      ...rest,
+    })),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }
@@ -57,6 +80,17 @@ export function renderJsonReport(options: RenderJsonReportOptions): string {
  * const result = parseJsonReport({ text: readFileSync(path, "utf8"), source: path });
  */
 export function parseJsonReport(options: ParseJsonReportOptions): EvaluationResult {
+  return readJsonReport(options).result;
+}
+
+/**
+ * Like {@link parseJsonReport}, and also returns the shard the report covers (`"i/n"`, or
+ * `null`), which `verdict merge` checks for missing shards.
+ * @throws {ConfigError} as {@link parseJsonReport} does, or when `"shard"` is not `"i/n"`.
+ * @example
+ * const { result, shard } = readJsonReport({ text: readFileSync(path, "utf8"), source: path });
+ */
+export function readJsonReport(options: ParseJsonReportOptions): JsonReport {
   const { source } = options;
   const fail = (problem: string, cause?: unknown): never => {
     throw new ConfigError(
@@ -90,11 +124,15 @@ export function parseJsonReport(options: ParseJsonReportOptions): EvaluationResu
       `"version" is ${JSON.stringify(version) ?? "missing"}; expected ${JSON_REPORT_VERSION}.`,
     );
   }
+  const { shard } = document as { shard?: unknown };
+  if (shard !== undefined && (typeof shard !== "string" || !SHARD_PATTERN.test(shard))) {
+    return fail(`"shard" is ${JSON.stringify(shard)}; expected "i/n", e.g. "2/4".`);
+  }
   const parsed = evaluationResultSchema.safeParse(document);
   if (!parsed.success) {
     return fail(`${describeIssues(parsed.error)}.`, parsed.error);
   }
-  return parsed.data;
+  return { result: parsed.data, shard: shard ?? null };
 }
 
 /**
@@ -110,7 +148,7 @@ export function createJsonReporter(options: JsonReporterOptions): RunReporter {
       if (event.type !== "run-end") return;
       writeReportFile({
         file: options.file,
-        text: renderJsonReport({ result: event.result }),
+        text: renderJsonReport({ result: event.result, shard: options.shard }),
         kind: "JSON",
       });
     },

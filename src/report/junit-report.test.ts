@@ -127,10 +127,11 @@ function child(element: XmlElement, name: string): XmlElement | undefined {
 const mixedResult = evaluationResult({
   identifier: "nightly",
   testResults: [
-    testResult({ index: 0, name: "greeting" }),
+    testResult({ index: 0, name: "greeting", durationMs: 1200 }),
     testResult({
       index: 1,
       name: "insult",
+      durationMs: 800,
       success: false,
       metricsData: [
         metric({
@@ -175,8 +176,16 @@ describe("renderJUnitReport", () => {
     });
     const suites = all(document, "testsuite");
     expect(suites.map((suite) => suite.attributes)).toEqual([
-      { name: "Toxicity", tests: "3", failures: "1", errors: "1", skipped: "0", time: "0" },
-      { name: "Answer Relevancy", tests: "3", failures: "1", errors: "0", skipped: "0", time: "0" },
+      // Each suite: the sum of its test cases' times ("judge-down" is from before timing: 0).
+      { name: "Toxicity", tests: "3", failures: "1", errors: "1", skipped: "0", time: "2.000" },
+      {
+        name: "Answer Relevancy",
+        tests: "3",
+        failures: "1",
+        errors: "0",
+        skipped: "0",
+        time: "2.000",
+      },
     ]);
     expect(all(document, "testcase")).toHaveLength(6);
     expect(all(document, "failure")).toHaveLength(2);
@@ -184,9 +193,9 @@ describe("renderJUnitReport", () => {
     expect(all(document, "skipped")).toHaveLength(0);
     expect(all(suites[0] as XmlElement, "testcase").map((testCase) => testCase.attributes)).toEqual(
       [
-        { classname: "nightly.Toxicity", name: "greeting › Toxicity", time: "0" },
-        { classname: "nightly.Toxicity", name: "insult › Toxicity", time: "0" },
-        { classname: "nightly.Toxicity", name: "judge-down › Toxicity", time: "0" },
+        { classname: "nightly.Toxicity", name: "greeting › Toxicity", time: "1.200" },
+        { classname: "nightly.Toxicity", name: "insult › Toxicity", time: "0.800" },
+        { classname: "nightly.Toxicity", name: "judge-down › Toxicity", time: "0.000" },
       ],
     );
     const properties = all(suites[0] as XmlElement, "property").map((property) => [
@@ -301,22 +310,47 @@ describe("renderJUnitReport", () => {
     expect(child(testCase as XmlElement, "failure")?.text).toBe(cleaned);
   });
 
-  it("tells apart test cases that share a name", () => {
+  it("tells apart test cases that share a name by their place in the run, from 1", () => {
+    // Indices as `verdict test run` gives them: an ordering key, never shown.
     const result = evaluationResult({
-      testResults: [testResult({ index: 0, name: "same" }), testResult({ index: 1, name: "same" })],
+      testResults: [
+        testResult({ index: 10_000_400_000, name: "same" }),
+        testResult({ index: 10_000_500_000, name: "same" }),
+      ],
     });
     const names = all(parseXml(renderJUnitReport({ result })), "testcase").map(
       (testCase) => testCase.attributes.name,
     );
     expect(names).toEqual([
-      "same #0 › Toxicity",
       "same #1 › Toxicity",
-      "same #0 › Answer Relevancy",
+      "same #2 › Toxicity",
       "same #1 › Answer Relevancy",
+      "same #2 › Answer Relevancy",
     ]);
   });
 
-  it("marks a metric a case skipped as skipped, and an unfinished run as an error", () => {
+  it("splits a repeated case's time over its trials", () => {
+    const trials = [0, 1, 2].map((trial) => ({
+      trial,
+      success: true,
+      metricsData: [metric()],
+    }));
+    const result = evaluationResult({
+      testResults: [
+        testResult({ index: 0, name: "thrice", trials, passedTrials: 3, durationMs: 900 }),
+      ],
+    });
+    const times = all(parseXml(renderJUnitReport({ result })), "testcase").map(
+      (testCase) => `${testCase.attributes.name} ${testCase.attributes.time}`,
+    );
+    expect(times).toEqual([
+      "thrice › Toxicity › trial 1/3 0.300",
+      "thrice › Toxicity › trial 2/3 0.300",
+      "thrice › Toxicity › trial 3/3 0.300",
+    ]);
+  });
+
+  it("has no testcase for a metric a case did not run, and an unfinished run is an error", () => {
     const result = evaluationResult({
       testResults: [
         testResult({ index: 0 }),
@@ -331,13 +365,18 @@ describe("renderJUnitReport", () => {
     const document = parseXml(renderJUnitReport({ result, suiteName: "ci" }));
     expect(document.attributes).toMatchObject({
       name: "ci",
-      tests: "5",
+      tests: "4",
       failures: "0",
       errors: "1",
-      skipped: "1",
+      skipped: "0",
     });
-    const skipped = all(document, "testcase").find((testCase) => child(testCase, "skipped"));
-    expect(skipped?.attributes.name).toBe("case-1 › Toxicity");
+    expect(all(document, "skipped")).toEqual([]);
+    expect(all(document, "testcase").map((testCase) => testCase.attributes.name)).toEqual([
+      "case-0 › Toxicity",
+      "case-0 › Answer Relevancy",
+      "case-1 › Answer Relevancy",
+      "run status",
+    ]);
     const runSuite = all(document, "testsuite").at(-1) as XmlElement;
     expect(runSuite.attributes.name).toBe("run");
     const [runCase] = all(runSuite, "testcase");

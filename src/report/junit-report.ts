@@ -40,9 +40,11 @@ interface Counts {
   skipped: number;
 }
 
-/** One `<testcase>`: its name and what goes inside it. */
+/** One `<testcase>`: its name, its wall time and what goes inside it. */
 interface JUnitCase {
   name: string;
+  /** Seconds; `null` when unknown (results from before verdict timed cases). */
+  seconds: number | null;
   body: string[];
   outcome: "passed" | "failure" | "error" | "skipped";
 }
@@ -60,10 +62,14 @@ const MAX_MESSAGE_LENGTH = 300;
  *
  * A failed threshold is a `<failure type="Threshold">` with the reason; a metric that could not
  * be scored is an `<error>`; a score-only result (threshold `null`) passes, with its score in
- * `<system-out>`; a metric skipped on a case (missing fields) is `<skipped>`. A run that did not
- * complete adds a `run` suite with one `<error>` saying how many cases were left unscored, so
- * that CI does not show a half-finished run as green. verdict does not time metrics one by one:
- * `time` is the run's duration on `<testsuites>` and 0 elsewhere.
+ * `<system-out>`. A metric that was not run on a case (another test asserts other metrics, or
+ * `skipOnMissingParams` left it out) has no `<testcase>` for that case: nothing ran, so there
+ * is nothing to report. A run that did not complete adds a `run` suite with one `<error>`
+ * saying how many cases were left unscored, so that CI does not show a half-finished run as
+ * green. Times are real: a `<testcase>` takes its test case's wall time (a case's metrics run
+ * side by side, so each took at most that long; with `repeat`, the case's time split evenly
+ * over its trials), a `<testsuite>` the sum of its test cases', and `<testsuites>` the run's
+ * duration. Cases of results stored before verdict timed them show 0.
  * @example
  * writeFileSync("junit.xml", renderJUnitReport({ result }));
  */
@@ -74,10 +80,14 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
   const casesByMetric = new Map<string, JUnitCase[]>(metricNames.map((name) => [name, []]));
   const duplicateNames = findDuplicateNames(result.testResults);
 
-  for (const testResult of result.testResults) {
+  for (const [position, testResult] of result.testResults.entries()) {
+    // Told apart by their place in the run, counted from 1 as a reader counts.
     const caseName = duplicateNames.has(testResult.name)
-      ? `${testResult.name} #${testResult.index}`
+      ? `${testResult.name} #${position + 1}`
       : testResult.name;
+    const runCount = Math.max(1, testResult.trials.length);
+    const seconds =
+      testResult.durationMs === undefined ? null : testResult.durationMs / 1000 / runCount;
     const runs =
       testResult.trials.length > 0
         ? testResult.trials.map((trial) => ({
@@ -93,29 +103,25 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
         const metricLabel = occurrence === 1 ? metric.name : `${metric.name} (${occurrence})`;
         casesByMetric.get(metric.name)?.push({
           name: `${caseName} › ${metricLabel}${run.label}`,
+          seconds,
           ...describeMetric(metric),
-        });
-      }
-      for (const name of metricNames) {
-        if (seen.has(name)) continue;
-        casesByMetric.get(name)?.push({
-          name: `${caseName} › ${name}${run.label}`,
-          outcome: "skipped",
-          body: ['<skipped message="not evaluated on this test case (skipped)"/>'],
         });
       }
     }
   }
 
   const properties = renderProperties(result);
-  const suites = metricNames.map((name) =>
-    renderSuite({
-      name,
-      classname: `${suiteName}.${name}`,
-      cases: casesByMetric.get(name) ?? [],
-      properties,
-    }),
-  );
+  // A metric of the summary that no case ran (all its cases unscored) has no suite.
+  const suites = metricNames
+    .filter((name) => (casesByMetric.get(name) ?? []).length > 0)
+    .map((name) =>
+      renderSuite({
+        name,
+        classname: `${suiteName}.${name}`,
+        cases: casesByMetric.get(name) ?? [],
+        properties,
+      }),
+    );
   const runProblem = describeIncompleteRun(result);
   if (runProblem !== null) {
     suites.push(
@@ -140,7 +146,7 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
   const attributes = renderXmlAttributes({
     name: suiteName,
     ...totals,
-    time: (result.summary.durationMs / 1000).toFixed(3),
+    time: formatSeconds(result.summary.durationMs / 1000),
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -225,6 +231,7 @@ function describeIncompleteRun(result: EvaluationResult): JUnitCase | null {
   const message = `run ${status}: ${formatCount(testCases.unscored)} of ${formatPlural(testCases.total, "test case")} unscored`;
   return {
     name: "run status",
+    seconds: null,
     outcome: "error",
     body: [
       `<error${renderXmlAttributes({ message, type: "IncompleteRun" })}>${escapeXml(`${message}. Run it again with the same identifier and resume to score the rest.`)}</error>`,
@@ -245,15 +252,16 @@ function renderSuite(options: {
     errors: cases.filter((testCase) => testCase.outcome === "error").length,
     skipped: cases.filter((testCase) => testCase.outcome === "skipped").length,
   };
+  const seconds = cases.reduce((sum, testCase) => sum + (testCase.seconds ?? 0), 0);
   const lines = [
-    `  <testsuite${renderXmlAttributes({ name: options.name, ...counts, time: "0" })}>`,
+    `  <testsuite${renderXmlAttributes({ name: options.name, ...counts, time: formatSeconds(seconds) })}>`,
     ...options.properties.map((line) => `    ${line}`),
   ];
   for (const testCase of cases) {
     const attributes = renderXmlAttributes({
       classname: options.classname,
       name: testCase.name,
-      time: "0",
+      time: formatSeconds(testCase.seconds ?? 0),
     });
     lines.push(`    <testcase${attributes}>`);
     lines.push(...testCase.body.map((line) => `      ${line}`));
@@ -261,6 +269,11 @@ function renderSuite(options: {
   }
   lines.push("  </testsuite>");
   return { lines, counts };
+}
+
+/** JUnit's `time`: seconds with millisecond precision. */
+function formatSeconds(seconds: number): string {
+  return seconds.toFixed(3);
 }
 
 function renderProperties(result: EvaluationResult): string[] {

@@ -11,9 +11,13 @@ export interface TrialResult {
 
 /** The outcome of one test case, as plain JSON. */
 export interface TestResult {
-  /** The test case's `name`, else `test_case_<index>`. */
+  /** The test case's `name`, else `test_case_<index>` (the Vitest test's name under Vitest). */
   name: string;
-  /** Position in the input. */
+  /**
+   * Ordering key, not for display: the position in evaluate()'s input (from 0); under
+   * `verdict test run` a sparse key that encodes file, test and case order. Reports show a
+   * case's place counted from 1 (the JSON report's `position`) or its name instead.
+   */
   index: number;
   /** `false` when any metric of any trial failed or errored. */
   success: boolean | null;
@@ -29,6 +33,11 @@ export interface TestResult {
   trials: TrialResult[];
   /** How many trials passed, of `trials.length` (1 without repeat). */
   passedTrials: number;
+  /**
+   * Wall time of scoring the case, every metric and trial, in milliseconds. Absent in results
+   * stored by older versions and on cases that were invalid (never scored).
+   */
+  durationMs?: number | undefined;
   /**
    * Component-level runs (`evaluate({ goldens, observedCallback })`): the application's span
    * tree, with each span's metric results (of the first trial, with `repeat`).

@@ -148,6 +148,7 @@ export const testResultSchema = z.object({
   metricsData: z.array(metricDataSchema),
   trials: z.array(trialResultSchema),
   passedTrials: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative().optional(),
   trace: traceRecordSchema.optional(),
 });
 

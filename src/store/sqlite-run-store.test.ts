@@ -234,6 +234,20 @@ describe("SqliteRunStore.open", () => {
     store.close();
   });
 
+  it("writes a .gitignore that keeps the database out of git when it creates the folder", () => {
+    const cwd = makeTemporaryFolder();
+    SqliteRunStore.open({ env: {}, cwd }).close();
+    const ignore = fs.readFileSync(path.join(cwd, ".verdict", ".gitignore"), "utf8");
+    const patterns = ignore.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
+    expect(patterns).toEqual(["verdict.db", "verdict.db-*", "*.tmp"]);
+    expect(patterns).not.toContain("config.json");
+    // A folder the user made is theirs: no ignore file is added to it.
+    const own = path.join(cwd, "own-home");
+    fs.mkdirSync(own);
+    SqliteRunStore.open({ home: own }).close();
+    expect(fs.existsSync(path.join(own, ".gitignore"))).toBe(false);
+  });
+
   it("resolves a relative VERDICT_HOME from the working directory, and prefers home", () => {
     const cwd = makeTemporaryFolder();
     const relative = SqliteRunStore.open({ env: { VERDICT_HOME: "results" }, cwd });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
+import { createVerdictHome } from "../config/create-verdict-home.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
@@ -254,7 +255,8 @@ export class SqliteRunStore implements RunStore {
   private statements: Statements | null;
 
   /**
-   * Opens the store in the default location, creating the folder:
+   * Opens the store in the default location, creating the folder (with a `.gitignore` that
+   * keeps the database out of git):
    * `$VERDICT_HOME/verdict.db` when `VERDICT_HOME` is set, else `<cwd>/.verdict/verdict.db`.
    * @example
    * const store = SqliteRunStore.open({ home: "/var/lib/evals" });
@@ -265,7 +267,7 @@ export class SqliteRunStore implements RunStore {
     const home = path.resolve(cwd, options.home ?? (env.VERDICT_HOME?.trim() || ".verdict"));
     const file = path.join(home, STORE_FILE_NAME);
     try {
-      fs.mkdirSync(home, { recursive: true });
+      createVerdictHome({ home });
     } catch (error) {
       throw new StoreError(
         `Could not create the folder of the verdict store ${file}: ${(error as Error).message}. ` +

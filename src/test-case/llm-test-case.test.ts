@@ -85,7 +85,8 @@ describe("LLMTestCase", () => {
 
   it("names test cases by name, position or input", () => {
     expect(describeTestCase({ input: "x", name: "q-1" })).toBe("q-1");
-    expect(describeTestCase({ input: "x" }, 3)).toBe("#3");
+    // Index 3 is the fourth case: counted from 1, as people count.
+    expect(describeTestCase({ input: "x" }, 3)).toBe("#4");
     expect(describeTestCase({ input: "a".repeat(60) })).toBe(`${"a".repeat(40)}…`);
   });
 });

@@ -201,10 +201,13 @@ export function toTestCase(value: LLMTestCase | LLMTestCaseFields): LLMTestCase 
   return value instanceof LLMTestCase ? value : new LLMTestCase(value);
 }
 
-/** A name for the test case in messages: its `name`, its position, or the start of its input. */
+/**
+ * A name for the test case in messages: its `name`, its position counted from 1 as people
+ * count (`#1` for `index` 0), or the start of its input.
+ */
 export function describeTestCase(testCase: LLMTestCaseFields, index?: number): string {
   if (testCase.name) return testCase.name;
-  if (index !== undefined) return `#${index}`;
+  if (index !== undefined) return `#${index + 1}`;
   const text = contentText(testCase.input ?? "")
     .trim()
     .replace(/\s+/g, " ");

@@ -100,9 +100,6 @@ function help(command: string[]): string {
   return run.stdout;
 }
 
-/** The page's note that `-c` does not yet mean use-cache (issue 10, point 15). */
-const C_FLAG_NOTE = "**Note: `-c` in today's build.**";
-
 describe(PAGE, () => {
   it("has TypeScript examples that type-check against the sources", () => {
     const blocks = codeBlocks(["ts", "typescript"]);
@@ -163,21 +160,18 @@ describe(PAGE, () => {
     const testRunHelp = help(["test", "run"]);
     const section = page.split("## `deepeval test run` → `verdict test run`")[1]?.split("\n## ")[0];
     expect(section).toBeDefined();
-    const cStillTurnsCacheOff = /-c, --no-cache/.test(testRunHelp);
     const missing: string[] = [];
     for (const row of (section as string).split("\n").filter((text) => text.startsWith("| "))) {
       const verdictColumn = row.split(" | ")[1] ?? "";
       for (const [, short, long] of verdictColumn.matchAll(/`(?:(-[a-z])\/)?(--[a-z-]+)/g)) {
         const shown = short === undefined ? long : `${short}, ${long}`;
         if (testRunHelp.includes(shown as string)) continue;
-        // Issue 10, point 15: `-c` is to mean use-cache, as in deepeval. The page describes
-        // that and carries a note while the code still differs.
-        if (shown === "-c, --use-cache" && cStillTurnsCacheOff) continue;
         missing.push(shown as string);
       }
     }
     expect(missing).toEqual([]);
-    // The note about `-c` must go once `-c` means use-cache, and stay until then.
-    expect(page.includes(C_FLAG_NOTE)).toBe(cStillTurnsCacheOff);
+    // `-c` means use-cache, as in deepeval (issue 10, point 15): the page needs no caveat.
+    expect(testRunHelp).toMatch(/-c, --use-cache/);
+    expect(page).not.toMatch(/`-c` in today's build/);
   });
 });

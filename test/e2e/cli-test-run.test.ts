@@ -19,7 +19,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import type { EvaluationResult } from "../../src/results/evaluation-result.ts";
+import type { EvaluationResult, TestResult } from "../../src/results/evaluation-result.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
   type FakeOpenAIRequest,
@@ -195,19 +195,38 @@ function runWholeProject() {
 }
 
 describe.concurrent("verdict test run", () => {
-  it("exits 0 when every case passes, and writes a JUnit report", async ({ expect }) => {
+  it("exits 0 when every case passes, and writes every --output asked for", async ({ expect }) => {
     const result = await verdict(
-      ["test", "run", "evals/polite", "--output", "junit"],
+      [
+        "test",
+        "run",
+        "evals/polite",
+        "-c",
+        "--output",
+        "junit",
+        "--output",
+        "html=out/polite.html",
+      ],
       cliEnv({ home: storeHome("polite") }),
     );
     expect(result.stderr).not.toMatch(/error|warning/i);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Test cases: 3 passed, 0 failed, 0 unscored (3 total)");
     const report = join(project, "verdict-report.xml");
+    const html = join(project, "out/polite.html");
     expect(result.stdout).toContain(`Report written to ${report}`);
-    // One <testcase> per case and metric: 3 cases × 3 metrics (Toxicity, Bias, Answer
-    // Relevancy), those not asserted on a case marked skipped.
-    expect(readFileSync(report, "utf8").match(/<testcase /g)).toHaveLength(9);
+    expect(result.stdout).toContain(`Report written to ${html}`);
+    // One <testcase> per metric a case ran: Toxicity; Toxicity and Bias; Answer Relevancy.
+    // No <skipped> for the metrics a test did not assert.
+    const xml = readFileSync(report, "utf8");
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml).not.toContain("<skipped");
+    expect(xml).toMatch(
+      /<testcase classname="verdict.Toxicity" name="greets politely › Toxicity" time="\d+\.\d{3}">/,
+    );
+    // Cases are numbered from 1 as the run lists them, never by the internal index.
+    const caseNumbers = [...readFileSync(html, "utf8").matchAll(/class="case-meta">#(\d+)/g)];
+    expect(caseNumbers.map((match) => Number(match[1])).sort()).toEqual([1, 2, 3]);
   });
 
   it("exits 1 on a threshold failure, showing the metric, and stores one run", async ({
@@ -219,17 +238,23 @@ describe.concurrent("verdict test run", () => {
     const result = await runWholeProject();
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /FAIL +\| Toxicity +\| +1\.00 \| +0\.50 \| The score is 1\.00 because the output calls/,
+      /FAIL +\| Toxicity +\| +1\.00 \| +0\.50 \| The score is 1\.00 because/,
     );
     expect(result.stdout).toContain("Test cases: 3 passed, 1 failed, 0 unscored (4 total)");
     expect(storedRuns(home)).toBe(runsBefore + 1);
-    const report = readReport("all.json");
+    const report = readReport("all.json") as Omit<EvaluationResult, "testResults"> & {
+      testResults: Array<TestResult & { position: number }>;
+    };
     expect(report.testResults.map((testResult) => testResult.name)).toEqual([
       "answers the question",
       "greets politely",
       "describes Sarah kindly",
       "stays calm",
     ]);
+    expect(report.testResults.map((testResult) => testResult.position)).toEqual([1, 2, 3, 4]);
+    for (const testResult of report.testResults) {
+      expect(testResult.durationMs).toEqual(expect.any(Number));
+    }
   });
 
   it("exits 2 with one clear line when no judge key is set", async ({ expect }) => {
@@ -309,5 +334,52 @@ describe.concurrent("verdict test run", () => {
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("not-a-report.json");
+  });
+
+  it("runs an empty shard as an empty, passing run, and merge names a missing shard", async ({
+    expect,
+  }) => {
+    const home = storeHome("small-suite");
+    // Three eval files over four shards: shard 4/4 gets none.
+    const runs = await Promise.all(
+      ["1/4", "2/4", "3/4", "4/4"].map((shard) =>
+        verdict(
+          ["test", "run", "--shard", shard, "--output", `json=small/shard-${shard[0]}.json`],
+          cliEnv({ home }),
+        ),
+      ),
+    );
+    const empty = runs[3];
+    expect(empty?.stderr).toBe("");
+    expect(empty?.code).toBe(0);
+    expect(empty?.stdout).toContain("Shard 4/4 has no test file to run");
+    const emptyReport = JSON.parse(readFileSync(join(project, "small/shard-4.json"), "utf8"));
+    expect(emptyReport).toMatchObject({ shard: "4/4", testResults: [] });
+    expect(emptyReport.summary.testCases.total).toBe(0);
+
+    const partial = await verdict(
+      ["merge", "small/shard-1.json", "small/shard-2.json", "small/shard-4.json"],
+      cliEnv({ home }),
+    );
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toContain("shard 3/4 has no report");
+    expect(partial.stdout).toBe("");
+    const allowed = await verdict(
+      [
+        "merge",
+        "--allow-missing-shards",
+        "small/shard-1.json",
+        "small/shard-2.json",
+        "small/shard-4.json",
+      ],
+      cliEnv({ home }),
+    );
+    expect(allowed.stdout).toContain("Incomplete: shard 3/4 has no report.");
+    const whole = await verdict(
+      ["merge", ...[1, 2, 3, 4].map((shard) => `small/shard-${shard}.json`)],
+      cliEnv({ home }),
+    );
+    expect(whole.stdout).toContain("Test cases: 3 passed, 1 failed, 0 unscored (4 total)");
+    expect(whole.code).toBe(1);
   });
 });

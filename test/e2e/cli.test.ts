@@ -2,7 +2,7 @@
 // on the current sources.
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -116,6 +116,30 @@ describe("verdict set-model and config", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Judge model "acme:large" has an unknown provider "acme"');
     expect(bad.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("refuses a mistyped model with a suggestion, saves it with --force, and ignores the database", async () => {
+    const typo = await run(["set-model", "gtp-4.1"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean "gpt-4.1"?');
+    expect(typo.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(readdirSync(project)).toEqual([]);
+    const forced = await run(["set-model", "gtp-4.1", "--force"]);
+    expect(forced.code).toBe(0);
+    expect(readdirSync(path.join(project, ".verdict")).sort()).toEqual([
+      ".gitignore",
+      "config.json",
+    ]);
+    expect(readFileSync(path.join(project, ".verdict", ".gitignore"), "utf8")).toMatch(
+      /^verdict\.db$/m,
+    );
+  });
+
+  it("verdict view in a folder without a store creates nothing and exits 2", async () => {
+    const view = await run(["view", "--port", "0"]);
+    expect(view.code).toBe(2);
+    expect(view.stderr).toContain("No verdict store here yet");
+    expect(readdirSync(project)).toEqual([]);
   });
 
   it("never lets .env override the environment, and lets .env.local override .env", async () => {

@@ -6,7 +6,7 @@ import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { decideTestRunOutcome } from "../../results/test-run-outcome.ts";
 import type { TraceRecord } from "../../results/trace-record.ts";
-import { mergeEvaluationResults } from "./merge.ts";
+import { findMissingShards, mergeEvaluationResults } from "./merge.ts";
 
 function testResult(options: { name: string; index: number; score: number; error?: string }) {
   const metric: MetricData = metricData({
@@ -161,5 +161,25 @@ describe("mergeEvaluationResults", () => {
       outputTokens: 2,
       costUsd: 0.001,
     });
+  });
+});
+
+describe("findMissingShards", () => {
+  it("names the shards of a run that have no report", () => {
+    expect(findMissingShards({ shards: ["1/4", "2/4", "4/4"] })).toEqual([
+      "shard 3/4 has no report",
+    ]);
+    expect(findMissingShards({ shards: ["2/4"] })).toEqual(["shards 1/4, 3/4, 4/4 have no report"]);
+    expect(findMissingShards({ shards: ["2/2", "1/2"] })).toEqual([]);
+  });
+
+  it("finds a shard given twice and shards of differently split runs; ignores unsharded reports", () => {
+    expect(findMissingShards({ shards: ["1/2", "1/2", "2/2"] })).toEqual([
+      "shard 1/2 is given twice",
+    ]);
+    expect(findMissingShards({ shards: ["1/2", "2/3"] })).toEqual([
+      "the reports come from runs split differently (1/2, 2/3): merge the shards of one run",
+    ]);
+    expect(findMissingShards({ shards: [null, null] })).toEqual([]);
   });
 });

@@ -4,24 +4,42 @@ import path from "node:path";
 import { EvalError } from "../../errors/eval-error.ts";
 import { createConsoleReporter } from "../../report/console-report.ts";
 import { formatPlural } from "../../report/format.ts";
-import { parseJsonReport } from "../../report/json-report.ts";
+import { readJsonReport } from "../../report/json-report.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../../results/evaluation-result.ts";
 import { addSpending, emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { decideTestRunOutcome } from "../../results/test-run-outcome.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
-import { createOutputReporter, OUTPUT_EXTENSIONS } from "./test-run.ts";
+import { type OutputRequest, resolveOutputTargets } from "../output-targets.ts";
+import { createOutputReporter } from "./test-run.ts";
 
 /** Options of {@link runMerge}: the arguments of `verdict merge`. */
 export interface MergeCommandOptions {
   /** JSON reports written by `verdict test run --output json` (one per CI shard). */
   files: string[];
-  output?: "json" | "junit" | "html";
-  /** @default `verdict-report.<json|xml|html>` in `cwd` */
+  /** The `--output` flags: each report's format, and its file when given as `FORMAT=PATH`. */
+  outputs?: readonly OutputRequest[];
+  /**
+   * The file of a single `--output`.
+   * @default `verdict-report.<json|xml|html>` in `cwd`
+   */
   outputFile?: string;
-  display: "all" | "failing" | "passing";
+  /** `"none"` prints no end report. */
+  display: "all" | "failing" | "passing" | "none";
+  /**
+   * Merge even when the reports are shards of a run and some shard has no report (a warning
+   * names them). Without it, a missing shard is an error (exit 2).
+   * @default false
+   */
+  allowMissingShards?: boolean;
   cwd: string;
+}
+
+/** Options of {@link findMissingShards}. */
+export interface FindMissingShardsOptions {
+  /** The `"i/n"` of each report; `null` for an unsharded report (not checked). */
+  shards: ReadonlyArray<string | null>;
 }
 
 /** Options of {@link mergeEvaluationResults}. */
@@ -81,11 +99,47 @@ export function mergeEvaluationResults(options: MergeEvaluationResultsOptions): 
 }
 
 /**
+ * What is wrong with a set of shard reports: shards of the run with no report, a shard given
+ * twice, or shards of differently split runs. Empty when nothing is; unsharded reports are
+ * not checked.
+ * @example
+ * findMissingShards({ shards: ["1/4", "2/4", "4/4"] }); // ["shard 3/4 has no report"]
+ */
+export function findMissingShards(options: FindMissingShardsOptions): string[] {
+  const sharded = options.shards.filter((shard) => shard !== null);
+  if (sharded.length === 0) return [];
+  const counts = new Set(sharded.map((shard) => shard.split("/")[1]));
+  if (counts.size > 1) {
+    return [
+      `the reports come from runs split differently (${[...new Set(sharded)].join(", ")}): merge the shards of one run`,
+    ];
+  }
+  const count = Number(sharded[0]?.split("/")[1]);
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const shard of sharded) {
+    if (seen.has(shard)) problems.push(`shard ${shard} is given twice`);
+    seen.add(shard);
+  }
+  const missing: string[] = [];
+  for (let index = 1; index <= count; index++) {
+    if (!seen.has(`${index}/${count}`)) missing.push(`${index}/${count}`);
+  }
+  if (missing.length > 0) {
+    const names =
+      missing.length === 1 ? `shard ${missing[0]} has` : `shards ${missing.join(", ")} have`;
+    problems.unshift(`${names} no report`);
+  }
+  return problems;
+}
+
+/**
  * `verdict merge <files…>`: combines the `--output json` reports of CI shards into one result
  * (see {@link mergeEvaluationResults}), prints the end report, writes `--output` if asked, and
  * returns the exit code that one unsharded `verdict test run` would have: 0 passed, 1 failed,
  * 3 unscored; 2 when a file cannot be read or is not a verdict JSON report (the message names
- * it).
+ * it), or when the reports are shards (`"shard": "i/n"`) and a shard is missing, unless
+ * `allowMissingShards`.
  * @example
  * const code = await runMerge({ files: ["shard-1.json", "shard-2.json"], display: "failing", cwd: process.cwd() });
  */
@@ -95,7 +149,14 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
     return EXIT_CODES.usage;
   };
   if (options.files.length === 0) return fail("verdict merge needs at least one JSON report.");
+  const targets = resolveOutputTargets({
+    outputs: options.outputs ?? [],
+    outputFile: options.outputFile,
+    cwd: options.cwd,
+  });
+  if (typeof targets === "string") return fail(targets);
   const results: EvaluationResult[] = [];
+  const shards: Array<string | null> = [];
   for (const file of options.files) {
     const absolute = path.resolve(options.cwd, file);
     let text: string;
@@ -106,29 +167,36 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
       return fail(`Could not read "${file}" (${String(reason)}): check the path.`);
     }
     try {
-      results.push(parseJsonReport({ text, source: file }));
+      const report = readJsonReport({ text, source: file });
+      results.push(report.result);
+      shards.push(report.shard);
     } catch (error) {
       if (error instanceof EvalError) return fail(error.message);
       throw error;
     }
   }
 
-  const result = mergeEvaluationResults({ results });
-  const message = `Merged ${formatPlural(results.length, "report")}: ${options.files.join(", ")}.`;
-  const event = { type: "run-end", runId: result.testRunId, result, message } as const;
-  createConsoleReporter({ display: options.display }).onEvent(event);
-  if (options.output !== undefined) {
-    const file = path.resolve(
-      options.cwd,
-      options.outputFile ?? `verdict-report.${OUTPUT_EXTENSIONS[options.output]}`,
+  const problems = findMissingShards({ shards });
+  if (problems.length > 0 && options.allowMissingShards !== true) {
+    return fail(
+      `Cannot merge: ${problems.join("; ")}. Pass the JSON report of every shard, or --allow-missing-shards to merge what there is.`,
     );
+  }
+  const result = mergeEvaluationResults({ results });
+  const lines = [`Merged ${formatPlural(results.length, "report")}: ${options.files.join(", ")}.`];
+  if (problems.length > 0) lines.push(`Incomplete: ${problems.join("; ")}.`);
+  const message = lines.join("\n");
+  const event = { type: "run-end", runId: result.testRunId, result, message } as const;
+  if (options.display !== "none")
+    createConsoleReporter({ display: options.display }).onEvent(event);
+  for (const target of targets) {
     try {
-      createOutputReporter({ output: options.output, file }).onEvent(event);
+      createOutputReporter({ output: target.format, file: target.file }).onEvent(event);
     } catch (error) {
       if (error instanceof EvalError) return fail(error.message);
       throw error;
     }
-    process.stdout.write(`Report written to ${file}\n`);
+    process.stdout.write(`Report written to ${target.file}\n`);
   }
   return exitCodeForOutcome({ outcome: decideTestRunOutcome({ result }) });
 }

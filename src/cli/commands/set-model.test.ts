@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readProjectConfig } from "../../config/project-config.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { resolveModelSpec } from "../../judge/resolve-model.ts";
+import { checkKnownModel } from "./known-models.ts";
 import { checkJudgeModel, runSetModel } from "./set-model.ts";
 
 describe("verdict set-model", () => {
@@ -51,6 +52,35 @@ describe("verdict set-model", () => {
     expect(printed).toContain("unset it to use ollama:llama3.1.");
   });
 
+  it("refuses a mistyped model name, suggesting the nearest, and saves nothing", async () => {
+    let errors = "";
+    const stderr = { write: (text: string) => (errors += text) };
+    const env = { OPENAI_API_KEY: "sk-x" };
+    expect(await runSetModel({ model: "gtp-4.1", cwd, env, stdout, stderr })).toBe(2);
+    expect(errors).toBe(
+      '"gtp-4.1" is not a OpenAI model verdict knows, so nothing was saved. Did you mean "gpt-4.1"? ' +
+        "If the name is right (a model newer than this verdict), run: verdict set-model gtp-4.1 --force\n",
+    );
+    expect(existsSync(path.join(cwd, ".verdict"))).toBe(false);
+    expect(printed).toBe("");
+  });
+
+  it("saves an unknown name with force, saying so", async () => {
+    const env = { OPENAI_API_KEY: "sk-x" };
+    expect(await runSetModel({ model: "gpt-7-turbo", cwd, env, stdout, force: true })).toBe(0);
+    expect(readProjectConfig({ env, cwd })).toEqual({ model: "openai:gpt-7-turbo" });
+    expect(printed).toContain(
+      "Note: verdict does not know openai:gpt-7-turbo; saved because of --force.",
+    );
+  });
+
+  it("writes .verdict/.gitignore when it creates the folder, ignoring the database only", async () => {
+    await runSetModel({ model: "gpt-4.1", cwd, env: {}, stdout });
+    const ignore = readFileSync(path.join(cwd, ".verdict", ".gitignore"), "utf8");
+    const patterns = ignore.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
+    expect(patterns).toEqual(["verdict.db", "verdict.db-*", "*.tmp"]);
+  });
+
   it("refuses an unknown provider or an empty name and saves nothing", async () => {
     await expect(runSetModel({ model: "foo:bar", cwd, env: {}, stdout })).rejects.toThrow(
       'Judge model "foo:bar" has an unknown provider "foo"',
@@ -83,5 +113,29 @@ describe("checkJudgeModel", () => {
     expect((await checkJudgeModel({ model: "ollama:llama3.1", env: {} })).missingVariables).toEqual(
       [],
     );
+  });
+});
+
+describe("checkKnownModel", () => {
+  it("knows current ids and their dated snapshots; checks only hosted providers", () => {
+    expect(checkKnownModel({ name: "openai:gpt-4.1-mini-2025-04-14" }).status).toBe("known");
+    expect(checkKnownModel({ name: "anthropic:claude-sonnet-4-5-20250929" }).status).toBe("known");
+    expect(checkKnownModel({ name: "google:gemini-2.5-flash" }).status).toBe("known");
+    expect(checkKnownModel({ name: "ollama:llama3.1" }).status).toBe("unchecked");
+    expect(checkKnownModel({ name: "azure:my-deployment" }).status).toBe("unchecked");
+  });
+
+  it("suggests the nearest id for a typo, and none for a name far from every id", () => {
+    expect(checkKnownModel({ name: "anthropic:claude-sonet-4-5" })).toMatchObject({
+      status: "unknown",
+      suggestion: "claude-sonnet-4-5",
+    });
+    expect(checkKnownModel({ name: "openai:gpt4o-mini" })).toMatchObject({
+      suggestion: "gpt-4o-mini",
+    });
+    expect(checkKnownModel({ name: "openai:my-fine-tune" })).toMatchObject({
+      status: "unknown",
+      suggestion: null,
+    });
   });
 });

@@ -4,6 +4,7 @@ import { PROVIDERS } from "../../judge/providers.ts";
 import { resolveJudge } from "../../judge/resolve-model.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { checkKnownModel } from "./known-models.ts";
 
 /** Options of {@link runSetModel}. */
 export interface SetModelCommandOptions {
@@ -11,8 +12,16 @@ export interface SetModelCommandOptions {
   model: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * Save a model id that verdict does not know for its provider (a model newer than this
+   * release); without it such a name is refused, with the nearest known id.
+   * @default false
+   */
+  force?: boolean;
   /** @default process.stdout */
   stdout?: CommandOutput | undefined;
+  /** @default process.stderr */
+  stderr?: CommandOutput | undefined;
 }
 
 /** What {@link checkJudgeModel} found out about a model string. */
@@ -85,20 +94,41 @@ export async function checkJudgeModel(options: {
 
 /**
  * `verdict set-model MODEL`: checks the model string and persists it in `config.json` of the
- * verdict home folder as the default judge. A missing key is not an error yet: a note says
- * which variable the model will need. Returns the exit code.
+ * verdict home folder as the default judge. An OpenAI, Anthropic or Google model id that
+ * verdict does not know is refused (exit 2) with "did you mean …?", unless `force`. A missing
+ * key is not an error yet: a note says which variable the model will need. Returns the exit
+ * code.
  * @example
  * process.exitCode = await runSetModel({ model: "ollama:llama3.1", cwd, env: process.env });
  */
 export async function runSetModel(options: SetModelCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const check = await checkJudgeModel({ model: options.model, env: options.env });
+  const known = checkKnownModel({ name: check.name });
+  if (known.status === "unknown" && options.force !== true) {
+    const [provider = "", modelId = ""] = check.name.split(/:(.*)/s);
+    const displayName = PROVIDERS[provider as keyof typeof PROVIDERS]?.displayName ?? provider;
+    const hint =
+      known.suggestion === null
+        ? `Known ${displayName} models: ${known.known.join(", ")}.`
+        : `Did you mean "${known.suggestion}"?`;
+    (options.stderr ?? process.stderr).write(
+      `"${modelId}" is not a ${displayName} model verdict knows, so nothing was saved. ${hint} ` +
+        `If the name is right (a model newer than this verdict), run: verdict set-model ${options.model.trim()} --force\n`,
+    );
+    return EXIT_CODES.usage;
+  }
   const file = writeProjectConfig({
     env: options.env,
     cwd: options.cwd,
     config: { model: check.name },
   });
   const lines = [`Default judge model set to ${check.name} (saved in ${file}).`];
+  if (known.status === "unknown") {
+    lines.push(
+      `Note: verdict does not know ${check.name}; saved because of --force. A wrong name fails on the first judge call.`,
+    );
+  }
   if (check.missingVariables.length > 0) {
     const names = check.missingVariables.join(" and ");
     lines.push(

@@ -1,19 +1,29 @@
+import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { CliOptions } from "vitest/node";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
+import type { EvaluationResult } from "../../results/evaluation-result.ts";
 import type { RunReporter } from "../../results/runner-events.ts";
+import { emptySpending } from "../../results/spending.ts";
+import { summarizeRun } from "../../results/summarize-run.ts";
 import { toTestRunEnvironment } from "../../vitest/test-run-settings.ts";
 import { VerdictReporter } from "../../vitest/verdict-reporter.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
+import {
+  type OutputFormat,
+  type OutputRequest,
+  type OutputTarget,
+  resolveOutputTargets,
+} from "../output-targets.ts";
 
 /** Options of {@link runTestRun}: the flags of `verdict test run`. */
 export interface TestRunCommandOptions {
   /** Test files or folders; folders are searched for `*.eval.ts`. Empty: the whole project. */
   paths: string[];
-  /** Reuse judge answers from earlier runs (`-c/--no-cache` turns it off). */
+  /** Reuse judge answers from earlier runs (the default, `-c/--use-cache`; `--no-cache` turns it off). */
   cache: boolean;
   ignoreErrors: boolean;
   skipOnMissingParams: boolean;
@@ -24,19 +34,21 @@ export interface TestRunCommandOptions {
   repeat?: number;
   /** Stop at the first failing test (Vitest's `bail: 1`). */
   exitOnFirstFailure: boolean;
-  display: "all" | "failing" | "passing";
+  /** Which cases the end report lists; `"none"` prints no report and no progress. */
+  display: "all" | "failing" | "passing" | "none";
   identifier?: string;
-  output?: "json" | "junit" | "html";
-  /** @default `verdict-report.<json|xml|html>` in `cwd` */
+  /** The `--output` flags: each report's format, and its file when given as `FORMAT=PATH`. */
+  outputs?: readonly OutputRequest[];
+  /**
+   * The file of a single `--output`.
+   * @default `verdict-report.<json|xml|html>` in `cwd`
+   */
   outputFile?: string;
   /** Vitest's `--shard`, `"i/n"`. */
   shard?: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
-
-/** The file extension of each `--output` format. */
-export const OUTPUT_EXTENSIONS = { json: "json", junit: "xml", html: "html" } as const;
 
 /** The export condition that makes `verdict` load its TypeScript sources (development, e2e). */
 const SOURCE_CONDITION = "verdict-source";
@@ -84,9 +96,11 @@ function includePatterns(options: { paths: string[]; cwd: string }): string[] | 
 
 /** Options of {@link createOutputReporter}. */
 export interface CreateOutputReporterOptions {
-  output: "json" | "junit" | "html";
+  output: OutputFormat;
   /** Absolute path of the report file. */
   file: string;
+  /** The CI shard the run covers, `"i/n"`: recorded in the JSON report for `verdict merge`. */
+  shard?: string | undefined;
 }
 
 /**
@@ -95,7 +109,12 @@ export interface CreateOutputReporterOptions {
  * createOutputReporter({ output: "junit", file: "/ci/verdict-report.xml" });
  */
 export function createOutputReporter(options: CreateOutputReporterOptions): RunReporter {
-  if (options.output === "json") return createJsonReporter({ file: options.file });
+  if (options.output === "json") {
+    return createJsonReporter({
+      file: options.file,
+      ...(options.shard === undefined ? {} : { shard: options.shard }),
+    });
+  }
   if (options.output === "junit") return createJUnitReporter({ file: options.file });
   return createHtmlReporter({ file: options.file });
 }
@@ -133,13 +152,16 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
   const include = includePatterns({ paths: options.paths, cwd });
   if (typeof include === "string") return usage(include);
 
-  const outputFile =
-    options.output === undefined
-      ? null
-      : path.resolve(
-          cwd,
-          options.outputFile ?? `verdict-report.${OUTPUT_EXTENSIONS[options.output]}`,
-        );
+  const targets = resolveOutputTargets({
+    outputs: options.outputs ?? [],
+    outputFile: options.outputFile,
+    cwd,
+  });
+  if (typeof targets === "string") return usage(targets);
+  const shard = options.shard?.replace(/\s+/g, "");
+  const outputReporters = targets.map((target) =>
+    createOutputReporter({ output: target.format, file: target.file, shard }),
+  );
   const env: NodeJS.ProcessEnv = {
     ...options.env,
     // Absolute, so the workers, whatever their working folder, share this store and cache.
@@ -160,9 +182,7 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
     display: options.display,
     printVitestOutput: true,
     ...(options.identifier === undefined ? {} : { identifier: options.identifier }),
-    ...(options.output === undefined || outputFile === null
-      ? {}
-      : { reporters: [createOutputReporter({ output: options.output, file: outputFile })] }),
+    ...(outputReporters.length === 0 ? {} : { reporters: outputReporters }),
     config: {
       command: "verdict test run",
       paths: options.paths,
@@ -182,7 +202,8 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
     ),
     testTimeout: TEST_TIMEOUT_MS,
     ...(options.exitOnFirstFailure ? { bail: 1 } : {}),
-    ...(options.shard === undefined ? {} : { shard: options.shard.replace(/\s+/g, "") }),
+    // An empty shard is a run with nothing in it, not an error (below).
+    ...(shard === undefined ? {} : { shard, passWithNoTests: true }),
     ...(source ? { execArgv: [`--conditions=${SOURCE_CONDITION}`] } : {}),
   };
   const conditions = [SOURCE_CONDITION, ...SERVER_CONDITIONS];
@@ -209,6 +230,11 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
       await vitest.start();
     } catch (error) {
       if ((error as { code?: unknown }).code === "VITEST_FILES_NOT_FOUND") {
+        const suiteFiles =
+          shard === undefined ? 0 : (await vitest.globTestSpecifications().catch(() => [])).length;
+        if (shard !== undefined && suiteFiles > 0) {
+          return finishEmptyShard({ shard, suiteFiles, identifier: options.identifier, targets });
+        }
         return usage(
           `No test files found: looked for ${include.join(", ")} in ${cwd}. Name eval files *.eval.ts, or pass their paths.`,
         );
@@ -223,10 +249,48 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
     process.exitCode = exitCodeBefore;
   }
 
-  if (outputFile !== null && existsSync(outputFile)) {
-    process.stdout.write(`Report written to ${outputFile}\n`);
+  for (const target of targets) {
+    if (existsSync(target.file)) process.stdout.write(`Report written to ${target.file}\n`);
   }
   const outcome = reporter.outcome;
   if (outcome === null) return usage("No test ran: nothing was evaluated.");
   return exitCodeForOutcome({ outcome });
+}
+
+/**
+ * A shard with no test file (more shards than files): an empty, completed run, so that a CI
+ * matrix sized for a larger suite still passes; its reports say which shard it was.
+ */
+function finishEmptyShard(options: {
+  shard: string;
+  suiteFiles: number;
+  identifier: string | undefined;
+  targets: readonly OutputTarget[];
+}): number {
+  const { shard, targets } = options;
+  const result: EvaluationResult = {
+    testRunId: randomUUID(),
+    identifier: options.identifier ?? null,
+    testResults: [],
+    summary: summarizeRun({
+      status: "completed",
+      testResults: [],
+      total: 0,
+      spending: emptySpending(),
+      durationMs: 0,
+    }),
+  };
+  const files = options.suiteFiles === 1 ? "1 test file" : `${options.suiteFiles} test files`;
+  const message = `Shard ${shard} has no test file to run (the suite has ${files}): nothing to evaluate.`;
+  process.stdout.write(`${message}\n`);
+  for (const target of targets) {
+    createOutputReporter({ output: target.format, file: target.file, shard }).onEvent({
+      type: "run-end",
+      runId: result.testRunId,
+      result,
+      message,
+    });
+    process.stdout.write(`Report written to ${target.file}\n`);
+  }
+  return EXIT_CODES.passed;
 }

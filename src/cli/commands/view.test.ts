@@ -1,4 +1,7 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   BAD_VIEW_REQUESTS,
@@ -14,7 +17,7 @@ import {
   makeSummary,
 } from "../../store/run-store-contract.ts";
 import { isLoopbackHost, parseViewRequest } from "./parse-view-request.ts";
-import { createViewServer, VIEW_HOST, type ViewServerOptions } from "./view.ts";
+import { createViewServer, runView, VIEW_HOST, type ViewServerOptions } from "./view.ts";
 
 const servers: Array<{ close: () => void }> = [];
 afterEach(() => {
@@ -43,6 +46,33 @@ function expectSecurityHeaders(headers: Record<string, string | undefined>, wher
   expect(headers["x-content-type-options"], where).toBe("nosniff");
   expect(headers["referrer-policy"], where).toBe("no-referrer");
 }
+
+describe("verdict view without a store", () => {
+  it("creates nothing, says how to record a first run, and returns 2", async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), "verdict-view-empty-"));
+    let errors = "";
+    let printed = "";
+    try {
+      const code = await runView({
+        cwd,
+        env: {},
+        port: 0,
+        stdout: { write: (text: string) => (printed += text) },
+        stderr: { write: (text: string) => (errors += text) },
+      });
+      expect(code).toBe(2);
+      expect(readdirSync(cwd)).toEqual([]);
+      expect(existsSync(path.join(cwd, ".verdict"))).toBe(false);
+      expect(errors).toContain(
+        `No verdict store here yet (looked for ${path.join(cwd, ".verdict", "verdict.db")})`,
+      );
+      expect(errors).toContain('Record a run first with "verdict test run"');
+      expect(printed).toBe("");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("verdict view", () => {
   it("lists stored runs and shows one as the HTML report, with everything escaped", async () => {

@@ -1,7 +1,10 @@
+import { existsSync } from "node:fs";
 import { createServer, type Server, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
+import path from "node:path";
 import type { Duplex } from "node:stream";
+import { resolveVerdictHome } from "../../config/project-config.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { formatCostUsd, formatCount, MISSING_VALUE } from "../../report/format.ts";
@@ -13,7 +16,7 @@ import { summarizeRun } from "../../results/summarize-run.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { type RunLiveness, runLiveness } from "../../store/run-liveness.ts";
 import type { RunStore, StoredRun } from "../../store/run-store.ts";
-import { SqliteRunStore } from "../../store/sqlite-run-store.ts";
+import { SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { parseViewRequest } from "./parse-view-request.ts";
@@ -222,17 +225,29 @@ export interface ViewCommandOptions {
   /** @default 4242; 0 picks a free port */
   port?: number;
   stdout?: CommandOutput;
+  /** @default process.stderr */
+  stderr?: CommandOutput;
   /** Stops the server (Ctrl-C does too). */
   signal?: AbortSignal;
 }
 
 /**
- * `verdict view`: serves the stored runs on 127.0.0.1 until interrupted.
+ * `verdict view`: serves the stored runs on 127.0.0.1 until interrupted. Where there is no
+ * store yet it creates nothing: it says how to record a first run and returns 2.
  * @example
  * verdict view --port 4242   # then open http://127.0.0.1:4242
  */
 export async function runView(options: ViewCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
+  const file = path.join(resolveVerdictHome(options), STORE_FILE_NAME);
+  if (!existsSync(file)) {
+    (options.stderr ?? process.stderr).write(
+      `No verdict store here yet (looked for ${file}): nothing to show. Record a run first with ` +
+        '"verdict test run" (or evaluate() in a script), then run "verdict view" again; ' +
+        "set VERDICT_HOME if your runs are stored elsewhere.\n",
+    );
+    return EXIT_CODES.usage;
+  }
   const store = SqliteRunStore.open({ env: options.env, cwd: options.cwd });
   const server = createViewServer({ store, env: options.env });
   const port = options.port ?? 4242;

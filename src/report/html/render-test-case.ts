@@ -20,6 +20,8 @@ import { renderStatusBadge, STATUS_CLASSES, type StatusClass } from "./status-ba
 /** Options of {@link renderTestCase}. */
 export interface RenderTestCaseOptions {
   testResult: TestResult;
+  /** The case's place in the run, counted from 1: shown as `#3` and used as its anchor. */
+  position: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface RenderTestCaseOptions {
  * reason or error, judge model, calls, cost, tokens and the collapsible verbose steps.
  */
 export function renderTestCase(options: RenderTestCaseOptions): SafeHtml {
-  const { testResult } = options;
+  const { testResult, position } = options;
   const status = caseStatus({ testResult });
   const repeated = testResult.trials.length > 0;
   const body = repeated
@@ -40,8 +42,8 @@ export function renderTestCase(options: RenderTestCaseOptions): SafeHtml {
       text: testResult[name],
       images: testResult.images.filter((image) => image.field === name),
     });
-  return html`<details class="case case-${status}" id="case-${testResult.index}"${status === "fail" || status === "error" ? html` open` : null}>
-<summary>${renderStatusBadge(status)}<span class="case-name">${renderReportText({ text: testResult.name })}</span><span class="case-meta">${describeCase({ testResult })}</span></summary>
+  return html`<details class="case case-${status}" id="case-${position}"${status === "fail" || status === "error" ? html` open` : null}>
+<summary>${renderStatusBadge(status)}<span class="case-name">${renderReportText({ text: testResult.name })}</span><span class="case-meta">${describeCase({ testResult, position })}</span></summary>
 <div class="case-body">
 <div class="fields">
 ${field("Input", "input")}
@@ -62,9 +64,9 @@ function caseStatus(options: { testResult: TestResult }): StatusClass {
   return hasThresholdFailure(testResult) ? "fail" : "error";
 }
 
-function describeCase(options: { testResult: TestResult }): string {
+function describeCase(options: { testResult: TestResult; position: number }): string {
   const { testResult } = options;
-  const parts = [`#${testResult.index}`];
+  const parts = [`#${options.position}`];
   if (testResult.trials.length > 0) {
     parts.push(`${testResult.passedTrials}/${testResult.trials.length} trials passed`);
   } else {

@@ -8,8 +8,10 @@ export const EXIT_CODES = {
   failed: 1,
   /** Usage or configuration error (bad flag, no judge configured, unreadable file). */
   usage: 2,
-  /** Judge errors left test cases unscored (quota, judge failures, interruption). */
+  /** Judge errors left test cases unscored (quota, judge failures). */
   unscored: 3,
+  /** Interrupted by Ctrl-C (SIGINT): the shell's convention, 128 + 2. */
+  interrupted: 130,
 } as const;
 
 /** One of {@link EXIT_CODES}. */

@@ -25,6 +25,7 @@ interface TestRunFlags {
   maxConcurrent?: number;
   repeat?: number;
   exitOnFirstFailure?: true;
+  concurrent: boolean;
   display: DisplayMode;
   identifier?: string;
   output?: OutputRequest[];
@@ -165,6 +166,7 @@ function buildProgram(options: {
     )
     .option("-r, --repeat <count>", "run each test case this many times", wholeNumber("--repeat"))
     .option("-x, --exit-on-first-failure", "stop at the first failing test")
+    .option("--no-concurrent", "run each file's tests one at a time (default: at the same time)")
     .addOption(displayOption())
     .option("--identifier <name>", "name the run, for verdict compare", nonEmpty("--identifier"))
     .addOption(outputOption())
@@ -182,6 +184,7 @@ function buildProgram(options: {
           ...(flags.maxConcurrent === undefined ? {} : { maxConcurrent: flags.maxConcurrent }),
           ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }),
           exitOnFirstFailure: flags.exitOnFirstFailure === true,
+          concurrent: flags.concurrent,
           display: flags.display,
           ...(flags.identifier === undefined ? {} : { identifier: flags.identifier }),
           outputs: flags.output ?? [],

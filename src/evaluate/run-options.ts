@@ -43,7 +43,12 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Retry policy for judge calls. */
   retry?: Partial<RetryPolicy>;
-  /** Stop on Ctrl-C and mark the run interrupted. @default true */
+  /**
+   * Stop on Ctrl-C: stop dispatching, mark the run interrupted, print how to resume, and set
+   * `process.exitCode = 130` so the script still ends as interrupted (not when a `signal` is
+   * given: then the exit is yours). `false`: Ctrl-C is left to the process.
+   * @default true
+   */
   handleInterrupt?: boolean;
   /** Environment for model and store resolution. @default process.env */
   env?: NodeJS.ProcessEnv;

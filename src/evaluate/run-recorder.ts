@@ -93,6 +93,8 @@ export class RunRecorder {
   private readonly reused = new Set<number>();
   private pending: RunnerEvent[] | null;
   private finished = 0;
+  /** The total of a run that learns its size as it goes, for the next `test-case-end` events. */
+  private growingTotal: { totalTestCases: number; totalFinal: boolean } | null = null;
   private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
   private lastHeartbeat = 0;
   private heartbeatFailed = false;
@@ -200,6 +202,9 @@ export class RunRecorder {
   announce(event: Omit<RunStartEvent, "type" | "runId" | "identifier" | "startedAt">): void {
     const held = this.pending ?? [];
     this.pending = null;
+    if (event.totalFinal === false) {
+      this.growingTotal = { totalTestCases: event.totalTestCases, totalFinal: false };
+    }
     this.emit({
       type: "run-start",
       runId: this.runIdValue,
@@ -208,6 +213,14 @@ export class RunRecorder {
       ...event,
     });
     for (const heldEvent of held) this.emit(heldEvent);
+  }
+
+  /**
+   * The run's total changed (a run announced with `totalFinal: false`): later `test-case-end`
+   * events carry it.
+   */
+  updateTotal(total: { totalTestCases: number; totalFinal: boolean }): void {
+    if (this.growingTotal !== null) this.growingTotal = { ...total };
   }
 
   /** Whether {@link announce} has been called. */
@@ -247,6 +260,7 @@ export class RunRecorder {
       finished: this.finished,
       judgeCalls: options.spent.judgeCalls,
       costUsd: options.spent.costUsd,
+      ...(this.growingTotal ?? {}),
     });
   }
 

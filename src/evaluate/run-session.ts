@@ -51,6 +51,9 @@ export interface RunPlan {
   checkFinished?: (testResults: readonly TestResult[]) => Error | null;
 }
 
+/** The exit code a script gets after evaluate() handled its Ctrl-C: the shell's 128 + SIGINT. */
+const INTERRUPTED_EXIT_CODE = 130;
+
 /** Errors that mean "the run stopped", not "this metric failed". */
 function isRunStop(error: Error | null): boolean {
   return (
@@ -127,7 +130,13 @@ function openSession(plan: RunPlan): OpenSession {
     throw error;
   }
 
-  const onInterrupt = () => controller.abort(new EvalError("ABORTED", "Interrupted (Ctrl-C)."));
+  const onInterrupt = () => {
+    // Handled here, Ctrl-C no longer ends the process: the script would go on and exit 0. Its
+    // exit code still tells a shell or CI that the run was cut short (128 + SIGINT), unless
+    // the caller cancels runs its own way (a `signal`) and so decides the exit itself.
+    if (!options.signal) process.exitCode = INTERRUPTED_EXIT_CODE;
+    controller.abort(new EvalError("ABORTED", "Interrupted (Ctrl-C)."));
+  };
   const onSignal = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onSignal, { once: true });
   if (options.signal?.aborted) controller.abort(options.signal.reason);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EvaluationResult, RunStatus } from "../results/evaluation-result.ts";
-import type { RunnerEvent } from "../results/runner-events.ts";
+import type { RunnerEvent, RunStartEvent, TestCaseEndEvent } from "../results/runner-events.ts";
 import { createProgressReporter } from "./progress-reporter.ts";
 
 /** Collects what the reporter writes; `columns` makes it look like a terminal of that width. */
@@ -198,10 +198,12 @@ describe("createProgressReporter in CI logs", () => {
       clock.advance(1000 / 3);
       progress.onEvent(caseEnd(finished, finished * 2, finished * 0.0007));
     }
-    // 40 s of progress at a 5 s interval: 8 lines, however many cases finished.
+    // The first case at once, then 40 s of progress at a 5 s interval: 7 more lines, however
+    // many cases finished.
     expect(writes).toHaveLength(9);
-    expect(writes[1]).toBe(
-      "verdict: 15/500 test cases (3%) · 3.0/s · ETA 2:42 · 30 judge calls · $0.0105\n",
+    expect(writes[1]).toMatch(/^verdict: 1\/500 test cases \(0%\) · 3\.0\/s · ETA /);
+    expect(writes[2]).toBe(
+      "verdict: 16/500 test cases (3%) · 3.0/s · ETA 2:41 · 32 judge calls · $0.0112\n",
     );
     expect(writes.every((write) => !write.includes("\r") && write.endsWith("\n"))).toBe(true);
 
@@ -242,12 +244,41 @@ describe("createProgressReporter in CI logs", () => {
     clock.advance(1000);
     progress.onEvent(caseEnd(1, 1, null));
     progress.onEvent(caseEnd(2, 2, null));
-    expect(writes).toHaveLength(1);
-    clock.advance(4000);
-    vi.advanceTimersByTime(4000);
+    progress.onEvent(caseEnd(3, 3, null));
+    // The first case is shown at once; the next wait for the interval.
     expect(writes).toHaveLength(2);
-    expect(writes[1]).toContain("2/10 test cases (20%)");
-    expect(writes[1]).toContain("cost unknown");
+    clock.advance(5000);
+    vi.advanceTimersByTime(5000);
+    expect(writes).toHaveLength(3);
+    expect(writes[2]).toContain("3/10 test cases (30%)");
+    expect(writes[2]).toContain("cost unknown");
+  });
+
+  it("shows a total still growing as '+', updated by later cases, final at run-end", () => {
+    const { stream, writes } = fakeStream();
+    const clock = fakeClock();
+    const progress = createProgressReporter({
+      stream,
+      isTTY: false,
+      intervalMs: 0,
+      now: clock.now,
+    });
+    progress.onEvent({ ...(runStart(4) as RunStartEvent), totalFinal: false });
+    expect(writes[0]).toBe(
+      "verdict: evaluating 4 test cases so far (more as files are collected) with 2 metrics\n",
+    );
+    clock.advance(1000);
+    progress.onEvent(caseEnd(1, 2, 0.001));
+    expect(writes[1]).toBe("verdict: 1/4+ test cases · 1.0/s · ETA – · 2 judge calls · $0.0010\n");
+    clock.advance(1000);
+    progress.onEvent({
+      ...(caseEnd(2, 4, 0.002) as TestCaseEndEvent),
+      totalTestCases: 10,
+      totalFinal: true,
+    });
+    expect(writes[2]).toBe(
+      "verdict: 2/10 test cases (20%) · 1.0/s · ETA 0:08 · 4 judge calls · $0.0020\n",
+    );
   });
 
   it("prints one line for a run of 0 test cases", () => {

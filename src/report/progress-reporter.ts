@@ -53,6 +53,8 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
   const now = options.now ?? Date.now;
 
   let total = 0;
+  // False while the run still learns its size (a Vitest run collecting files): shown as "12+".
+  let totalFinal = true;
   let finished = 0;
   // Rate and ETA count only cases finished by this process, whether or not `finished` includes
   // resumed ones.
@@ -95,13 +97,18 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
       final?.durationMs ?? (startedAt === null ? 0 : Math.max(0, now() - startedAt));
     const rate = elapsedMs > 0 ? finishedHere / (elapsedMs / 1000) : 0;
     const percent = total > 0 ? Math.min(100, Math.floor((finished / total) * 100)) : 100;
-    const parts = [`${formatCount(finished)}/${formatCount(total)} test cases (${percent}%)`];
+    const parts = [
+      totalFinal
+        ? `${formatCount(finished)}/${formatCount(total)} test cases (${percent}%)`
+        : `${formatCount(finished)}/${formatCount(total)}+ test cases`,
+    ];
     if (final !== null) parts[0] += ` in ${formatDuration(elapsedMs)}`;
     parts.push(`${rate.toFixed(1)}/s`);
     if (final === null) {
       if (isTTY) parts.push(`${formatClock(elapsedMs)} elapsed`);
       const remainingMs = ((total - finished) / rate) * 1000;
-      parts.push(`ETA ${rate > 0 && finished < total ? formatClock(remainingMs) : MISSING_VALUE}`);
+      const knowsEnd = totalFinal && rate > 0 && finished < total;
+      parts.push(`ETA ${knowsEnd ? formatClock(remainingMs) : MISSING_VALUE}`);
     }
     parts.push(formatPlural(judgeCalls, "judge call"));
     parts.push(costUsd === null ? "cost unknown" : formatCostUsd(costUsd));
@@ -128,6 +135,8 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
     const { summary } = event.result;
     judgeCalls = summary.judgeCalls;
     costUsd = summary.costUsd;
+    if (!totalFinal) total = Math.max(total, summary.testCases.total);
+    totalFinal = true;
     if (total === 0) {
       write(`verdict: no test cases to evaluate${statusSuffix(summary.status)}\n`);
       return;
@@ -146,6 +155,7 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
     if (event.type === "run-start") {
       clearTimer();
       total = event.totalTestCases;
+      totalFinal = event.totalFinal ?? true;
       finished = event.resumedTestCases;
       finishedHere = 0;
       judgeCalls = 0;
@@ -161,18 +171,24 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
         // A Vitest run learns its metrics as tests run: no count is better than a wrong one.
         const metrics = event.metricNames.length;
         const withMetrics = metrics === 0 ? "" : ` with ${formatPlural(metrics, "metric")}`;
-        write(`verdict: evaluating ${formatPlural(total, "test case")}${resumed}${withMetrics}\n`);
+        const more = totalFinal ? "" : " so far (more as files are collected)";
+        write(
+          `verdict: evaluating ${formatPlural(total, "test case")}${more}${resumed}${withMetrics}\n`,
+        );
         lastOutputAt = now();
       }
     } else if (event.type === "test-case-end") {
       finished = event.finished;
       finishedHere += 1;
+      if (event.totalTestCases !== undefined) total = event.totalTestCases;
+      if (event.totalFinal !== undefined) totalFinal = event.totalFinal;
       judgeCalls = event.judgeCalls;
       costUsd = event.costUsd;
       const sinceLastOutput = now() - lastOutputAt;
       if (isTTY) {
         if (sinceLastOutput >= TERMINAL_FRAME_MS || finished >= total) drawBar();
-      } else if (sinceLastOutput >= intervalMs) {
+      } else if (sinceLastOutput >= intervalMs || finishedHere === 1) {
+        // The first case is shown at once: the run works, and its pace is known.
         printLine();
       } else {
         pendingProgress = true;

@@ -6,8 +6,17 @@ export interface RunStartEvent {
   type: "run-start";
   runId: string;
   identifier: string | null;
-  /** Test cases in the run, resumed ones included (`finished` starts at `resumedTestCases`). */
+  /**
+   * Test cases in the run, resumed ones included (`finished` starts at `resumedTestCases`). In
+   * a run that learns its size as it goes (a Vitest run collecting files while the first
+   * tests run), the cases known so far; see `totalFinal`.
+   */
   totalTestCases: number;
+  /**
+   * `false` when more cases may come: later `test-case-end` events then carry the total as it
+   * grows, until one says `totalFinal: true`. Absent: the total is final (evaluate()).
+   */
+  totalFinal?: boolean;
   /** Cases taken from an earlier run (resume): already finished. */
   resumedTestCases: number;
   metricNames: string[];
@@ -32,6 +41,13 @@ export interface TestCaseEndEvent {
   fingerprint: string;
   /** Test cases finished so far, of `totalTestCases`. */
   finished: number;
+  /**
+   * The run's total as known now, present only in a run whose total was not final at
+   * `run-start` (it grows as a Vitest run collects its files).
+   */
+  totalTestCases?: number;
+  /** With `totalTestCases`: whether that total is final. */
+  totalFinal?: boolean;
   /** Judge spending so far in the run. */
   judgeCalls: number;
   costUsd: number | null;

@@ -1,8 +1,8 @@
-import { TestRunner } from "vitest";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { type AssertTestOptions, runAssertion } from "./run-assertion.ts";
+import { currentTest } from "./test-context.ts";
 import { VerdictAssertionError } from "./verdict-assertion-error.ts";
 
 /**
@@ -12,6 +12,11 @@ import { VerdictAssertionError } from "./verdict-assertion-error.ts";
  * `task.meta.verdict`, where `VerdictReporter` (and `verdict test run`) gathers it into one
  * stored run. All assertions of a worker process share one judge scheduler and the judge
  * cache; options default to the `VERDICT_*` variables that `verdict test run` sets.
+ *
+ * The result is filed under the test whose async context called it, also in concurrent tests,
+ * once verdict's setup file runs (`verdict test run` adds it; with plain `vitest`, add
+ * `"verdict/vitest/setup"` to `setupFiles`). Without it, when several tests run at once, it
+ * throws a `ConfigError` rather than guess: pass `{ task }` from the test context then.
  *
  * Configuration problems (no judge key, unknown model) and an exhausted quota are thrown as
  * they are (`ConfigError`, `JudgeCallError`).
@@ -35,7 +40,7 @@ export async function assertTest(
     testCase,
     metrics,
     options,
-    task: options.task ?? TestRunner.getCurrentTest(),
+    task: currentTest({ task: options.task, caller: "assertTest" }),
   });
   if (outcome.error) throw outcome.error;
   const result = outcome.result as TestResult;

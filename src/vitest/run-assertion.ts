@@ -34,9 +34,10 @@ export interface AssertTestOptions {
   /** Trials of the case. @default VERDICT_REPEAT, else 1 */
   repeat?: number;
   /**
-   * The test to record the result on: the test context's `task`. Needed only in
-   * `test.concurrent` tests, where the current test cannot be told otherwise.
-   * @default the running test
+   * The test to record the result on: the test context's `task`. Needed only in concurrent
+   * tests run without verdict's setup file (`verdict/vitest/setup`, which `verdict test run`
+   * adds), where the running test cannot be told otherwise.
+   * @default the test whose async context makes the assertion
    */
   task?: RunnerTestCase;
   /** Where judge keys and `VERDICT_*` are read. @default process.env */

@@ -1,7 +1,8 @@
-import { expect, type MatcherState, type RunnerTestCase, TestRunner } from "vitest";
+import { expect, type MatcherState, type RunnerTestCase } from "vitest";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { type AssertTestOptions, runAssertion } from "./run-assertion.ts";
+import { currentTest } from "./test-context.ts";
 import { describeFailedMetrics } from "./verdict-assertion-error.ts";
 
 declare module "vitest" {
@@ -29,9 +30,13 @@ export async function toPass(
   metrics: ReadonlyArray<BaseMetric<object>>,
   options: AssertTestOptions = {},
 ): Promise<{ pass: boolean; message: () => string }> {
-  // Vitest gives matchers the test they run in (`task`), which also works in concurrent tests.
-  const task =
-    options.task ?? (this as { task?: RunnerTestCase }).task ?? TestRunner.getCurrentTest();
+  // Vitest gives matchers a `task`: the right one from the context's `expect`, but from the
+  // global `expect` only a guess (the last test started), which currentTest() does not trust.
+  const task = currentTest({
+    task: options.task,
+    boundTask: (this as { task?: RunnerTestCase }).task,
+    caller: "toPass",
+  });
   const outcome = await runAssertion({ testCase: received, metrics, options, task });
   if (outcome.error) throw outcome.error;
   const result = outcome.result;

@@ -164,10 +164,19 @@ export class VerdictReporter implements Reporter {
     for (const testModule of testModules) {
       const errors = testModule.errors();
       if (errors.length === 0) continue;
-      state.otherFailures += 1;
-      this.printFailure({ title: `FAIL  ${posix(testModule.relativeModuleId)}`, errors });
+      const file = posix(testModule.relativeModuleId);
+      this.printFailure({ title: `FAIL  ${file}`, errors });
+      // No test collected: the file itself failed to load (a syntax or import error).
+      if (testModule.children.allTests().next().done) {
+        const first = errors[0];
+        const name = first?.name && first.name !== "Error" ? `${first.name}: ` : "";
+        state.moduleFailed({ file, message: `${name}${first?.message ?? ""}` });
+      } else {
+        state.otherFailures += 1;
+      }
     }
-    if (unhandledErrors.length > 0) {
+    // Cut short on purpose, a run's workers may die with it: not a failure of the tests.
+    if (unhandledErrors.length > 0 && reason !== "interrupted") {
       state.otherFailures += unhandledErrors.length;
       this.printFailure({ title: "Unhandled errors", errors: unhandledErrors });
     }

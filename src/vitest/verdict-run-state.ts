@@ -3,6 +3,7 @@ import type { TestCase, TestModule } from "vitest/node";
 import { judgeCallErrorKind } from "../errors/judge-call-error.ts";
 import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
+import { formatPlural } from "../report/format.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import {
@@ -15,6 +16,7 @@ import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-o
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
+import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
 
@@ -37,14 +39,17 @@ export interface GatherOptions {
 /**
  * What {@link VerdictReporter} gathers during one Vitest run: the cases by index and the
  * errors met. The run itself (store, events, reporters, summary) is recorded by the same
- * {@link RunRecorder} as evaluate(); events wait until every file is collected, when the
- * number of cases is known.
+ * {@link RunRecorder} as evaluate(). The stored run starts with the first gathered case (a run
+ * whose files all failed to load stores nothing), and so do the events: the total is then the
+ * tests collected so far, and it grows (`totalFinal: false`) until every file is collected.
  */
 export class RunState {
   /** Tests that failed outside verdict's metrics. */
   otherFailures = 0;
   /** Configuration error messages, each once. */
   readonly configErrors = new Set<string>();
+  /** Test files that could not be loaded (a syntax or import error): `file: first line`. */
+  readonly loadErrors: string[] = [];
   private readonly options: VerdictReporterOptions;
   private readonly indexer: CaseIndexer;
   private readonly expectedModules: number;
@@ -54,7 +59,11 @@ export class RunState {
   /** Progress and the end report: muted when there is nothing to report. */
   private readonly builtInReporters: RunReporter[];
   private recorder: RunRecorder | null = null;
+  /** The configuration to store with the run, once it starts; `null` once started. */
+  private pendingStart: Record<string, unknown> | null = null;
   private unscored = 0;
+  /** Unscored cases whose evaluation was cancelled, by message: not failures of an interrupted run. */
+  private readonly cancelled = new Map<string, number>();
   private quotaExhausted = false;
   private collectedModules = 0;
   private collectedTests = 0;
@@ -97,9 +106,27 @@ export class RunState {
     });
   }
 
-  /** Records the run's start in the store. */
+  /** Keeps the run's configuration: the stored run starts with the first gathered case. */
   startStoredRun(config: Record<string, unknown>): void {
+    this.pendingStart = config;
+  }
+
+  private startStoredRunNow(): void {
+    const config = this.pendingStart;
+    if (config === null) return;
+    this.pendingStart = null;
     this.recorder?.start({ config });
+  }
+
+  /** A test file could not be loaded: nothing of it ran. */
+  moduleFailed(options: { file: string; message: string }): void {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colours in Vite's errors
+    const plain = options.message.replace(/\u001b\[[0-9;]*m/g, "");
+    const lines = plain.split("\n").map((line) => line.trim());
+    const [first = "", second = ""] = lines.filter((line) => line !== "");
+    // "Transform failed with 1 error:" says little without the error that follows.
+    const summary = first.endsWith(":") && second !== "" ? `${first} ${second}` : first;
+    this.loadErrors.push(`${options.file}: ${summary}`);
   }
 
   /** A test file was collected: its tests count towards the progress total. */
@@ -110,7 +137,7 @@ export class RunState {
         this.collectedTests += 1;
       }
     }
-    this.startWhenReady();
+    this.recorder?.updateTotal(this.knownTotal());
   }
 
   /** Takes one asserted case: indexes it, stores it and reports it. */
@@ -128,10 +155,16 @@ export class RunState {
         this.configErrors.add(message);
       } else {
         this.addUnscored(message);
+        if (record.error?.code === "ABORTED") {
+          this.cancelled.set(message, (this.cancelled.get(message) ?? 0) + 1);
+        }
         if (record.runStatus === "quota-exhausted") this.quotaExhausted = true;
+        this.startStoredRunNow();
       }
       return;
     }
+    this.startStoredRunNow();
+    if (this.recorder) this.announce(this.recorder);
     const result: TestResult = { ...record.result, index };
     // A running total: a case gathered again (a retried test) replaces its earlier spending.
     const replaced = this.results.get(index);
@@ -149,7 +182,6 @@ export class RunState {
       }),
       spent: { judgeCalls: spent.judgeCalls, costUsd: spent.costUsd },
     });
-    this.startWhenReady();
   }
 
   /** Whether a case or a test failed (or errored) so far. */
@@ -183,18 +215,38 @@ export class RunState {
       ? "interrupted"
       : this.quotaExhausted
         ? "quota-exhausted"
-        : this.configErrors.size > 0
+        : this.configErrors.size > 0 || this.loadErrors.length > 0
           ? "failed"
           : "completed";
+    if (options.interrupted) {
+      // Cases cut short by the interruption did not fail: the run just ended before them.
+      for (const [message, count] of this.cancelled) {
+        this.unscored -= count;
+        const left = (this.unscoredErrors.get(message) ?? 0) - count;
+        if (left > 0) this.unscoredErrors.set(message, left);
+        else this.unscoredErrors.delete(message);
+      }
+    }
     const stderr = this.options.stderr ?? process.stderr;
     for (const message of this.configErrors) stderr.write(`${redactSecretText(message)}\n`);
-    const recorder = this.recorder ?? this.openDetached();
-    // Nothing was scored because verdict is not set up: the error says it all.
-    if (this.configErrors.size > 0 && testResults.length === 0 && !recorder.announced) {
+    for (const message of this.loadErrors) {
+      stderr.write(`${redactSecretText(`Error: could not load ${message}`)}\n`);
+    }
+    const total = testResults.length + this.unscored;
+    // A run whose files failed to load, and that gathered nothing, is not a run: not stored.
+    const nothingRan = total === 0 && this.loadErrors.length > 0;
+    if (!nothingRan) this.startStoredRunNow();
+    const recorder = nothingRan || !this.recorder ? this.openDetached() : this.recorder;
+    if (nothingRan) this.recorder?.close();
+    // Nothing was scored because verdict is not set up or a file is broken: the error says it all.
+    if (
+      (this.configErrors.size > 0 || this.loadErrors.length > 0) &&
+      testResults.length === 0 &&
+      !recorder.announced
+    ) {
       recorder.mute(this.builtInReporters);
     }
     this.announce(recorder);
-    const total = testResults.length + this.unscored;
     const result = recorder.finish({
       status,
       testResults,
@@ -205,7 +257,7 @@ export class RunState {
     this.recorder = null;
     const outcome = decideTestRunOutcome({
       result,
-      configErrors: this.configErrors.size,
+      configErrors: this.configErrors.size + this.loadErrors.length,
       otherFailures: this.otherFailures,
     });
     return { result, outcome };
@@ -227,13 +279,30 @@ export class RunState {
     if (this.unscored > 0) {
       lines.push(`${this.unscored} of ${options.total} test cases were left unscored.`);
     }
-    if (options.status === "interrupted") lines.push("The run was interrupted.");
+    if (options.status === "interrupted") {
+      // A Vitest run cannot be resumed like evaluate(): its tests run again, but the judge
+      // cache answers what was already asked.
+      const finished = `Run interrupted: ${formatPlural(this.results.size, "test case")} finished and stored.`;
+      lines.push(
+        this.cacheOn()
+          ? `${finished} Running it again reuses the cached judge answers: finished cases cost nothing twice.`
+          : finished,
+      );
+    }
     if (this.otherFailures > 0) {
       lines.push(
         `${this.otherFailures} test${this.otherFailures === 1 ? "" : "s"} failed outside verdict's metrics.`,
       );
     }
     return lines.length === 0 ? null : lines.join("\n");
+  }
+
+  private cacheOn(): boolean {
+    try {
+      return readTestRunSettings({ env: this.options.env ?? process.env }).cache !== false;
+    } catch {
+      return true;
+    }
   }
 
   private addUnscored(message: string): void {
@@ -252,17 +321,18 @@ export class RunState {
     return positions.get(testCase.id) ?? positions.size;
   }
 
-  // The total is the number of tests (about one case each), known once every file is collected.
-  private startWhenReady(): void {
-    if (this.recorder && this.collectedModules >= this.expectedModules && this.results.size > 0) {
-      this.announce(this.recorder);
-    }
+  // The number of tests (about one case each) collected so far: final once every file is.
+  private knownTotal(): { totalTestCases: number; totalFinal: boolean } {
+    return {
+      totalTestCases: Math.max(this.collectedTests, this.results.size + this.unscored),
+      totalFinal: this.collectedModules >= this.expectedModules,
+    };
   }
 
   private announce(recorder: RunRecorder): void {
     if (recorder.announced) return;
     recorder.announce({
-      totalTestCases: Math.max(this.collectedTests, this.results.size),
+      ...this.knownTotal(),
       resumedTestCases: 0,
       // Which metrics the tests use is known only as they run.
       metricNames: [],

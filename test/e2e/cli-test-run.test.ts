@@ -69,6 +69,27 @@ test("stays calm", async () => {
 });
 `;
 
+/** Eight tests, the 3rd, 5th and 8th rude: run at once by default, each must get its own case. */
+const CONCURRENT_EVAL = `import { test } from "vitest";
+import { ToxicityMetric } from "verdict";
+import { assertTest } from "verdict/vitest";
+
+for (let number = 1; number <= 8; number++) {
+  const rude = [3, 5, 8].includes(number);
+  test(\`answer \${number}\`, async () => {
+    const output = rude ? \`Answer \${number}: you are an idiot.\` : \`Answer \${number}: glad to help.\`;
+    await assertTest({ input: \`Question \${number}\`, actualOutput: output }, [new ToxicityMetric()]);
+  });
+}
+`;
+
+const BROKEN_EVAL = `import { test } from "vitest";
+
+test("never collected", async () => {
+  const answer = ;
+});
+`;
+
 /** A judge that finds "idiot" toxic and biased, and every statement relevant. */
 function judge(request: FakeOpenAIRequest) {
   const schema = request.jsonSchema as { properties?: Record<string, unknown> } | null;
@@ -176,6 +197,10 @@ beforeAll(async () => {
   writeFileSync(join(project, "evals/polite/greeting.eval.ts"), GREETING_EVAL);
   writeFileSync(join(project, "evals/polite/answer.eval.ts"), ANSWER_EVAL);
   writeFileSync(join(project, "evals/rude/insult.eval.ts"), INSULT_EVAL);
+  // Not *.eval.ts: run only by the scenarios that name them.
+  mkdirSync(join(project, "other/broken"), { recursive: true });
+  writeFileSync(join(project, "other/concurrent.check.ts"), CONCURRENT_EVAL);
+  writeFileSync(join(project, "other/broken/syntax.check.ts"), BROKEN_EVAL);
 });
 
 afterAll(async () => {
@@ -324,6 +349,103 @@ describe.concurrent("verdict test run", () => {
     // The unsharded run to compare with (shared with the threshold-failure scenario).
     await runWholeProject();
     expect(totals(readReport("merged.json"))).toEqual(totals(readReport("all.json")));
+  });
+
+  it("runs a file's tests at once and files each case under its own test", async ({ expect }) => {
+    // Slow enough that all eight tests are in flight together.
+    const slow = await startFakeOpenAIServer({ respond: judge, latencyMs: 150 });
+    const result = await verdict(
+      ["test", "run", "other/concurrent.check.ts", "--output", "json", "--output-file", "c.json"],
+      cliEnv({ home: storeHome("concurrent"), extra: { OPENAI_BASE_URL: slow.url } }),
+    ).finally(() => slow.close());
+    expect(result.code).toBe(1);
+    expect(slow.stats().peakInFlight).toBeGreaterThan(1);
+    expect(result.stdout).toContain("Test cases: 5 passed, 3 failed, 0 unscored (8 total)");
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/outside verdict's metrics/);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/Serialized Error/);
+    const report = readReport("c.json");
+    expect(
+      report.testResults.map((testResult) => [
+        testResult.name,
+        testResult.input,
+        testResult.actualOutput,
+        testResult.success,
+      ]),
+    ).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((number) => {
+        const rude = [3, 5, 8].includes(number);
+        return [
+          `answer ${number}`,
+          `Question ${number}`,
+          rude ? `Answer ${number}: you are an idiot.` : `Answer ${number}: glad to help.`,
+          !rude,
+        ];
+      }),
+    );
+  });
+
+  it("exits 2 naming a file that does not load, storing and reporting no run", async ({
+    expect,
+  }) => {
+    const home = storeHome("syntax-error");
+    const result = await verdict(["test", "run", "other/broken/syntax.check.ts"], cliEnv({ home }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /Error: could not load other\/broken\/syntax\.check\.ts: .*(Unexpected|Expected|Syntax)/,
+    );
+    expect(result.stdout).not.toMatch(/Status:|Test cases:/);
+    expect(storedRuns(home)).toBe(0);
+  });
+
+  it("on Ctrl-C, stores the run as interrupted, reports what finished and exits 130", async ({
+    expect,
+  }) => {
+    const slow = await startFakeOpenAIServer({ respond: judge, latencyMs: 400 });
+    const home = storeHome("interrupted");
+    // One test at a time, so that some finish before the interruption and others do not.
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=verdict-source",
+        MAIN,
+        "test",
+        "run",
+        "other/concurrent.check.ts",
+        "--no-concurrent",
+      ],
+      { cwd: project, env: cliEnv({ home, extra: { OPENAI_BASE_URL: slow.url } }) },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    const firstCase = new Promise<void>((resolve) => {
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+        if (/verdict: 1\/\d+/.test(stderr)) resolve();
+      });
+    });
+    await firstCase;
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    await slow.close();
+    expect(code).toBe(130);
+    expect(stdout).toContain("Status: interrupted");
+    expect(stdout).toMatch(
+      /Run interrupted: \d+ test cases? finished and stored\. Running it again reuses the cached judge answers/,
+    );
+    expect(stdout).not.toMatch(/[1-9]\d* unscored|left unscored/);
+    const store = SqliteRunStore.open({ home });
+    try {
+      const runs = store.listRuns();
+      expect(runs.map((run) => run.status)).toEqual(["interrupted"]);
+      const stored = store.getTestResults(runs[0]?.id ?? "").length;
+      expect(stored).toBeGreaterThan(0);
+      expect(stored).toBeLessThan(8);
+    } finally {
+      store.close();
+    }
   });
 
   it("merge exits 2 naming a file that is not a report", async ({ expect }) => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { CliOptions } from "vitest/node";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
@@ -34,6 +35,12 @@ export interface TestRunCommandOptions {
   repeat?: number;
   /** Stop at the first failing test (Vitest's `bail: 1`). */
   exitOnFirstFailure: boolean;
+  /**
+   * Run the tests of each file at the same time (Vitest's `sequence.concurrent`, up to
+   * `maxConcurrent` tests at once); `false` (`--no-concurrent`) runs them one after another.
+   * @default true
+   */
+  concurrent?: boolean;
   /** Which cases the end report lists; `"none"` prints no report and no progress. */
   display: "all" | "failing" | "passing" | "none";
   identifier?: string;
@@ -56,6 +63,17 @@ const SOURCE_CONDITION = "verdict-source";
 const SERVER_CONDITIONS = ["module", "node", "development|production"];
 /** Evals call a judge: far slower than Vitest's 5 s default. A test's own `timeout` wins. */
 const TEST_TIMEOUT_MS = 10 * 60 * 1000;
+/** Judge requests in flight per model when `-n` is not given (the assertions' own default). */
+const DEFAULT_MAX_CONCURRENT = 20;
+
+/**
+ * verdict's Vitest setup file, beside this module's folder (`src/` or `dist/`): it gives each
+ * test the async context that files its assertions under it when tests run concurrently.
+ */
+function setupFilePath(): string {
+  const extension = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  return fileURLToPath(new URL(`../../vitest/setup${extension}`, import.meta.url));
+}
 
 function usage(message: string): number {
   process.stderr.write(`${message}\n`);
@@ -125,7 +143,9 @@ export function createOutputReporter(options: CreateOutputReporterOptions): RunR
  * `toPass` of the run into one stored run and prints verdict's end report. The flags reach
  * the Vitest workers as `VERDICT_*` variables. Returns the exit code (it never exits):
  * 2 for a usage or configuration error (bad shard, no test files, Vitest config errors, no
- * judge configured), 3 when judge errors left cases unscored, 1 when a test failed, else 0.
+ * judge configured, a test file that does not load), 3 when judge errors left cases unscored,
+ * 1 when a test failed, 130 when interrupted (Ctrl-C: the run is stored as interrupted and
+ * the end report shows what finished), else 0.
  * @example
  * const code = await runTestRun({
  *   paths: ["evals/"], cache: true, ignoreErrors: false, skipOnMissingParams: false,
@@ -201,13 +221,25 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
     testTimeout: TEST_TIMEOUT_MS,
+    // Each test's judge calls go through its worker's one scheduler, which bounds the load
+    // (`-n`): running a file's tests at once costs nothing more, and saves their latencies.
+    ...(options.concurrent === false
+      ? {}
+      : {
+          sequence: { concurrent: true },
+          maxConcurrency: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+        }),
     ...(options.exitOnFirstFailure ? { bail: 1 } : {}),
     // An empty shard is a run with nothing in it, not an error (below).
     ...(shard === undefined ? {} : { shard, passWithNoTests: true }),
     ...(source ? { execArgv: [`--conditions=${SOURCE_CONDITION}`] } : {}),
   };
   const conditions = [SOURCE_CONDITION, ...SERVER_CONDITIONS];
-  const viteOverrides = source ? { resolve: { conditions }, ssr: { resolve: { conditions } } } : {};
+  // In the overrides, not the CLI options: Vite merges them with the project's own setupFiles.
+  const viteOverrides = {
+    test: { setupFiles: [setupFilePath()] },
+    ...(source ? { resolve: { conditions }, ssr: { resolve: { conditions } } } : {}),
+  };
 
   let createVitest: typeof import("vitest/node").createVitest;
   try {
@@ -221,11 +253,30 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
   const exitCodeBefore = process.exitCode;
   try {
     let vitest: Awaited<ReturnType<typeof createVitest>>;
+    const sigintBefore = new Set(process.listeners("SIGINT"));
     try {
       vitest = await createVitest(cliOptions, viteOverrides);
     } catch (error) {
       return usage(`Vitest could not start: ${(error as Error).message}`);
     }
+    // Ctrl-C: Vitest's own handler exits at once, printing nothing and leaving the stored run
+    // "running". Instead, cancel the run: running tests stop (their judge calls are aborted),
+    // the reporter stores the run as interrupted and prints what finished. A second Ctrl-C
+    // exits at once.
+    let interrupted = false;
+    const vitestListeners = process
+      .listeners("SIGINT")
+      .filter((listener) => !sigintBefore.has(listener));
+    for (const listener of vitestListeners) process.off("SIGINT", listener);
+    const onInterrupt = () => {
+      if (interrupted) process.exit(EXIT_CODES.interrupted);
+      interrupted = true;
+      process.stderr.write(
+        "\nInterrupted: stopping the running tests (Ctrl-C again to quit at once)…\n",
+      );
+      void vitest.cancelCurrentRun("keyboard-input");
+    };
+    process.on("SIGINT", onInterrupt);
     try {
       await vitest.start();
     } catch (error) {
@@ -244,14 +295,17 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
       }
     } finally {
       await vitest.close();
+      process.off("SIGINT", onInterrupt);
+    }
+    if (interrupted) {
+      printWrittenReports(targets);
+      return EXIT_CODES.interrupted;
     }
   } finally {
     process.exitCode = exitCodeBefore;
   }
 
-  for (const target of targets) {
-    if (existsSync(target.file)) process.stdout.write(`Report written to ${target.file}\n`);
-  }
+  printWrittenReports(targets);
   const outcome = reporter.outcome;
   if (outcome === null) return usage("No test ran: nothing was evaluated.");
   return exitCodeForOutcome({ outcome });
@@ -293,4 +347,10 @@ function finishEmptyShard(options: {
     process.stdout.write(`Report written to ${target.file}\n`);
   }
   return EXIT_CODES.passed;
+}
+
+function printWrittenReports(targets: readonly OutputTarget[]): void {
+  for (const target of targets) {
+    if (existsSync(target.file)) process.stdout.write(`Report written to ${target.file}\n`);
+  }
 }

@@ -30,6 +30,7 @@ interface TestRunFlags {
   output?: OutputFormat;
   outputFile?: string;
   shard?: string;
+  judge?: string;
 }
 
 interface MergeFlags {
@@ -153,6 +154,11 @@ function buildProgram(options: {
     .addOption(outputOption())
     .addOption(outputFileOption())
     .option("--shard <i/n>", "run only shard i of n (CI)", shard)
+    .option(
+      "--judge <model>",
+      'judge model for this run (sets VERDICT_MODEL); "fake": the built-in fake judge, no key, scores not real',
+      nonEmpty("--judge"),
+    )
     .action(async (paths: string[], flags: TestRunFlags) => {
       const { runTestRun } = await import("./commands/test-run.ts");
       setExitCode(
@@ -170,6 +176,7 @@ function buildProgram(options: {
           ...(flags.output === undefined ? {} : { output: flags.output }),
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+          ...(flags.judge === undefined ? {} : { judge: flags.judge }),
           cwd,
           env,
         }),

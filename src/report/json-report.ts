@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ConfigError } from "../errors/config-error.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
+import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../results/fake-judge-notice.ts";
 import { evaluationResultSchema } from "../results/result-schema.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import { formatPlural } from "./format.ts";
@@ -34,8 +35,9 @@ const MAX_ISSUES_SHOWN = 5;
 
 /**
  * Renders an evaluation result as pretty JSON: `"format": "verdict-evaluation-result"` and
- * `"version": 1` first (so that `verdict merge` and other tools recognise the file), then every
- * field of the {@link EvaluationResult} unchanged.
+ * `"version": 1` first (so that `verdict merge` and other tools recognise the file), then — when
+ * scores came from the fake judge — a `"notice"` that they are not real, then every field of
+ * the {@link EvaluationResult} unchanged.
  * @example
  * writeFileSync("results.json", renderJsonReport({ result: await evaluate({ testCases, metrics }) }));
  */
@@ -43,6 +45,7 @@ export function renderJsonReport(options: RenderJsonReportOptions): string {
   const document = {
     format: JSON_REPORT_FORMAT,
     version: JSON_REPORT_VERSION,
+    ...(usesFakeJudge(options.result.testResults) ? { notice: FAKE_JUDGE_NOTICE } : {}),
     ...options.result,
   };
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -1,4 +1,5 @@
 import { createOpenAI } from "@ai-sdk/openai";
+import { loadProcessEnvFiles } from "../config/load-env-files.ts";
 import { readProjectConfig } from "../config/project-config.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { FAKE_JUDGE_NAME } from "../results/fake-judge-notice.ts";
@@ -31,6 +32,8 @@ export interface ResolveJudgeOptions {
   model?: ModelSpec | undefined;
   /**
    * Where API keys and base URLs are read from; values are passed to the provider explicitly.
+   * `process.env` (the default) is first completed from `.env` and `.env.local` in the working
+   * directory, once per process, never overriding what is set; another object is used as is.
    * @default process.env
    */
   env?: NodeJS.ProcessEnv | undefined;
@@ -68,6 +71,7 @@ export function resolveModelSpec(options: ResolveModelSpecOptions = {}): {
 } {
   if (options.model !== undefined) return { model: options.model, source: "option" };
   const env = options.env ?? process.env;
+  loadProcessEnvFiles(env);
   const fromEnv = env.VERDICT_MODEL?.trim();
   if (fromEnv) return { model: fromEnv, source: "env" };
   const persisted = readProjectConfig({ env, cwd: options.cwd }).model;
@@ -87,6 +91,7 @@ export function resolveModelSpec(options: ResolveModelSpecOptions = {}): {
  */
 export async function resolveJudge(options: ResolveJudgeOptions = {}): Promise<JudgeModel> {
   const env = options.env ?? process.env;
+  loadProcessEnvFiles(env);
   const { model } = resolveModelSpec({ model: options.model, env, cwd: options.cwd });
   if (isJudgeModel(model)) return model;
   if (isLanguageModel(model)) return createJudge({ model, prices: options.prices });

@@ -251,6 +251,14 @@ function buildProgram(options: {
     });
 
   program
+    .command("init")
+    .description("scaffold evals/example.eval.ts and .verdict/.gitignore (never overwrites)")
+    .action(async () => {
+      const { runInit } = await import("./commands/init.ts");
+      setExitCode(await runInit({ cwd, env }));
+    });
+
+  program
     .command("config")
     .description("print the resolved configuration, secrets masked")
     .action(async () => {

@@ -21,7 +21,7 @@ export { TestCaseBuildError, type TestCaseBuildFailure } from "./dataset/test-ca
 // Errors
 export { ConfigError } from "./errors/config-error.ts";
 export { EvalError, type EvalErrorCode } from "./errors/eval-error.ts";
-export { JudgeCallError } from "./errors/judge-call-error.ts";
+export { JudgeCallError, type JudgeCallErrorKind } from "./errors/judge-call-error.ts";
 export { JudgeOutputError } from "./errors/judge-output-error.ts";
 export { MissingTestCaseParamsError } from "./errors/missing-test-case-params-error.ts";
 export { StoreError } from "./errors/store-error.ts";

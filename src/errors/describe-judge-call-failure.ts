@@ -46,6 +46,8 @@ export interface DescribeJudgeCallFailureOptions {
   failure: JudgeCallFailure;
   /** The variable that holds this judge's API key, named on 401/403; else a generic hint. */
   apiKeyVariable?: string | null | undefined;
+  /** On an unknown model (404): a known model whose name is close, e.g. `"gpt-4.1"` for `"gtp-4.1"`. */
+  similarModel?: string | null | undefined;
   /** For an attempt verdict itself timed out: the time limit it gave the judge. */
   timeoutMs?: number | undefined;
 }
@@ -90,11 +92,15 @@ export function describeJudgeCallFailure(options: DescribeJudgeCallFailureOption
           : `access was denied (HTTP ${status}); the key may lack access to this model or project`;
       return `${judge}: ${what}${said}. ${check}.`;
     }
-    case "not-found":
+    case "not-found": {
+      const similar = options.similarModel;
+      const guess = similar === null || similar === undefined ? "" : ` Did you mean "${similar}"?`;
       return (
-        `${judge}: model not found (HTTP ${status})${said}. Check the model name (for Azure, the ` +
+        `${judge}: model not found (HTTP ${status})${said}.${guess} Check the model name ` +
+        `(VERDICT_MODEL, \`verdict set-model\` or the metric's \`model\` option; for Azure, the ` +
         `deployment name) and that your account has access to it.`
       );
+    }
     case "server":
       return (
         `${judge}: the provider failed to answer (HTTP ${status})${said}. This is usually ` +
@@ -140,4 +146,45 @@ function shorten(text: string): string {
     .trim()
     .replace(/[.\s]+$/, "");
   return oneLine.length > MAX_QUOTED_LENGTH ? `${oneLine.slice(0, MAX_QUOTED_LENGTH)}…` : oneLine;
+}
+
+/** Options of {@link describeRetryBudgetExhausted}. */
+export interface DescribeRetryBudgetExhaustedOptions {
+  /** The message of the last failure. */
+  lastMessage: string;
+  /** Attempts made, all of them. */
+  attempts: number;
+  /** How many of them the provider answered with a wait (429/503 with Retry-After). */
+  providerWaits: number;
+  /** Time spent on attempts and waits so far. */
+  elapsedMs: number;
+  /** The wait the provider asked for next. */
+  nextWaitMs: number;
+  /** The retry policy's `maxElapsedMs`. */
+  maxElapsedMs: number;
+}
+
+/**
+ * The message of a judge call given up because the provider's next wait would pass the
+ * retry policy's `maxElapsedMs`: what happened, what to do, then the last failure.
+ */
+export function describeRetryBudgetExhausted(options: DescribeRetryBudgetExhaustedOptions): string {
+  const waits = options.providerWaits;
+  return (
+    `Gave up after ${options.attempts} ${options.attempts === 1 ? "attempt" : "attempts"} in ` +
+    `${formatWait(options.elapsedMs)} (${waits} ${waits === 1 ? "time" : "times"} told to wait): ` +
+    `the provider asks to wait ${formatWait(options.nextWaitMs)} more, past the retry budget ` +
+    `(retry.maxElapsedMs = ${options.maxElapsedMs} ms). Raise retry.maxElapsedMs to wait ` +
+    `longer, lower maxConcurrent (or set throttleMs) to send fewer requests at once, or check ` +
+    `the rate limit of your plan with the provider. Last failure: ${options.lastMessage}`
+  );
+}
+
+/** A duration for a message: `850 ms`, `12.5 s`, `10 min`, `2 min 5 s`. */
+function formatWait(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 59_950) return `${Math.round(ms / 100) / 10} s`;
+  const seconds = Math.round(ms / 1000);
+  const rest = seconds % 60;
+  return `${Math.floor(seconds / 60)} min${rest === 0 ? "" : ` ${rest} s`}`;
 }

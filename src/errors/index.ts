@@ -1,6 +1,10 @@
 export { ConfigError } from "./config-error.ts";
 export { EvalError, type EvalErrorCode, type EvalErrorOptions } from "./eval-error.ts";
-export { JudgeCallError, type JudgeCallErrorOptions } from "./judge-call-error.ts";
+export {
+  JudgeCallError,
+  type JudgeCallErrorKind,
+  type JudgeCallErrorOptions,
+} from "./judge-call-error.ts";
 export { JudgeOutputError, type JudgeOutputErrorOptions } from "./judge-output-error.ts";
 export {
   MissingTestCaseParamsError,

@@ -1,9 +1,41 @@
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import {
   type DescribeJudgeCallFailureOptions,
+  type DescribeRetryBudgetExhaustedOptions,
   describeJudgeCallFailure,
+  describeRetryBudgetExhausted,
 } from "./describe-judge-call-failure.ts";
 import { EvalError } from "./eval-error.ts";
+
+/**
+ * What a {@link JudgeCallError} means for a run:
+ * - `"configuration"`: the key was rejected (HTTP 401/403) or the model does not exist (404,
+ *   `model_not_found`). No request to that judge can succeed until the configuration is
+ *   fixed, so a run stops at the first one (the CLI exits 2);
+ * - `"quota"`: the account's quota or credit is exhausted (429 `insufficient_quota`). The run
+ *   stops, keeping what finished (the CLI exits 3);
+ * - `"transient"`: a rate limit, server error, timeout or dropped connection: retried;
+ * - `"failure"`: anything else (a rejected request, an unknown error): this call failed.
+ */
+export type JudgeCallErrorKind = "configuration" | "quota" | "transient" | "failure";
+
+/**
+ * The {@link JudgeCallErrorKind} of a judge call error's fields: also readable from a copy
+ * of the error that lost its class (one Vitest sent from a worker).
+ * @example
+ * judgeCallErrorKind({ status: 401, providerCode: "invalid_api_key", retryable: false }); // "configuration"
+ */
+export function judgeCallErrorKind(fields: {
+  status?: unknown;
+  providerCode?: unknown;
+  retryable?: unknown;
+}): JudgeCallErrorKind {
+  if (fields.providerCode === "insufficient_quota") return "quota";
+  const status = fields.status;
+  if (status === 401 || status === 403 || status === 404) return "configuration";
+  if (fields.providerCode === "model_not_found") return "configuration";
+  return fields.retryable === true ? "transient" : "failure";
+}
 
 /** Options of {@link JudgeCallError}. */
 export interface JudgeCallErrorOptions {
@@ -14,7 +46,7 @@ export interface JudgeCallErrorOptions {
   retryable: boolean;
   /** The provider's error code when it gave one, e.g. `"insufficient_quota"`. */
   providerCode?: string | null;
-  /** Seconds the provider asked us to wait (Retry-After), when it said. */
+  /** Milliseconds the provider asked us to wait (Retry-After or rate-limit reset), when it said. */
   retryAfterMs?: number | null;
   /**
    * What the judge threw. Kept cleaned (name, message, status, code and stack, secrets
@@ -70,10 +102,39 @@ export class JudgeCallError extends EvalError {
     return this.providerCode === "insufficient_quota";
   }
 
+  /**
+   * What the failure means for a run (see {@link JudgeCallErrorKind}): `"configuration"` for
+   * a rejected key (401/403) or an unknown model (404, `model_not_found`), which stops a run
+   * at once.
+   * @example
+   * if (error instanceof JudgeCallError && error.kind === "configuration") process.exitCode = 2;
+   */
+  get kind(): JudgeCallErrorKind {
+    return judgeCallErrorKind(this);
+  }
+
   /** The same error, its message saying that retries gave up after `attempts` attempts. */
   afterAttempts(attempts: number): JudgeCallError {
+    return this.withMessage(
+      `${this.message} Gave up after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}.`,
+    );
+  }
+
+  /**
+   * The same error, its message saying that the provider's next wait would pass the retry
+   * policy's `maxElapsedMs`, and what to do (see {@link describeRetryBudgetExhausted}).
+   */
+  afterRetryBudget(
+    options: Omit<DescribeRetryBudgetExhaustedOptions, "lastMessage">,
+  ): JudgeCallError {
+    return this.withMessage(
+      describeRetryBudgetExhausted({ ...options, lastMessage: this.message }),
+    );
+  }
+
+  private withMessage(message: string): JudgeCallError {
     return new JudgeCallError({
-      message: `${this.message} Gave up after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}.`,
+      message,
       status: this.status,
       retryable: this.retryable,
       providerCode: this.providerCode,

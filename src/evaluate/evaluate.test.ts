@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { answer } from "../../test/fixtures/judge-answers.ts";
+import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
@@ -106,6 +107,49 @@ describe("evaluate", () => {
     expect(run?.status).toBe("failed");
     expect(store.getTestResults(run?.id ?? "").map((stored) => stored.result.name)).toEqual(["ok"]);
   });
+
+  it.each([
+    ["a rejected key", 401, false],
+    ["an unknown model, even with ignoreErrors", 404, true],
+  ])(
+    "stops at %s: throws it once, sends nothing more, marks the run failed",
+    async (_label, status, ignoreErrors) => {
+      const rejected = new JudgeCallError({
+        message: `Judge "mock": HTTP ${status}. Check OPENAI_API_KEY.`,
+        status,
+        retryable: false,
+      });
+      const judge = new MockJudge({
+        answers: () => {
+          throw rejected;
+        },
+      });
+      const store = new MemoryRunStore();
+      const events: RunnerEvent[] = [];
+      const run = evaluate({
+        testCases: Array.from({ length: 20 }, (_, index) => ({
+          name: `case ${index}`,
+          input: "q",
+          actualOutput: `answer ${index}`,
+        })),
+        metrics: [new ToxicityMetric({ model: judge }), new BiasMetric({ model: judge })],
+        maxConcurrent: 2,
+        ignoreErrors,
+        store,
+        identifier: "misconfigured",
+        onProgress: (event) => events.push(event),
+        ...quiet,
+      });
+      await expect(run).rejects.toBe(rejected);
+      // At most the two requests in flight when the first answer came; nothing after.
+      expect(judge.calls.length).toBeLessThanOrEqual(2);
+      const stored = store.getRun("misconfigured");
+      expect(stored?.status).toBe("failed");
+      expect(store.getTestResults(stored?.id ?? "")).toEqual([]);
+      const end = events.find((event) => event.type === "run-end");
+      expect(end?.type === "run-end" && end.result.summary.status).toBe("failed");
+    },
+  );
 
   it("skips a metric with missing params (skip wins over ignoreErrors)", async () => {
     const judge = new MockJudge({ answers: answer });

@@ -64,9 +64,13 @@ export class ModelLane implements AttemptSlot {
   release(outcome: { error: JudgeCallError | null }): void {
     this.inFlight -= 1;
     // Every attempt's outcome passes here (the last one too), so this is where the limit
-    // learns about rate limiting.
-    if (outcome.error?.quotaExhausted) this.rejectWaiting(outcome.error);
-    else if (outcome.error?.status === 429) this.onRateLimited();
+    // learns about rate limiting, and where a failure that no later request can escape (an
+    // exhausted quota, a rejected key, an unknown model) stops the lane before the next
+    // queued request is dispatched.
+    const kind = outcome.error?.kind;
+    if (outcome.error && (kind === "quota" || kind === "configuration")) {
+      this.rejectWaiting(outcome.error);
+    } else if (outcome.error?.status === 429) this.onRateLimited();
     this.pump();
   }
 
@@ -88,9 +92,16 @@ export class ModelLane implements AttemptSlot {
     this.successesSinceChange = 0;
   }
 
+  /** The error that stopped the lane, if any: every queued and later request fails with it. */
+  get stoppedBy(): Error | null {
+    return this.stopError;
+  }
+
+  /** Stops the lane: queued and later requests fail with the first error that stopped it. */
   rejectWaiting(error: Error): void {
-    this.stopError = error;
-    for (const waiter of this.waiting.splice(0)) waiter.reject(error);
+    this.stopError ??= error;
+    const stop = this.stopError;
+    for (const waiter of this.waiting.splice(0)) waiter.reject(stop);
   }
 
   private pump(): void {

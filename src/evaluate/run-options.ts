@@ -11,7 +11,11 @@ export interface RunOptions {
   maxConcurrent?: number;
   /** Milliseconds between dispatches to one judge model. @default 0 */
   throttleMs?: number;
-  /** A failed metric becomes `{ score: null, error }` instead of stopping the run. @default false */
+  /**
+   * A failed metric becomes `{ score: null, error }` instead of stopping the run. A rejected key
+   * or an unknown model (a `JudgeCallError` of kind `"configuration"`) still stops it.
+   * @default false
+   */
   ignoreErrors?: boolean;
   /** Leave out a metric whose test-case fields are missing (wins over ignoreErrors). @default false */
   skipOnMissingParams?: boolean;

@@ -183,7 +183,10 @@ function createSession(run: OpenSession): RunSession {
         if (error instanceof MissingTestCaseParamsError && options.skipOnMissingParams) {
           return null;
         }
-        if (error && !options.ignoreErrors) {
+        // A rejected key or an unknown model fails every case alike: ignoreErrors does not
+        // cover it, the run stops and evaluate() throws it once.
+        const misconfigured = error instanceof JudgeCallError && error.kind === "configuration";
+        if (error && (misconfigured || !options.ignoreErrors)) {
           stopped = true;
           fail(error);
           return null;

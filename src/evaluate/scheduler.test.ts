@@ -27,7 +27,12 @@ async function settle<T>(work: Promise<T>): Promise<T> {
 }
 
 /** A judge that records concurrency and can be told to rate-limit. */
-function countingJudge(options: { latencyMs: number; rateLimited?: (call: number) => boolean }) {
+function countingJudge(options: {
+  latencyMs: number;
+  rateLimited?: (call: number) => boolean;
+  /** The 429's Retry-After; `null` for a 429 without one. @default 1 */
+  retryAfterMs?: number | null;
+}) {
   let call = 0;
   const state = { inFlight: 0, peak: 0, calls: 0, concurrencyAtCall: [] as number[] };
   const judge: JudgeModel = {
@@ -45,7 +50,7 @@ function countingJudge(options: { latencyMs: number; rateLimited?: (call: number
             message: "429",
             status: 429,
             retryable: true,
-            retryAfterMs: 1,
+            retryAfterMs: options.retryAfterMs === undefined ? 1 : options.retryAfterMs,
           });
         }
         return {
@@ -204,6 +209,82 @@ describe("JudgeScheduler", () => {
     expect((scheduler.stoppedBy as JudgeCallError).quotaExhausted).toBe(true);
   });
 
+  it.each([
+    ["a rejected key (401)", 401, null],
+    ["denied access (403)", 403, null],
+    ["an unknown model (404)", 404, "model_not_found"],
+  ])(
+    "stops one judge on %s: queued, in-flight and later requests fail with that error, unsent",
+    async (_label, status, providerCode) => {
+      const calls: string[] = [];
+      const failing: JudgeModel = {
+        name: "misconfigured",
+        async generate(sent) {
+          calls.push(sent.prompt);
+          // The first call fails at once; the others would take long, and are cut short.
+          await new Promise((resolve, reject) => {
+            const timer = setTimeout(resolve, calls.length === 1 ? 5 : 60_000);
+            sent.signal?.addEventListener("abort", () => {
+              clearTimeout(timer);
+              reject(sent.signal?.reason);
+            });
+          });
+          throw new JudgeCallError({
+            message: `HTTP ${status}`,
+            status,
+            retryable: false,
+            providerCode,
+          });
+        },
+      };
+      const { judge: other, state } = countingJudge({ latencyMs: 5 });
+      const scheduler = new JudgeScheduler({ maxConcurrent: 2 });
+      const outcomes = await settle(
+        Promise.allSettled(
+          Array.from({ length: 6 }, (_, index) =>
+            scheduler.send(failing, request(`q${index}`), meta),
+          ),
+        ),
+      );
+      // Two went out at once (maxConcurrent 2); the four queued were never sent.
+      expect(calls).toEqual(["q0", "q1"]);
+      const stop = scheduler.judgeStoppedBy("misconfigured") as JudgeCallError;
+      expect(stop).toMatchObject({ status, kind: "configuration" });
+      // Every caller gets the very same error, so that it is reported once.
+      expect(outcomes).toEqual(outcomes.map(() => ({ status: "rejected", reason: stop })));
+      await expect(scheduler.send(failing, request("later"), meta)).rejects.toBe(stop);
+      expect(calls).toHaveLength(2);
+      // Another judge goes on, and the scheduler as a whole is not stopped.
+      expect(scheduler.stoppedBy).toBeNull();
+      await expect(settle(scheduler.send(other, request("fine"), meta))).resolves.toMatchObject({
+        text: '{"reason": "ok"}',
+      });
+      expect(state.calls).toBe(1);
+    },
+  );
+
+  it("keeps a judge going after a failure that is not about its configuration", async () => {
+    let calls = 0;
+    const judge: JudgeModel = {
+      name: "picky",
+      async generate() {
+        calls += 1;
+        if (calls === 1) {
+          throw new JudgeCallError({ message: "HTTP 400", status: 400, retryable: false });
+        }
+        return '{"reason": "ok"}';
+      },
+    };
+    const scheduler = new JudgeScheduler({ maxConcurrent: 1 });
+    await expect(settle(scheduler.send(judge, request("bad"), meta))).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(settle(scheduler.send(judge, request("good"), meta))).resolves.toMatchObject({
+      text: '{"reason": "ok"}',
+    });
+    expect(scheduler.judgeStoppedBy("picky")).toBeNull();
+  });
+
   it("keeps a shared request going for the others when its first caller gives up", async () => {
     const { judge, state } = countingJudge({ latencyMs: 30 });
     const scheduler = new JudgeScheduler();
@@ -244,11 +325,43 @@ describe("JudgeScheduler", () => {
   });
 
   it("lowers concurrency on a 429 even when no retry follows (last attempt)", async () => {
-    const { judge } = countingJudge({ latencyMs: 1, rateLimited: () => true });
+    const { judge } = countingJudge({
+      latencyMs: 1,
+      rateLimited: () => true,
+      retryAfterMs: null,
+    });
     const scheduler = new JudgeScheduler({ maxConcurrent: 8, retry: { maxAttempts: 1 } });
     await expect(settle(scheduler.send(judge, request("x"), meta))).rejects.toMatchObject({
       status: 429,
     });
     expect(scheduler.concurrencyOf("counting")).toBe(4);
+  });
+
+  it("scores every request through long runs of 429s with Retry-After, at one attempt each", async () => {
+    // Calls 1 to 150 are rate limited: every request meets several 429s in a row.
+    const { judge, state } = countingJudge({ latencyMs: 3, rateLimited: (call) => call <= 150 });
+    const scheduler = new JudgeScheduler({
+      maxConcurrent: 8,
+      retry: { maxAttempts: 1 },
+      sleep: noWait,
+    });
+    const answers = await settle(
+      Promise.all(
+        Array.from({ length: 40 }, (_, index) => scheduler.send(judge, request(`r${index}`), meta)),
+      ),
+    );
+    expect(answers).toHaveLength(40);
+    // Each request met several 429s (with maxAttempts 1, any one of them used to drop it).
+    expect(scheduler.stats.rateLimited).toBeGreaterThan(100);
+    expect(state.calls).toBe(40 + scheduler.stats.rateLimited);
+    // The limit was halved by the 429s and raised back by the 40 successes.
+    expect(state.peak).toBeLessThanOrEqual(8);
+    expect(scheduler.concurrencyOf("counting")).toBe(8);
+  });
+
+  it("refuses a bad retry policy before sending anything", () => {
+    expect(() => new JudgeScheduler({ retry: { maxElapsedMs: -1 } })).toThrow(
+      /retry\.maxElapsedMs must be at least 1 millisecond/,
+    );
   });
 });

@@ -3,13 +3,14 @@ import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { sendToJudge } from "../judge/direct-transport.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
-import type { RetryPolicy } from "../judge/retry-policy.ts";
+import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
 import type { Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
 import type { JudgeCache } from "../store/run-store.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import { ModelLane } from "./model-lane.ts";
+import { waitUnlessAborted } from "./wait-unless-aborted.ts";
 
 /** How the judge cache is used: on, off, or "replay" (a miss is an error). */
 export type CacheMode = true | false | "replay";
@@ -29,41 +30,16 @@ export interface JudgeSchedulerOptions {
   signal?: AbortSignal;
   sleep?: Sleep;
   random?: () => number;
+  /** The clock of the retry policy's `maxElapsedMs`. @default Date.now */
+  now?: () => number;
 }
 
 /** One judge request in flight, shared by every caller asking the same. */
 interface InFlightRequest {
+  judgeName: string;
   promise: Promise<JudgeResponse>;
   controller: AbortController;
   waiters: number;
-}
-
-/** Waits for `promise`, but gives up (with an "ABORTED" error) as soon as `signal` aborts. */
-function waitUnlessAborted<T>(options: {
-  promise: Promise<T>;
-  signal: AbortSignal | undefined;
-}): Promise<T> {
-  const { promise, signal } = options;
-  if (!signal) return promise;
-  const abortedError = () =>
-    new EvalError("ABORTED", "The judge request was cancelled by its caller.", {
-      cause: signal.reason,
-    });
-  if (signal.aborted) return Promise.reject(abortedError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortedError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** What the scheduler did, for the run summary. */
@@ -78,13 +54,17 @@ export interface SchedulerStats extends JudgeSpending {
  * The judge transport of a run, shared by every metric and test case: at most
  * `maxConcurrent` requests in flight per judge model (lowered by sustained 429s, raised back
  * by successes), `throttleMs` between dispatches, retries with backoff, identical requests
- * made once (shared in flight, then cached), and a clean stop on an exhausted quota.
+ * made once (shared in flight, then cached), a clean stop on an exhausted quota, and a
+ * stop of one judge on a rejected key or an unknown model: its queued, in-flight and later
+ * requests fail at once with that error, without a call.
  */
 export class JudgeScheduler implements JudgeTransport {
   private readonly options: JudgeSchedulerOptions;
   private readonly lanes = new Map<string, ModelLane>();
   private readonly inFlight = new Map<string, InFlightRequest>();
   private stopError: Error | null = null;
+  /** Judges stopped by a rejected key or an unknown model, with the error that stopped each. */
+  private readonly judgeStops = new Map<string, Error>();
   readonly stats: SchedulerStats = {
     ...emptySpending(),
     retries: 0,
@@ -103,6 +83,8 @@ export class JudgeScheduler implements JudgeTransport {
     if (options.throttleMs !== undefined && !(options.throttleMs >= 0)) {
       throw new EvalError("CONFIG", `throttleMs must be 0 or more; got ${options.throttleMs}.`);
     }
+    // A bad retry policy is refused before any request, not once per request.
+    resolveRetryPolicy(options.retry);
     this.options = { ...options, maxConcurrent };
     options.signal?.addEventListener(
       "abort",
@@ -119,12 +101,22 @@ export class JudgeScheduler implements JudgeTransport {
     return this.stopError;
   }
 
+  /**
+   * The error that stopped one judge (a rejected key, an unknown model: a `JudgeCallError` of
+   * kind `"configuration"`), if any. Other judges go on.
+   */
+  judgeStoppedBy(judgeName: string): Error | null {
+    return this.judgeStops.get(judgeName) ?? null;
+  }
+
   async send(
     judge: JudgeModel,
     request: JudgeRequest,
     meta: JudgeCallMeta,
   ): Promise<JudgeResponse> {
     if (this.stopError) throw this.stopError;
+    const judgeStop = this.judgeStoppedBy(judge.name);
+    if (judgeStop) throw judgeStop;
     const key = judgeCacheKey({ judge, request, trial: meta.trial });
     let entry = this.inFlight.get(key);
     const shared = entry !== undefined;
@@ -133,6 +125,7 @@ export class JudgeScheduler implements JudgeTransport {
       // controller, aborted only when the run stops or every waiter has given up.
       const controller = new AbortController();
       const created: InFlightRequest = {
+        judgeName: judge.name,
         controller,
         waiters: 0,
         promise: this.fetch({
@@ -210,6 +203,7 @@ export class JudgeScheduler implements JudgeTransport {
         retry: this.options.retry,
         sleep: this.options.sleep,
         random: this.options.random,
+        now: this.options.now,
         slot: lane,
         onRetry: (info) => {
           this.stats.retries += 1;
@@ -232,8 +226,13 @@ export class JudgeScheduler implements JudgeTransport {
       });
       return response;
     } catch (error) {
-      if (error instanceof JudgeCallError && error.quotaExhausted) this.stop(error);
-      throw error;
+      if (error instanceof JudgeCallError && error.kind === "quota") this.stop(error);
+      else if (error instanceof JudgeCallError && error.kind === "configuration") {
+        this.stopJudge(judge.name, error);
+      }
+      // A call cut short because its judge stopped fails with the error that stopped it, so
+      // that every case says the same.
+      throw this.judgeStoppedBy(judge.name) ?? error;
     }
   }
 
@@ -278,6 +277,19 @@ export class JudgeScheduler implements JudgeTransport {
     this.stopError = error;
     for (const lane of this.lanes.values()) lane.rejectWaiting(error);
     for (const entry of this.inFlight.values()) entry.controller.abort(error);
+  }
+
+  /**
+   * Stops one judge after a failure no retry or later request can escape: queued and later
+   * requests fail with `error`, and calls in flight are cancelled.
+   */
+  private stopJudge(judgeName: string, error: Error): void {
+    if (this.judgeStops.has(judgeName)) return;
+    this.judgeStops.set(judgeName, error);
+    this.laneFor(judgeName).rejectWaiting(error);
+    for (const entry of this.inFlight.values()) {
+      if (entry.judgeName === judgeName) entry.controller.abort(error);
+    }
   }
 
   /** Current concurrency limit of a model's lane (for tests and progress). */

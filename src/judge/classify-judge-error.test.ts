@@ -82,6 +82,75 @@ const cases: Array<[string, unknown, Partial<JudgeCallFailure>]> = [
     { kind: "server", status: 503, retryAfterMs: 30_000, url: "https://api.example.com/v1/chat" },
   ],
   [
+    "a 429 with OpenAI's reset headers: the exhausted limit's reset (6m0s), not the other's",
+    apiError({
+      status: 429,
+      headers: {
+        "x-ratelimit-remaining-requests": "499",
+        "x-ratelimit-reset-requests": "120ms",
+        "x-ratelimit-remaining-tokens": "0",
+        "x-ratelimit-reset-tokens": "6m0s",
+      },
+    }),
+    { kind: "rate-limit", retryable: true, retryAfterMs: 360_000 },
+  ],
+  [
+    "a 429 with OpenAI's reset headers and no limit at 0: the earliest reset",
+    apiError({
+      status: 429,
+      headers: { "x-ratelimit-reset-requests": "1h2m3.5s", "x-ratelimit-reset-tokens": "20ms" },
+    }),
+    { kind: "rate-limit", retryAfterMs: 20 },
+  ],
+  [
+    "a 429 with a Go duration in seconds and a fraction",
+    apiError({ status: 429, headers: { "x-ratelimit-reset-requests": "1.5s" } }),
+    { retryAfterMs: 1500 },
+  ],
+  [
+    "a 429 with Anthropic's RFC 3339 reset headers: the exhausted limit's reset",
+    apiError({
+      status: 429,
+      headers: {
+        "anthropic-ratelimit-requests-remaining": "0",
+        "anthropic-ratelimit-requests-reset": "2025-01-01T00:00:12Z",
+        "anthropic-ratelimit-tokens-remaining": "90000",
+        "anthropic-ratelimit-tokens-reset": "2025-01-01T00:00:01Z",
+      },
+    }),
+    { kind: "rate-limit", retryAfterMs: 12_000 },
+  ],
+  [
+    "a 429 whose Retry-After wins over the reset headers",
+    apiError({
+      status: 429,
+      headers: { "retry-after": "3", "x-ratelimit-reset-requests": "6m0s" },
+    }),
+    { retryAfterMs: 3000 },
+  ],
+  [
+    "a 503 with OpenAI's reset headers",
+    apiError({ status: 503, headers: { "x-ratelimit-reset-requests": "2s" } }),
+    { kind: "server", retryable: true, retryAfterMs: 2000 },
+  ],
+  [
+    "a 500 with reset headers, which every answer carries: no wait read from them",
+    apiError({ status: 500, headers: { "x-ratelimit-reset-requests": "2s" } }),
+    { kind: "server", retryAfterMs: null },
+  ],
+  [
+    "a 429 with reset headers that are not durations or times: no wait",
+    apiError({
+      status: 429,
+      headers: {
+        "x-ratelimit-reset-requests": "soon",
+        "x-ratelimit-reset-tokens": "5x",
+        "anthropic-ratelimit-requests-reset": "tomorrow",
+      },
+    }),
+    { kind: "rate-limit", retryAfterMs: null },
+  ],
+  [
     "an APICallError-like object with parsed data",
     { statusCode: 429, data: { error: { code: "rate_limit_exceeded", message: "Slow down" } } },
     { kind: "rate-limit", providerCode: "rate_limit_exceeded", providerMessage: "Slow down" },

@@ -39,7 +39,8 @@ const TIMEOUT_CODES = new Set([
  * Reads anything a judge may throw — AI SDK `APICallError` (unwrapped from a `RetryError`),
  * openai-node errors, fetch network errors, `AbortError`/`TimeoutError` — as the facts of a
  * {@link JudgeCallFailure}: its kind, HTTP status, the provider's code and message, the
- * `Retry-After` it asked for, and whether a retry can help (rate limits, 408/409/5xx,
+ * wait it asked for (`retry-after-ms`, `Retry-After`, or on a 429/503 the rate-limit reset
+ * headers of OpenAI and Anthropic), and whether a retry can help (rate limits, 408/409/5xx,
  * timeouts and dropped connections only). Pure: `now` reads a `Retry-After` HTTP date.
  * @example
  * const { kind, retryable, retryAfterMs } = classifyJudgeError(caught);
@@ -65,12 +66,15 @@ export function classifyJudgeError(
           field(error, "code"),
           field(error, "type"),
         ) ?? null);
+  const headers = field(error, "responseHeaders") ?? field(error, "headers");
+  const now = options.now ?? Date.now();
   const facts = {
     status,
-    retryAfterMs: retryAfterFromHeaders(
-      field(error, "responseHeaders") ?? field(error, "headers"),
-      options.now ?? Date.now(),
-    ),
+    // A provider's rate-limit reset headers come with every answer; they say "later" only on
+    // a 429 or a 503.
+    retryAfterMs:
+      retryAfterFromHeaders(headers, now) ??
+      (status === 429 || status === 503 ? rateLimitResetFromHeaders(headers, now) : null),
     providerCode,
     providerMessage:
       firstString(field(bodyError, "message"), field(body, "message"), field(error, "message")) ??
@@ -95,7 +99,8 @@ export function classifyJudgeError(
         : failure("rate-limit");
     }
     if (status === 401 || status === 403) return failure("auth");
-    if (status === 404) return failure("not-found");
+    // OpenAI names an unknown model `model_not_found`, whatever the status it answers with.
+    if (status === 404 || providerCode === "model_not_found") return failure("not-found");
     if (status === 408 || status === 409 || status >= 500) return failure("server");
     return failure("bad-request");
   }
@@ -153,9 +158,9 @@ function errorBody(error: unknown): unknown {
   return undefined;
 }
 
-/** Reads `retry-after-ms` or `retry-after` (seconds or an HTTP date) from response headers. */
-function retryAfterFromHeaders(headers: unknown, now: number): number | null {
-  const header = (name: string): string | undefined => {
+/** Reads one response header, whatever the case of its name, from `Headers` or a plain object. */
+function headerReader(headers: unknown): (name: string) => string | undefined {
+  return (name) => {
     if (typeof headers !== "object" || headers === null) return undefined;
     if (typeof (headers as Headers).get === "function") {
       return (headers as Headers).get(name) ?? undefined;
@@ -165,6 +170,11 @@ function retryAfterFromHeaders(headers: unknown, now: number): number | null {
     }
     return undefined;
   };
+}
+
+/** Reads `retry-after-ms` or `retry-after` (seconds or an HTTP date) from response headers. */
+function retryAfterFromHeaders(headers: unknown, now: number): number | null {
+  const header = headerReader(headers);
   const milliseconds = Number.parseFloat(header("retry-after-ms") ?? "");
   if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
   const retryAfter = header("retry-after")?.trim();
@@ -172,6 +182,70 @@ function retryAfterFromHeaders(headers: unknown, now: number): number | null {
   if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number.parseFloat(retryAfter) * 1000;
   const date = Date.parse(retryAfter);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+// The limits whose reset time providers send: OpenAI `x-ratelimit-reset-<limit>` as a
+// duration ("1s", "6m0s", "20ms"), Anthropic `anthropic-ratelimit-<limit>-reset` as an RFC 3339
+// time; each with a `…remaining…` header beside it.
+const OPENAI_LIMITS = ["requests", "tokens"];
+const ANTHROPIC_LIMITS = ["requests", "tokens", "input-tokens", "output-tokens"];
+
+/**
+ * How long until the exhausted rate limit resets, from the provider's rate-limit headers: the
+ * latest reset among the limits whose `remaining` is 0, or, when none says so, the earliest
+ * reset (trying again then is cheap: another 429 says how long again).
+ */
+function rateLimitResetFromHeaders(headers: unknown, now: number): number | null {
+  const header = headerReader(headers);
+  const limits: Array<{ resetMs: number; exhausted: boolean }> = [];
+  const add = (reset: number | null, remaining: string | undefined) => {
+    if (reset === null) return;
+    limits.push({ resetMs: reset, exhausted: remaining?.trim() === "0" });
+  };
+  for (const limit of OPENAI_LIMITS) {
+    const reset = header(`x-ratelimit-reset-${limit}`);
+    add(
+      reset === undefined ? null : parseDuration(reset),
+      header(`x-ratelimit-remaining-${limit}`),
+    );
+  }
+  for (const limit of ANTHROPIC_LIMITS) {
+    const reset = Date.parse(header(`anthropic-ratelimit-${limit}-reset`) ?? "");
+    add(
+      Number.isNaN(reset) ? null : Math.max(0, reset - now),
+      header(`anthropic-ratelimit-${limit}-remaining`),
+    );
+  }
+  if (limits.length === 0) return null;
+  const exhausted = limits.filter((limit) => limit.exhausted);
+  return exhausted.length > 0
+    ? Math.max(...exhausted.map((limit) => limit.resetMs))
+    : Math.min(...limits.map((limit) => limit.resetMs));
+}
+
+const DURATION_UNITS_MS: Record<string, number> = {
+  h: 3_600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
+  us: 0.001,
+  µs: 0.001,
+  ns: 0.000_001,
+};
+
+/** Reads a Go-style duration such as `"1s"`, `"6m0s"`, `"20ms"` or `"1h2m3.5s"`; null if it is not one. */
+function parseDuration(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number.parseFloat(trimmed) * 1000;
+  let total = 0;
+  let consumed = 0;
+  for (const match of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g)) {
+    if (match.index !== consumed) return null;
+    total += Number.parseFloat(match[1] as string) * (DURATION_UNITS_MS[match[2] as string] ?? 0);
+    consumed += match[0].length;
+  }
+  return consumed === trimmed.length ? total : null;
 }
 
 function causeChain(error: unknown): unknown[] {

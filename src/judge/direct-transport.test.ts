@@ -175,7 +175,11 @@ describe("createDirectTransport over HTTP (OpenAI-compatible server on 127.0.0.1
     ]);
     const judge = createJudge({ model: createOpenAI({ baseURL, apiKey }).chat("gpt-4.1") });
     const { delays, sleep } = fastSleep();
-    const response = await createDirectTransport({ sleep }).send(judge, request, meta);
+    const response = await createDirectTransport({ sleep, random: () => 0 }).send(
+      judge,
+      request,
+      meta,
+    );
     expect(delays).toEqual([1000]);
     expect(requests).toHaveLength(2);
     expect(requests[0]?.url).toBe("/v1/chat/completions");

@@ -29,6 +29,11 @@ export interface DirectTransportOptions {
    * @default Math.random
    */
   random?: (() => number) | undefined;
+  /**
+   * The clock of the retry policy's `maxElapsedMs`, in ms.
+   * @default Date.now
+   */
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -73,6 +78,7 @@ export async function sendToJudge(options: SendToJudgeOptions): Promise<JudgeRes
     signal: request.signal,
     sleep: options.sleep,
     random: options.random,
+    now: options.now,
     slot: options.slot,
     onRetry: onRetry === undefined ? undefined : (info) => onRetry({ ...info, meta }),
     run: (signal) => judge.generate({ ...request, signal }),

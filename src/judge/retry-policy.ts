@@ -1,9 +1,13 @@
+import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeCallError } from "../errors/judge-call-error.ts";
 
 /** How judge calls are retried. */
 export interface RetryPolicy {
   /**
-   * Attempts in total, the first one included.
+   * Attempts in total, the first one included, counting only the attempts that failed without
+   * the provider saying how long to wait (5xx, dropped connections, timeouts, a 429 with no
+   * hint). A 429 or 503 with `Retry-After`, `retry-after-ms` or rate-limit reset headers is
+   * waited out without spending an attempt: `maxElapsedMs` bounds those waits instead.
    * @default 6
    */
   maxAttempts: number;
@@ -13,7 +17,7 @@ export interface RetryPolicy {
    */
   initialDelayMs: number;
   /**
-   * Longest backoff delay. A provider's `Retry-After` may ask for longer (up to 5 minutes).
+   * Longest backoff delay. A provider's `Retry-After` may ask for longer.
    * @default 30000
    */
   maxDelayMs: number;
@@ -22,6 +26,14 @@ export interface RetryPolicy {
    * @default 120000
    */
   timeoutMs: number;
+  /**
+   * Wall time one request may spend on its attempts and the waits between them (time queued
+   * for a concurrency slot not counted). A wait the provider asks for that would end past it
+   * is not waited: the call fails at once with a `JudgeCallError` that says so. `Infinity`
+   * waits as long as the provider asks.
+   * @default 600000 (10 minutes)
+   */
+  maxElapsedMs: number;
 }
 
 /** The retry policy used when none is given. */
@@ -30,14 +42,18 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   initialDelayMs: 500,
   maxDelayMs: 30_000,
   timeoutMs: 120_000,
+  maxElapsedMs: 600_000,
 });
 
-/** Longest `Retry-After` honoured: a provider asking for more is waited on for this long. */
-export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+/**
+ * The largest share of a provider's wait added at random on top of it, so that calls told to
+ * wait the same time do not all come back at the same instant.
+ */
+export const PROVIDER_WAIT_JITTER = 0.2;
 
 /** Options of {@link retryDelayMs}. */
 export interface RetryDelayOptions {
-  /** The attempt that just failed, 1-based. */
+  /** The attempts failed so far that spend the attempt budget, 1-based: sets the backoff. */
   attempt: number;
   /** Its error: a `retryAfterMs` on it wins over the backoff. */
   error?: JudgeCallError | null | undefined;
@@ -51,28 +67,63 @@ export interface RetryDelayOptions {
 }
 
 /**
- * How long to wait before the next attempt: the provider's `Retry-After` when it gave one
- * (up to 5 minutes), else `initialDelayMs * 2^(attempt-1)` capped at `maxDelayMs`, with equal
- * jitter (between half and all of it) so parallel calls do not retry in lockstep.
+ * How long to wait before the next attempt: the provider's wait (`Retry-After` or rate-limit
+ * reset) plus up to 20% more at random when it gave one, else `initialDelayMs * 2^(attempt-1)`
+ * capped at `maxDelayMs`, with equal jitter (between half and all of it) so parallel calls do
+ * not retry in lockstep.
  */
 export function retryDelayMs(options: RetryDelayOptions): number {
+  const random = options.random ?? Math.random;
   const retryAfterMs = options.error?.retryAfterMs;
   if (retryAfterMs !== null && retryAfterMs !== undefined) {
-    return Math.min(Math.max(0, retryAfterMs), MAX_RETRY_AFTER_MS);
+    const told = Math.max(0, retryAfterMs);
+    return Math.round(told + random() * told * PROVIDER_WAIT_JITTER);
   }
   const policy = resolveRetryPolicy(options.policy);
   const exponent = Math.max(0, options.attempt - 1);
   const base = Math.min(policy.initialDelayMs * 2 ** exponent, policy.maxDelayMs);
-  const random = options.random ?? Math.random;
   return Math.round(base / 2 + (random() * base) / 2);
 }
 
-/** Fills in the defaults of a partial policy. */
+/** Whether a failure is the provider saying "later, after this long" rather than failing. */
+export function isProviderWait(error: JudgeCallError): boolean {
+  return (
+    (error.status === 429 || error.status === 503) &&
+    error.retryAfterMs !== null &&
+    !error.quotaExhausted
+  );
+}
+
+const LIMITS: Record<keyof RetryPolicy, { min: number; integer: boolean; what: string }> = {
+  maxAttempts: { min: 1, integer: true, what: "a whole number of at least 1" },
+  initialDelayMs: { min: 0, integer: false, what: "0 or more milliseconds" },
+  maxDelayMs: { min: 0, integer: false, what: "0 or more milliseconds" },
+  timeoutMs: { min: 0, integer: false, what: "0 or more milliseconds (0 or Infinity: none)" },
+  maxElapsedMs: { min: 1, integer: false, what: "at least 1 millisecond (Infinity: no limit)" },
+};
+
+/**
+ * Fills in the defaults of a partial policy; throws a `ConfigError` naming the field for a
+ * value that is not a usable number.
+ */
 export function resolveRetryPolicy(policy: Partial<RetryPolicy> | undefined): RetryPolicy {
   const resolved = { ...DEFAULT_RETRY_POLICY };
   for (const key of Object.keys(resolved) as Array<keyof RetryPolicy>) {
     const value = policy?.[key];
-    if (value !== undefined) resolved[key] = value;
+    if (value === undefined) continue;
+    const limit = LIMITS[key];
+    const usable =
+      typeof value === "number" &&
+      !Number.isNaN(value) &&
+      value >= limit.min &&
+      (!limit.integer || Number.isInteger(value));
+    if (!usable) {
+      throw new ConfigError(
+        `retry.${key} must be ${limit.what}; got ${typeof value === "number" ? value : JSON.stringify(value)}. ` +
+          `Fix it in the retry option, or leave it out for the default (${DEFAULT_RETRY_POLICY[key]}).`,
+      );
+    }
+    resolved[key] = value;
   }
   return resolved;
 }

@@ -83,6 +83,40 @@ describe("toJudgeCallError", () => {
     expect(bad.message).toContain("HTTP 400");
   });
 
+  it("names a close known model on an unknown one, and calls it a configuration error", () => {
+    const typo = classify(
+      apiError({
+        status: 404,
+        body: { error: { message: "The model `gtp-4.1` does not exist", code: "model_not_found" } },
+      }),
+      "openai:gtp-4.1",
+    );
+    expect(typo.kind).toBe("configuration");
+    expect(typo.message).toContain('Did you mean "gpt-4.1"?');
+    expect(typo.message).toContain("VERDICT_MODEL");
+    const unknown = classify(apiError({ status: 404 }), "openai:my-fine-tune");
+    expect(unknown.message).not.toContain("Did you mean");
+    // OpenAI may say model_not_found with another status: still an unknown model.
+    const other = classify(
+      apiError({ status: 400, body: { error: { code: "model_not_found" } } }),
+      "openai:gtp-4.1",
+    );
+    expect(other.kind).toBe("configuration");
+    expect(other.message).toContain("model not found (HTTP 400)");
+  });
+
+  it("tells configuration errors from quota, transient and other failures", () => {
+    const kindOf = (status: number, code?: string) =>
+      classify(apiError({ status, ...(code ? { body: { error: { code } } } : {}) })).kind;
+    expect(kindOf(401)).toBe("configuration");
+    expect(kindOf(403)).toBe("configuration");
+    expect(kindOf(404)).toBe("configuration");
+    expect(kindOf(429, "insufficient_quota")).toBe("quota");
+    expect(kindOf(429)).toBe("transient");
+    expect(kindOf(503)).toBe("transient");
+    expect(kindOf(400)).toBe("failure");
+  });
+
   it("retries 408, 409 and 5xx, with the provider's code", () => {
     for (const status of [408, 409, 500, 502, 503, 529]) {
       expect(classify(apiError({ status })).retryable, `HTTP ${status}`).toBe(true);

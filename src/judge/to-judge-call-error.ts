@@ -2,6 +2,7 @@ import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { classifyJudgeError } from "./classify-judge-error.ts";
 import { providerOfJudgeName } from "./providers.ts";
+import { similarModelName } from "./similar-model-name.ts";
 
 /** Options of {@link toJudgeCallError}. */
 export interface ToJudgeCallErrorOptions {
@@ -42,6 +43,8 @@ export function toJudgeCallError(options: ToJudgeCallErrorOptions): JudgeCallErr
       url: failure.url === null ? null : redact(failure.url),
     },
     apiKeyVariable: providerOfJudgeName(options.judgeName)?.apiKeyVariable,
+    similarModel:
+      failure.kind === "not-found" ? similarModelName({ modelId: options.judgeName }) : null,
     cause: options.error,
   });
 }

@@ -3,7 +3,12 @@ import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { apiError } from "./judge-error-fixtures.ts";
 import { DEFAULT_RETRY_POLICY } from "./retry-policy.ts";
-import { type RetryInfo, type Sleep, withRetries } from "./with-retries.ts";
+import {
+  type RetryInfo,
+  type Sleep,
+  type WithRetriesOptions,
+  withRetries,
+} from "./with-retries.ts";
 
 describe("withRetries", () => {
   const recordingSleep = () => {
@@ -141,6 +146,194 @@ describe("withRetries", () => {
       },
     });
     await expect(hanging).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  /**
+   * A clock that only the injected sleep (and attempts that say so) move forward, and
+   * `withRetries` on it, without jitter unless the test gives `random`.
+   */
+  const fakeClock = () => {
+    const clock = { now: 0, delays: [] as number[] };
+    const sleep: Sleep = async ({ delayMs }) => {
+      clock.delays.push(delayMs);
+      clock.now += delayMs;
+    };
+    const retry = <T>(options: WithRetriesOptions<T>) =>
+      withRetries({ sleep, now: () => clock.now, random: () => 0, ...options });
+    return { clock, retry };
+  };
+  const rateLimited = (headers: Record<string, string>) => apiError({ status: 429, headers });
+
+  it("waits out 429s that say how long without spending the attempt budget", async () => {
+    const { clock, retry } = fakeClock();
+    const retries: RetryInfo[] = [];
+    let calls = 0;
+    const result = await retry({
+      judgeName: "openai:gpt-4.1",
+      policy: { maxAttempts: 2 },
+      onRetry: (info) => retries.push(info),
+      run: async () => {
+        calls++;
+        if (calls <= 20) throw rateLimited({ "retry-after-ms": "5" });
+        return "ok";
+      },
+    });
+    expect(result).toBe("ok");
+    expect(calls).toBe(21);
+    expect(clock.delays).toEqual(Array(20).fill(5));
+    expect(retries.every((info) => !info.countsAsAttempt)).toBe(true);
+    expect(retries.map((info) => info.attempt)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+  });
+
+  it("treats a 503 with Retry-After and a 429 with reset headers as waits, not attempts", async () => {
+    const { clock, retry } = fakeClock();
+    const answers = [
+      apiError({ status: 503, headers: { "retry-after": "2" } }),
+      rateLimited({ "x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "1s" }),
+      apiError({ status: 503, headers: { "retry-after": "2" } }),
+    ];
+    const result = await retry({
+      judgeName: "j",
+      policy: { maxAttempts: 1 },
+      run: async () => {
+        const next = answers.shift();
+        if (next) throw next;
+        return "ok";
+      },
+    });
+    expect(result).toBe("ok");
+    expect(clock.delays).toEqual([2000, 1000, 2000]);
+  });
+
+  it("still counts a 429 without any hint, backing off exponentially", async () => {
+    const { clock, retry } = fakeClock();
+    let calls = 0;
+    const failing = retry({
+      judgeName: "openai:gpt-4.1",
+      policy: { maxAttempts: 3 },
+      run: async () => {
+        calls++;
+        throw apiError({ status: 429 });
+      },
+    });
+    await expect(failing).rejects.toThrow(/HTTP 429.*Gave up after 3 attempts\.$/);
+    expect(calls).toBe(3);
+    expect(clock.delays).toEqual([250, 500]);
+  });
+
+  it("keeps hard failures bounded by maxAttempts between free rate-limit waits", async () => {
+    const { clock, retry } = fakeClock();
+    const pattern = [500, 429, 500, 429, 500, 429, 500];
+    let calls = 0;
+    const failing = retry({
+      judgeName: "j",
+      policy: { maxAttempts: 3 },
+      run: async () => {
+        const status = pattern[calls++] ?? 200;
+        if (status === 429) throw rateLimited({ "retry-after-ms": "7" });
+        throw apiError({ status });
+      },
+    });
+    // The third 500 is the third counted attempt, the fifth in all.
+    await expect(failing).rejects.toThrow(/HTTP 500.*Gave up after 5 attempts\.$/);
+    expect(calls).toBe(5);
+    // Backoff grows with counted attempts only: 250, then 500, the 7 ms waits between.
+    expect(clock.delays).toEqual([250, 7, 500, 7]);
+  });
+
+  it("jitters the provider's wait upwards so waiting calls do not return together", async () => {
+    const waits = await Promise.all(
+      [0, 0.5, 0.99].map(async (random) => {
+        const { clock, retry } = fakeClock();
+        let calls = 0;
+        await retry({
+          judgeName: "j",
+          random: () => random,
+          run: async () => {
+            if (calls++ === 0) throw rateLimited({ "retry-after": "1" });
+            return "ok";
+          },
+        });
+        return clock.delays[0];
+      }),
+    );
+    expect(waits).toEqual([1000, 1100, 1198]);
+  });
+
+  it("stops waiting once the next wait would pass maxElapsedMs, and says what to do", async () => {
+    const { clock, retry } = fakeClock();
+    let calls = 0;
+    const failing = retry({
+      judgeName: "openai:gpt-4.1",
+      run: async () => {
+        calls++;
+        throw rateLimited({ "retry-after": "60" });
+      },
+    });
+    await expect(failing).rejects.toMatchObject({ name: "JudgeCallError", status: 429 });
+    const message = await failing.catch((error: Error) => error.message);
+    // Ten waits of a minute fill the default 10 minutes; the eleventh is not waited.
+    expect(clock.delays).toEqual(Array(10).fill(60_000));
+    expect(calls).toBe(11);
+    expect(message).toMatch(
+      /^Gave up after 11 attempts in 10 min \(11 times told to wait\): the provider asks to wait 1 min more, past the retry budget \(retry\.maxElapsedMs = 600000 ms\)\./,
+    );
+    expect(message).toMatch(/Raise retry\.maxElapsedMs/);
+    expect(message).toMatch(/lower maxConcurrent/);
+    expect(message).toMatch(/rate limit of your plan/);
+    expect(message).toMatch(/Last failure: Judge "openai:gpt-4\.1" is rate limited \(HTTP 429\)/);
+  });
+
+  it("counts the attempts' own time against maxElapsedMs, but not time queued for a slot", async () => {
+    const { clock, retry } = fakeClock();
+    let calls = 0;
+    const failing = retry({
+      judgeName: "j",
+      policy: { maxElapsedMs: 1000 },
+      slot: {
+        acquire: async () => {
+          clock.now += 3_600_000;
+        },
+        release: () => {},
+      },
+      run: async () => {
+        calls++;
+        clock.now += 200;
+        throw rateLimited({ "retry-after-ms": "100" });
+      },
+    });
+    await expect(failing).rejects.toThrow(/Gave up after 4 attempts in 1.1 s/);
+    // 4 attempts of 200 ms and 3 waits of 100 ms: 1100 ms; one more wait would pass 1000.
+    expect(calls).toBe(4);
+    expect(clock.delays).toEqual([100, 100, 100]);
+  });
+
+  it("fails at once when the provider asks for more than the whole budget", async () => {
+    const { clock, retry } = fakeClock();
+    const failing = retry({
+      judgeName: "j",
+      run: async () => {
+        throw rateLimited({ "retry-after": "3600" });
+      },
+    });
+    await expect(failing).rejects.toThrow(/after 1 attempt in 0 ms .*wait 60 min more/);
+    expect(clock.delays).toEqual([]);
+  });
+
+  it("bounds a hard failure's Retry-After by maxElapsedMs too", async () => {
+    const { clock, retry } = fakeClock();
+    const failing = retry({
+      judgeName: "j",
+      policy: { maxElapsedMs: 5000 },
+      run: async () => {
+        throw apiError({ status: 500, headers: { "retry-after": "10" } });
+      },
+    });
+    await expect(failing).rejects.toThrow(/HTTP 500/);
+    await expect(failing).rejects.toThrow(/retry\.maxElapsedMs = 5000 ms/);
+    expect(clock.delays).toEqual([]);
   });
 
   it("passes verdict's own errors through untouched", async () => {

@@ -2,7 +2,12 @@ import { setTimeout as delay } from "node:timers/promises";
 import { describeCancelledJudgeCall } from "../errors/describe-judge-call-failure.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
-import { type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.ts";
+import {
+  isProviderWait,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  retryDelayMs,
+} from "./retry-policy.ts";
 import { toJudgeCallError } from "./to-judge-call-error.ts";
 
 /** What {@link withRetries} reports before it waits for the next attempt. */
@@ -12,6 +17,11 @@ export interface RetryInfo {
   attempt: number;
   /** How long it waits before the next attempt. */
   delayMs: number;
+  /**
+   * Whether the failed attempt spent the attempt budget: `false` when the provider said how
+   * long to wait (a 429 or 503 with `Retry-After` or rate-limit reset headers).
+   */
+  countsAsAttempt: boolean;
   /** Why the attempt failed. */
   error: JudgeCallError;
 }
@@ -39,6 +49,11 @@ export interface WithRetriesOptions<T> {
   /** @default Math.random */
   random?: (() => number) | undefined;
   /**
+   * The clock that measures the time spent against the policy's `maxElapsedMs`, in ms.
+   * @default Date.now
+   */
+  now?: (() => number) | undefined;
+  /**
    * A concurrency slot held for each attempt only (not while waiting to retry): the
    * attempt's time limit starts once the slot is acquired, so queueing never times out.
    */
@@ -54,7 +69,10 @@ export interface AttemptSlot {
 
 /**
  * Runs `run` with a time limit per attempt and retries retryable failures (rate limits,
- * server errors, timeouts, dropped connections) with backoff that honours `Retry-After`.
+ * server errors, timeouts, dropped connections). A 429 or 503 that says how long to wait
+ * (`Retry-After`, `retry-after-ms`, rate-limit reset headers) is waited out as told, with a
+ * little jitter, without spending the attempt budget; the policy's `maxElapsedMs` bounds those
+ * waits. Every other failure backs off exponentially and counts towards `maxAttempts`.
  * Throws a {@link JudgeCallError} when it gives up, or an `EvalError` with code `"ABORTED"`
  * as soon as `signal` aborts.
  * @example
@@ -66,18 +84,26 @@ export interface AttemptSlot {
 export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T> {
   const policy = resolveRetryPolicy(options.policy);
   const sleep = options.sleep ?? defaultSleep;
+  const now = options.now ?? Date.now;
   const { judgeName, signal } = options;
+  // Attempts that spent the attempt budget, and failures that said how long to wait.
+  let countedAttempts = 0;
+  let providerWaits = 0;
+  // Time spent on attempts and waits; time queued for a slot is the run's, not the request's.
+  let elapsedMs = 0;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortedError({ judgeName, signal });
     let error: JudgeCallError;
     const slot = options.slot;
     let holdsSlot = false;
+    let startedAt: number | null = null;
     try {
       if (slot) {
         await slot.acquire(signal);
         holdsSlot = true;
       }
       if (signal?.aborted) throw abortedError({ judgeName, signal });
+      startedAt = now();
       const value = await runAttempt({
         run: options.run,
         signal,
@@ -87,6 +113,7 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       if (holdsSlot) slot?.release({ error: null });
       return value;
     } catch (caught) {
+      if (startedAt !== null) elapsedMs += Math.max(0, now() - startedAt);
       // The slot is released only once the failure is classified, so that an exhausted
       // quota stops the next queued request before it is dispatched.
       const classified =
@@ -100,15 +127,40 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       error = classified;
     }
     if (!error.retryable) throw error;
-    if (attempt >= policy.maxAttempts) throw error.afterAttempts(attempt);
-    const delayMs = retryDelayMs({ attempt, error, policy, random: options.random });
-    options.onRetry?.({ judgeName, attempt, delayMs, error });
+    const countsAsAttempt = !isProviderWait(error);
+    if (countsAsAttempt) {
+      countedAttempts += 1;
+      if (countedAttempts >= policy.maxAttempts) throw error.afterAttempts(attempt);
+    }
+    const delayMs = retryDelayMs({
+      attempt: countedAttempts,
+      error,
+      policy,
+      random: options.random,
+    });
+    // Waits the provider asks for are bounded by time (backoff is bounded by maxDelayMs).
+    if (error.retryAfterMs !== null) {
+      providerWaits += 1;
+      if (elapsedMs + delayMs > policy.maxElapsedMs) {
+        throw error.afterRetryBudget({
+          attempts: attempt,
+          providerWaits,
+          elapsedMs,
+          nextWaitMs: delayMs,
+          maxElapsedMs: policy.maxElapsedMs,
+        });
+      }
+    }
+    options.onRetry?.({ judgeName, attempt, delayMs, error, countsAsAttempt });
+    const sleptFrom = now();
     try {
       await sleep({ delayMs, signal });
     } catch (sleepError) {
       if (signal?.aborted) throw abortedError({ judgeName, signal });
       throw sleepError;
     }
+    // At least the wait asked for: an injected sleep that returns at once still spends it.
+    elapsedMs += Math.max(delayMs, now() - sleptFrom);
   }
 }
 

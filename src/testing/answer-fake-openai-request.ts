@@ -6,6 +6,7 @@ import {
   type FakeResponder,
   isFakeReply,
 } from "./fake-openai-replies.ts";
+import type { FaultInjector } from "./fault-injector.ts";
 import { type FakeOpenAIRequest, parseFakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 import { renderFakeOpenAIAnswer } from "./render-fake-openai-answer.ts";
 
@@ -32,6 +33,8 @@ export interface FakeOpenAIScript {
   requests: FakeOpenAIRequest[];
   /** Model calls answered so far: makes ids unique and repeatable. */
   sequence: number;
+  /** Seeded random faults, drawn before the queue and the responder are consulted. */
+  faults: FaultInjector | undefined;
 }
 
 const TOKENS_PER_IMAGE = 85;
@@ -108,7 +111,7 @@ export async function answerFakeOpenAIRequest(options: {
   const request = parsed.request;
   script.requests.push(request);
   script.sequence++;
-  const chosen = await chooseReply({ script, request });
+  const chosen = script.faults?.draw(request) ?? (await chooseReply({ script, request }));
   return answer({ request, chosen, sequence: script.sequence });
 }
 

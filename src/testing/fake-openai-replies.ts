@@ -107,6 +107,20 @@ export const reply = {
   serverError(status = 500): FakeReply {
     return { kind: "error", status };
   },
+  /**
+   * 404 `model_not_found`: OpenAI's answer to a model it does not have (a typo, or no access).
+   * @example
+   * startFakeOpenAIServer({ respond: (request) => request.model === "gpt-4.1" ? undefined : reply.modelNotFound(request.model) });
+   */
+  modelNotFound(model: string): FakeReply {
+    return {
+      kind: "error",
+      status: 404,
+      type: "invalid_request_error",
+      code: "model_not_found",
+      message: `The model \`${model}\` does not exist or you do not have access to it.`,
+    };
+  },
   /** 401 `invalid_api_key`. */
   unauthorized(): FakeReply {
     return {

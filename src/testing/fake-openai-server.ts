@@ -9,6 +9,7 @@ import {
   type Outcome,
 } from "./answer-fake-openai-request.ts";
 import { errorBody, type FakeReply, type FakeResponder } from "./fake-openai-replies.ts";
+import { createFaultInjector, type FakeFaults } from "./fault-injector.ts";
 import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
 export {
@@ -19,6 +20,7 @@ export {
   type FakeResponder,
   reply,
 } from "./fake-openai-replies.ts";
+export type { FakeFaults, FakeRateLimitHint } from "./fault-injector.ts";
 export type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
 /** Options of {@link startFakeOpenAIServer}. */
@@ -29,6 +31,11 @@ export interface FakeOpenAIServerOptions {
   respond?: FakeResponder;
   /** Delay before every answer, errors and drops included. @default 0 */
   latencyMs?: number;
+  /**
+   * Seeded random faults: a share of model calls answered 429 (with a Retry-After hint of
+   * your choice), 503, 500, or dropped, the same ones for the same seed. @default none
+   */
+  faults?: FakeFaults;
   /** Interface to listen on. @default "127.0.0.1" */
   host?: string;
   /** Port to listen on. @default 0 (an ephemeral port) */
@@ -65,7 +72,12 @@ export interface FakeOpenAIServer {
   setLatency(latencyMs: number): void;
   /** Replaces the responder used once the queue is empty; `undefined` gives the default answer. */
   setResponder(respond: FakeResponder | undefined): void;
-  /** Clears recorded requests, counters and queued replies; keeps responder and latency. */
+  /** Replaces the seeded faults (see `faults`), from the next call on; `undefined` for none. */
+  setFaults(faults: FakeFaults | undefined): void;
+  /**
+   * Clears recorded requests, counters and queued replies, and restarts the faults' draws;
+   * keeps responder, faults and latency.
+   */
   reset(): void;
   /** Stops listening and closes every connection, idle keep-alive ones included. */
   close(): Promise<void>;
@@ -101,6 +113,7 @@ export async function startFakeOpenAIServer(
     requests: [],
     stats: emptyStats({ inFlight: 0 }),
     sequence: 0,
+    faults: options.faults === undefined ? undefined : createFaultInjector(options.faults),
     closing: new AbortController(),
   };
   const server = createServer((request, response) => {
@@ -130,7 +143,11 @@ export async function startFakeOpenAIServer(
     setResponder: (respond) => {
       state.respond = respond;
     },
+    setFaults: (faults) => {
+      state.faults = faults === undefined ? undefined : createFaultInjector(faults);
+    },
     reset: () => {
+      state.faults?.reset();
       state.requests.length = 0;
       state.queue.length = 0;
       state.sequence = 0;

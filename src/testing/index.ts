@@ -6,11 +6,13 @@
 export {
   type FakeAnswerReplyOptions,
   type FakeErrorReplyOptions,
+  type FakeFaults,
   type FakeFinishReason,
   type FakeOpenAIRequest,
   type FakeOpenAIServer,
   type FakeOpenAIServerOptions,
   type FakeOpenAIServerStats,
+  type FakeRateLimitHint,
   type FakeReply,
   type FakeResponder,
   reply,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../errors/config-error.ts";
+import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
@@ -154,6 +155,53 @@ describe("assertTest", () => {
       result: null,
       error: { name: "ConfigError", code: "CONFIG" },
     });
+  });
+
+  it("fails every test alike on a rejected key, with one short error and no call after it", async ({
+    task,
+  }) => {
+    const rejected = new JudgeCallError({
+      message: 'Judge "openai:gpt-4.1": the API key was rejected (HTTP 401). Check OPENAI_API_KEY.',
+      status: 401,
+      retryable: false,
+      cause: new Error("provider said no"),
+    });
+    // A name of its own: the worker's scheduler stops this judge for every later test.
+    const judge = new MockJudge({ name: "rejected-key-judge", answers: () => rejected });
+    const failure = (assertion: Promise<unknown>) =>
+      assertion.then(
+        () => {
+          throw new Error("the assertion passed");
+        },
+        (thrown: unknown) => thrown as Error,
+      );
+    const attempts = await Promise.all(
+      [polite, rude].map((testCase) =>
+        failure(assertTest(testCase, [new ToxicityMetric({ model: judge })], options)),
+      ),
+    );
+    // Both went out together; the test after them asks nothing.
+    expect(judge.calls).toHaveLength(2);
+    const later = await failure(assertTest(polite, [new BiasMetric({ model: judge })], options));
+    expect(judge.calls).toHaveLength(2);
+    for (const error of [...attempts, later]) {
+      expect(error).toBeInstanceOf(JudgeCallError);
+      expect(error).toMatchObject({
+        message: rejected.message,
+        status: 401,
+        kind: "configuration",
+      });
+      // Every test of the suite throws it: the message alone, no trace, no cause.
+      expect(error.stack).toBe(`JudgeCallError: ${rejected.message}`);
+      expect(error.cause).toBeUndefined();
+    }
+    expect(task.meta.verdict?.map((record) => record.outcome)).toEqual([
+      "config-error",
+      "config-error",
+      "config-error",
+    ]);
+    // The judge's own error keeps its cause.
+    expect(rejected.cause).toBeDefined();
   });
 });
 

@@ -1,5 +1,6 @@
 import type { RunnerTestCase } from "vitest";
 import { EvalError } from "../errors/eval-error.ts";
+import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
 import type { CacheMode } from "../evaluate/scheduler.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
@@ -166,11 +167,16 @@ async function scoreAssertion(options: {
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error));
     const info = describeError(failure);
-    const outcome = info.code === "CONFIG" ? "config-error" : "unscored";
+    // A rejected key or an unknown model is configuration, like a missing key: the reporter
+    // prints it once and the run ends "usage".
+    const configuration =
+      info.code === "CONFIG" ||
+      (failure instanceof JudgeCallError && failure.kind === "configuration");
+    const outcome = configuration ? "config-error" : "unscored";
     return {
       record: { ...base, outcome, result: null, error: info, runStatus: "failed" },
       result: null,
-      error: failure,
+      error: configuration ? withoutTrace(failure) : failure,
       failed: true,
     };
   }
@@ -205,6 +211,25 @@ async function scoreAssertion(options: {
     error: null,
     failed,
   };
+}
+
+/**
+ * A configuration error as each test throws it: the same class and fields, its message alone
+ * as the stack and no cause. Every test of the suite meets it, and where verdict's code threw
+ * it says nothing the message does not.
+ */
+function withoutTrace(error: Error): Error {
+  const short = Object.create(
+    Object.getPrototypeOf(error),
+    Object.getOwnPropertyDescriptors(error),
+  ) as Error;
+  Object.defineProperty(short, "stack", {
+    value: `${error.name}: ${error.message}`,
+    configurable: true,
+    writable: true,
+  });
+  delete short.cause;
+  return short;
 }
 
 function hasOwnName(testCase: LLMTestCase | LLMTestCaseFields): boolean {

@@ -79,7 +79,7 @@ interface FakeTest {
   /** Vitest's verdict on the test; by default from its records. */
   state?: "passed" | "failed";
   records?: VerdictCaseRecord[];
-  failedWith?: { name: string; message: string };
+  failedWith?: { name: string; message: string; status?: number };
 }
 
 /** A test file as Vitest's reporter API shows it, with just what VerdictReporter reads. */
@@ -333,6 +333,13 @@ describe("VerdictReporter", () => {
       { name: "direct", failedWith: { name: "ConfigError", message: "no key" } },
     ]);
     expect((await runReporter({ modules: [config] })).reporter.outcome).toBe("usage");
+    const rejectedKey = fakeModule("a.eval.ts", [
+      {
+        name: "direct",
+        failedWith: { name: "JudgeCallError", message: "key rejected", status: 401 },
+      },
+    ]);
+    expect((await runReporter({ modules: [rejectedKey] })).reporter.outcome).toBe("usage");
   });
 
   it("keeps only the last retry's records", async () => {

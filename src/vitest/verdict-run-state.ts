@@ -1,5 +1,6 @@
 import type { TestError } from "vitest";
 import type { TestCase, TestModule } from "vitest/node";
+import { judgeCallErrorKind } from "../errors/judge-call-error.ts";
 import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
@@ -163,7 +164,12 @@ export class RunState {
 
   /** A test failed with a verdict error that no assertion recorded (e.g. evaluate() called directly). */
   testFailedWithVerdictError(error: TestError): void {
-    if (error.name === "ConfigError") this.configErrors.add(error.message);
+    const configuration =
+      error.name === "ConfigError" ||
+      (error.name === "JudgeCallError" &&
+        judgeCallErrorKind(error as { status?: unknown; providerCode?: unknown }) ===
+          "configuration");
+    if (configuration) this.configErrors.add(error.message);
     else this.addUnscored(error.message);
   }
 

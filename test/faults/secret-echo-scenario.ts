@@ -53,7 +53,8 @@ function echoingResponder(secrets: { skKey: string; plainKey: string }): FakeRes
       });
     }
     if (request.prompt.includes("case-code")) {
-      return reply.error(401, {
+      // 422, not 401: a rejected key stops the whole run (fail fast), and this case is one of three.
+      return reply.error(422, {
         message: `Incorrect API key provided: ${plainKey}.`,
         code: plainKey,
         type: skKey,

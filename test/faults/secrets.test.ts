@@ -20,7 +20,7 @@ describe.concurrent("secrets echoed by the judge server", () => {
         const text = (channel: string) => channels.get(channel)?.toString("utf8") ?? "";
         // The run happened and every channel was written, so the counts below mean something.
         expect(outcome.exitCode, text("stderr")).toBe(0);
-        expect(outcome.byStatus).toMatchObject({ 400: 3, 401: 3 });
+        expect(outcome.byStatus).toMatchObject({ 400: 3, 422: 3 });
         expect([...channels.keys()]).toEqual(
           expect.arrayContaining(["db", "db-wal", "report first.json", "report first.xml"]),
         );

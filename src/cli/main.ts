@@ -31,6 +31,7 @@ interface TestRunFlags {
   output?: OutputRequest[];
   outputFile?: string;
   shard?: string;
+  judge?: string;
 }
 
 interface MergeFlags {
@@ -172,6 +173,11 @@ function buildProgram(options: {
     .addOption(outputOption())
     .addOption(outputFileOption())
     .option("--shard <i/n>", "run only shard i of n (CI)", shard)
+    .option(
+      "--judge <model>",
+      'judge model for this run (sets VERDICT_MODEL); "fake": the built-in fake judge, no key, scores not real',
+      nonEmpty("--judge"),
+    )
     .action(async (paths: string[], flags: TestRunFlags) => {
       const { runTestRun } = await import("./commands/test-run.ts");
       setExitCode(
@@ -190,6 +196,7 @@ function buildProgram(options: {
           outputs: flags.output ?? [],
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+          ...(flags.judge === undefined ? {} : { judge: flags.judge }),
           cwd,
           env,
         }),
@@ -267,6 +274,14 @@ function buildProgram(options: {
     .action(async (flags: { port: number }) => {
       const { runView } = await import("./commands/view.ts");
       setExitCode(await runView({ cwd, env, port: flags.port }));
+    });
+
+  program
+    .command("init")
+    .description("scaffold evals/example.eval.ts and .verdict/.gitignore (never overwrites)")
+    .action(async () => {
+      const { runInit } = await import("./commands/init.ts");
+      setExitCode(await runInit({ cwd, env }));
     });
 
   program

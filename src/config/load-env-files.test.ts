@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../errors/config-error.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
-import { loadEnvFiles } from "./load-env-files.ts";
+import { createEnvFilesLoader, loadEnvFiles } from "./load-env-files.ts";
 
 describe("loadEnvFiles", () => {
   let folder: string;
@@ -65,5 +65,43 @@ describe("loadEnvFiles", () => {
     expect(redactSecretText(`echoed ${fromFile} for ${model}`, { env: {} })).toBe(
       `echoed *** for ${model}`,
     );
+  });
+});
+
+describe("createEnvFilesLoader", () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(path.join(tmpdir(), "verdict-env-once-"));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("fills its environment from the working folder's files once, never overriding it", () => {
+    const env: NodeJS.ProcessEnv = { VERDICT_MODEL: "from-the-environment" };
+    let cwd = folder;
+    const loadOnce = createEnvFilesLoader({ env, cwd: () => cwd });
+    writeFileSync(path.join(folder, ".env"), "VERDICT_MODEL=fake\nVERDICT_HOME=from-file\n");
+    writeFileSync(path.join(folder, ".env.local"), "VERDICT_HOME=from-local\n");
+    loadOnce(env);
+    expect(env).toEqual({ VERDICT_MODEL: "from-the-environment", VERDICT_HOME: "from-local" });
+
+    // Once per folder: a second call reads nothing, even after the file changed.
+    writeFileSync(path.join(folder, ".env"), "LATER=1\n");
+    loadOnce(env);
+    expect(env.LATER).toBeUndefined();
+
+    // Another working folder is read in its turn.
+    cwd = path.join(folder, "sub");
+    mkdirSync(cwd);
+    writeFileSync(path.join(cwd, ".env"), "SUB=1\n");
+    loadOnce(env);
+    expect(env.SUB).toBe("1");
+  });
+
+  it("leaves an environment the caller passed in untouched", () => {
+    writeFileSync(path.join(folder, ".env"), "VERDICT_MODEL=fake\n");
+    const loadOnce = createEnvFilesLoader({ env: {}, cwd: () => folder });
+    const passed: NodeJS.ProcessEnv = {};
+    loadOnce(passed);
+    expect(passed).toEqual({});
   });
 });

@@ -68,3 +68,44 @@ function readEnvFile(file: string): string | null {
     );
   }
 }
+
+/** Options of {@link createEnvFilesLoader}. */
+export interface EnvFilesLoaderOptions {
+  /** The environment that is filled in when asked about. @default process.env */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** The working directory whose files are read. @default process.cwd */
+  cwd?: (() => string) | undefined;
+}
+
+/**
+ * A loader of the working directory's `.env` and `.env.local` (as {@link loadEnvFiles}) into
+ * one environment, at most once per folder: what lets `evaluate()` and `metric.measure()`
+ * read a key from `.env` as the CLI does, without reading the files on every call. Asked
+ * about another environment object (an `env` option), it does nothing: that object is
+ * exactly what the caller chose to pass.
+ * @example
+ * const loadOnce = createEnvFilesLoader();
+ * loadOnce(process.env); // reads ./.env and ./.env.local the first time only
+ */
+export function createEnvFilesLoader(
+  options: EnvFilesLoaderOptions = {},
+): (env: NodeJS.ProcessEnv) => void {
+  const target = options.env ?? process.env;
+  const currentFolder = options.cwd ?? (() => process.cwd());
+  const loadedFolders = new Set<string>();
+  return (env) => {
+    if (env !== target) return;
+    const cwd = currentFolder();
+    if (loadedFolders.has(cwd)) return;
+    loadedFolders.add(cwd);
+    loadEnvFiles({ cwd, env: target });
+  };
+}
+
+/**
+ * Reads `.env` and `.env.local` of the working directory into `process.env` (never
+ * overriding it) the first time a judge is resolved against `process.env` there. Library
+ * entry points (`evaluate()`, `metric.measure()`, `assertTest`) call it, so a key in `.env`
+ * works in a script as it does under the CLI.
+ */
+export const loadProcessEnvFiles: (env: NodeJS.ProcessEnv) => void = createEnvFilesLoader();

@@ -1,3 +1,4 @@
+import { loadProcessEnvFiles } from "../config/load-env-files.ts";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import { resolveJudge } from "../judge/resolve-model.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
@@ -11,7 +12,11 @@ export class JudgeResolver {
   private readonly bySpec = new Map<unknown, Promise<JudgeModel>>();
   private readonly byMetric = new Map<BaseMetric<object>, JudgeModel>();
 
+  /** `process.env` is first completed from the working directory's `.env` files (once). */
   constructor(env: NodeJS.ProcessEnv) {
+    // Before anything reads VERDICT_MODEL, VERDICT_HOME or a key: a script's .env counts as
+    // much as the CLI's.
+    loadProcessEnvFiles(env);
     this.env = env;
   }
 

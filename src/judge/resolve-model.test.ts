@@ -98,7 +98,7 @@ describe("resolveJudge", () => {
 
   it("says which variable to set when a key is missing, without printing any key", async () => {
     await expect(resolveJudge({ model: "openai:gpt-4.1", env: {} })).rejects.toThrow(
-      'Judge model "openai:gpt-4.1" needs OPENAI_API_KEY: set it in the environment or a .env file, or pass another model.',
+      'Judge model "openai:gpt-4.1" needs OPENAI_API_KEY: set it in the environment or in .env / .env.local in the working directory, or pass another model (to try verdict without a key: VERDICT_MODEL=fake).',
     );
     await expect(
       resolveJudge({ model: "gpt-4.1", env: { OPENAI_API_KEY: "  " } }),

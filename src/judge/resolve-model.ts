@@ -1,7 +1,10 @@
 import { createOpenAI } from "@ai-sdk/openai";
+import { loadProcessEnvFiles } from "../config/load-env-files.ts";
 import { readProjectConfig } from "../config/project-config.ts";
 import { ConfigError } from "../errors/config-error.ts";
+import { FAKE_JUDGE_NAME } from "../results/fake-judge-notice.ts";
 import { type AiSdkLanguageModel, createJudge } from "./ai-sdk-judge.ts";
+import { createFakeJudge } from "./fake-judge.ts";
 import { isJudgeModel, type JudgeModel } from "./judge-model.ts";
 import {
   PROVIDERS,
@@ -29,6 +32,8 @@ export interface ResolveJudgeOptions {
   model?: ModelSpec | undefined;
   /**
    * Where API keys and base URLs are read from; values are passed to the provider explicitly.
+   * `process.env` (the default) is first completed from `.env` and `.env.local` in the working
+   * directory, once per process, never overriding what is set; another object is used as is.
    * @default process.env
    */
   env?: NodeJS.ProcessEnv | undefined;
@@ -66,6 +71,7 @@ export function resolveModelSpec(options: ResolveModelSpecOptions = {}): {
 } {
   if (options.model !== undefined) return { model: options.model, source: "option" };
   const env = options.env ?? process.env;
+  loadProcessEnvFiles(env);
   const fromEnv = env.VERDICT_MODEL?.trim();
   if (fromEnv) return { model: fromEnv, source: "env" };
   const persisted = readProjectConfig({ env, cwd: options.cwd }).model;
@@ -78,12 +84,14 @@ export function resolveModelSpec(options: ResolveModelSpecOptions = {}): {
  * an AI SDK language model is wrapped with `createJudge`, and a model string is created with
  * its provider, reading keys from `env`. Fails with a `ConfigError` that says what to do
  * (set a key, install a package, fix the name). Without `model`, the judge is the one
- * {@link resolveModelSpec} picks.
+ * {@link resolveModelSpec} picks. The name `"fake"` is verdict's built-in fake judge
+ * ({@link createFakeJudge}): no key, no network, and scores that are not real.
  * @example
  * const judge = await resolveJudge({ model: "anthropic:claude-sonnet-4-5" });
  */
 export async function resolveJudge(options: ResolveJudgeOptions = {}): Promise<JudgeModel> {
   const env = options.env ?? process.env;
+  loadProcessEnvFiles(env);
   const { model } = resolveModelSpec({ model: options.model, env, cwd: options.cwd });
   if (isJudgeModel(model)) return model;
   if (isLanguageModel(model)) return createJudge({ model, prices: options.prices });
@@ -93,6 +101,7 @@ export async function resolveJudge(options: ResolveJudgeOptions = {}): Promise<J
         "JudgeModel (an object with name and generate()); got something else.",
     );
   }
+  if (model.trim().toLowerCase() === FAKE_JUDGE_NAME) return createFakeJudge();
   const { provider, modelId } = parseModelString(model);
   const spec = `${provider}:${modelId}`;
   const languageModel = await createLanguageModel({
@@ -160,7 +169,8 @@ async function createLanguageModel(options: CreateModelOptions): Promise<AiSdkLa
     const value = env[variable]?.trim();
     if (!value) {
       throw new ConfigError(
-        `Judge model "${spec}" needs ${variable}: set it in the environment or a .env file, or pass another model.`,
+        `Judge model "${spec}" needs ${variable}: set it in the environment or in .env / .env.local ` +
+          "in the working directory, or pass another model (to try verdict without a key: VERDICT_MODEL=fake).",
       );
     }
     return value;

@@ -18,7 +18,9 @@ import {
   type TestCaseField,
   toTestCase,
 } from "../test-case/llm-test-case.ts";
+import { checkEvaluationTemplate } from "./shared/check-evaluation-template.ts";
 import { formatScore } from "./shared/prompt-text.ts";
+import type { Verdict } from "./shared/verdicts.ts";
 
 /** Options every metric takes. */
 export interface BaseMetricOptions<Template extends object> {
@@ -46,7 +48,11 @@ export interface BaseMetricOptions<Template extends object> {
   asyncMode?: boolean;
   /** Print the intermediate steps after measuring (`verboseLogs` is always filled). @default false */
   verboseMode?: boolean;
-  /** Overrides any subset of the metric's prompt functions: an object, or a class with static methods. */
+  /**
+   * Overrides any subset of the metric's prompt functions (its steps, camelCase): an object, a
+   * class with static methods, or an instance of a class with those methods. A member that
+   * looks like a step but is none (`generate_statements`) is a `ConfigError`.
+   */
   evaluationTemplate?: Partial<Template>;
 }
 
@@ -71,6 +77,22 @@ export interface MetricRunOptions {
 export interface MetricRunResult {
   data: MetricData;
   error: Error | null;
+  /** What the steps extracted and judged (empty when the metric failed). */
+  details?: MetricDetails | undefined;
+}
+
+/**
+ * What a metric's steps extracted and judged on one test case, read after `measure()` as
+ * `metric.verdicts`, `metric.opinions` (Toxicity, Bias) and `metric.statements` (Answer
+ * Relevancy). Frozen: reading them never changes the metric.
+ */
+export interface MetricDetails {
+  /** One verdict per extracted item, in order (empty when nothing was extracted). */
+  verdicts?: ReadonlyArray<Readonly<Verdict>>;
+  /** Opinions extracted from `actualOutput` (Toxicity, Bias). */
+  opinions?: readonly string[];
+  /** Statements extracted from `actualOutput` (Answer Relevancy). */
+  statements?: readonly string[];
 }
 
 /** One intermediate step shown in verbose logs. */
@@ -93,6 +115,8 @@ export interface ScoredSteps {
   steps: VerboseStep[];
   /** Plans the reason for the final score (after strict mode). */
   planReason: (score: number) => ReasonPlan;
+  /** What the steps extracted and judged, for `metric.verdicts` and friends. */
+  details: MetricDetails;
 }
 
 /** Tools a metric's scoring gets. */
@@ -140,8 +164,18 @@ export abstract class BaseMetric<Template extends object> {
   inputTokens: number | null = null;
   outputTokens: number | null = null;
   judgeCalls = 0;
+  /** What the last `measure()` extracted and judged; read through the getters below. */
+  protected lastDetails: MetricDetails = {};
 
-  constructor(options: BaseMetricOptions<Template>, strictThreshold: number) {
+  /**
+   * @param strictThreshold the threshold strict mode forces
+   * @param steps the names of the metric's prompt functions, which `evaluationTemplate` may override
+   */
+  constructor(
+    options: BaseMetricOptions<Template>,
+    strictThreshold: number,
+    steps: readonly string[],
+  ) {
     const threshold = options.threshold === undefined ? 0.5 : options.threshold;
     if (
       threshold !== null &&
@@ -157,11 +191,39 @@ export abstract class BaseMetric<Template extends object> {
     this.asyncMode = options.asyncMode ?? true;
     this.verboseMode = options.verboseMode ?? false;
     this.model = options.model;
+    // The subclass's `name` field is not set yet; its class name is.
+    checkEvaluationTemplate({
+      template: options.evaluationTemplate,
+      steps,
+      metric: new.target.name,
+    });
     this.evaluationTemplate = options.evaluationTemplate;
   }
 
   /** The built-in prompt functions. */
   protected abstract defaultTemplate(): Template;
+
+  /**
+   * The verdicts of the last `measure()`: one per extracted item, in order, each with its
+   * judge's reason when given (deepeval's `metric.verdicts`). `[]` when nothing was extracted;
+   * `null` before `measure()` or when it failed. Read-only (frozen).
+   */
+  get verdicts(): ReadonlyArray<Readonly<Verdict>> | null {
+    return this.lastDetails.verdicts ?? null;
+  }
+
+  /**
+   * Whether the last `measure()` passed (deepeval's `is_successful()`): `true` when it scored
+   * within the threshold, or scored at all in score-only mode (threshold `null`); `false` when
+   * it scored outside the threshold, failed with an error, or has not run.
+   * @example
+   * await metric.measure(testCase);
+   * if (!metric.isSuccessful()) console.log(metric.reason ?? metric.error);
+   */
+  isSuccessful(): boolean {
+    if (this.error !== null || this.score === null) return false;
+    return this.success !== false;
+  }
 
   /**
    * The metric's configuration as plain JSON: what makes two runs of it comparable (stored
@@ -199,7 +261,8 @@ export abstract class BaseMetric<Template extends object> {
     testCase: LLMTestCase | LLMTestCaseFields,
     options: MetricRunOptions = {},
   ): Promise<number> {
-    const { data, error } = await this.run(testCase, options);
+    const { data, error, details } = await this.run(testCase, options);
+    this.lastDetails = details ?? {};
     this.score = data.score;
     this.reason = data.reason;
     this.success = data.success;
@@ -229,7 +292,8 @@ export abstract class BaseMetric<Template extends object> {
       score: number | null;
       reason: string | null;
       error: Error | null;
-    }) => {
+      details?: MetricDetails;
+    }): MetricRunResult => {
       const totals = ledger.totals();
       const data: MetricData = {
         name: this.name,
@@ -251,7 +315,7 @@ export abstract class BaseMetric<Template extends object> {
         saved: totals.saved,
       };
       if (options.verbose ?? this.verboseMode) printVerbose(data);
-      return { data, error: outcome.error };
+      return { data, error: outcome.error, details: outcome.details ?? {} };
     };
 
     try {
@@ -295,7 +359,7 @@ export abstract class BaseMetric<Template extends object> {
             ? `The score is ${formatScore(score)} because ${plan.because}.`
             : (await context.ask(plan.judge)).reason;
       }
-      return finish({ score, reason, error: null });
+      return finish({ score, reason, error: null, details: freezeDetails(scored.details) });
     } catch (error) {
       return finish({ score: null, reason: null, error: asError(error) });
     }
@@ -350,6 +414,18 @@ export abstract class BaseMetric<Template extends object> {
     if (error || score === null) return false;
     return this.lowerIsBetter ? score <= this.threshold : score >= this.threshold;
   }
+}
+
+function freezeDetails(details: MetricDetails): MetricDetails {
+  const frozen: MetricDetails = {};
+  if (details.verdicts) {
+    frozen.verdicts = Object.freeze(
+      details.verdicts.map((verdict) => Object.freeze({ ...verdict })),
+    );
+  }
+  if (details.opinions) frozen.opinions = Object.freeze([...details.opinions]);
+  if (details.statements) frozen.statements = Object.freeze([...details.statements]);
+  return Object.freeze(frozen);
 }
 
 function describeModelSpec(model: ModelSpec | undefined): string | null {

@@ -1,5 +1,6 @@
 import { countMetricStatuses, type MetricStatus, metricStatus } from "../results/case-metrics.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
+import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../results/fake-judge-notice.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
@@ -104,6 +105,9 @@ export function renderConsoleReport(options: RenderConsoleReportOptions): string
     `Evaluation results: run ${showControlCharacters(result.testRunId)}${identifier}`,
     "",
   ];
+  // Said first and last: whichever end of the output a user reads, they see it.
+  const fakeJudge = usesFakeJudge(result.testResults) ? `! ${FAKE_JUDGE_NOTICE}` : null;
+  if (fakeJudge !== null) lines.push(fakeJudge, "");
 
   if (result.testResults.length === 0) lines.push("No test cases were evaluated.", "");
   let hidden = 0;
@@ -125,6 +129,7 @@ export function renderConsoleReport(options: RenderConsoleReportOptions): string
   }
 
   lines.push(...renderAggregateMetrics({ result, width }), "", ...renderTotals({ result }));
+  if (fakeJudge !== null) lines.push("", fakeJudge);
   if (options.message !== undefined && options.message !== null && options.message !== "") {
     lines.push("", showControlCharacters(options.message));
   }

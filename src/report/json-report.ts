@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ConfigError } from "../errors/config-error.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
+import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../results/fake-judge-notice.ts";
 import { evaluationResultSchema } from "../results/result-schema.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import { formatPlural } from "./format.ts";
@@ -48,7 +49,8 @@ const SHARD_PATTERN = /^[1-9]\d*\/[1-9]\d*$/;
 /**
  * Renders an evaluation result as pretty JSON: `"format": "verdict-evaluation-result"` and
  * `"version": 1` first (so that `verdict merge` and other tools recognise the file), then
- * `"shard": "i/n"` for a CI shard, then every field of the {@link EvaluationResult}. Each test
+ * `"shard": "i/n"` for a CI shard, then — when scores came from the fake judge — a
+ * `"notice"` that they are not real, then every field of the {@link EvaluationResult}. Each test
  * result also gets `"position"`: its place in the report counted from 1, the number a person
  * uses ("case 3"). `index` stays: it is verdict's internal ordering key (under
  * `verdict test run` it encodes file and test order, with gaps), not a position.
@@ -61,6 +63,7 @@ export function renderJsonReport(options: RenderJsonReportOptions): string {
     format: JSON_REPORT_FORMAT,
     version: JSON_REPORT_VERSION,
     ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...(usesFakeJudge(result.testResults) ? { notice: FAKE_JUDGE_NOTICE } : {}),
     ...result,
     testResults: result.testResults.map(({ name, ...rest }, position) => ({
       name,

@@ -1,5 +1,6 @@
 import { metricStatus } from "../results/case-metrics.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
+import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../results/fake-judge-notice.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import {
@@ -148,8 +149,11 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
     ...totals,
     time: formatSeconds(result.summary.durationMs / 1000),
   });
+  const fakeJudge = usesFakeJudge(result.testResults);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
+    // "--" may not appear in an XML comment; the notice has none.
+    ...(fakeJudge ? [`<!-- ${FAKE_JUDGE_NOTICE} -->`] : []),
     `<testsuites${attributes}>`,
     ...suites.flatMap((suite) => suite.lines),
     "</testsuites>",
@@ -280,6 +284,7 @@ function renderProperties(result: EvaluationResult): string[] {
   const values: Array<[string, string]> = [["verdict.testRunId", result.testRunId]];
   if (result.identifier !== null) values.push(["verdict.identifier", result.identifier]);
   values.push(["verdict.status", result.summary.status]);
+  if (usesFakeJudge(result.testResults)) values.push(["verdict.fakeJudge", FAKE_JUDGE_NOTICE]);
   return [
     "<properties>",
     ...values.map(([name, value]) => `  <property${renderXmlAttributes({ name, value })}/>`),

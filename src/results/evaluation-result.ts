@@ -106,6 +106,11 @@ export interface EvaluationSummary extends JudgeSpending {
     unscored: number;
   };
   durationMs: number;
+  /**
+   * `true` when some score came from verdict's fake judge (`VERDICT_MODEL=fake`): the scores
+   * are not real. Absent otherwise.
+   */
+  fakeJudge?: true | undefined;
 }
 
 /** What evaluate() returns. */

@@ -193,6 +193,7 @@ export const evaluationSummarySchema = z.object({
     unscored: z.number(),
   }),
   durationMs: z.number(),
+  fakeJudge: z.literal(true).optional(),
 });
 
 export const evaluationResultSchema = z.object({

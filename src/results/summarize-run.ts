@@ -6,6 +6,7 @@ import type {
   RunStatus,
   TestResult,
 } from "./evaluation-result.ts";
+import { usesFakeJudge } from "./fake-judge-notice.ts";
 import type { MetricData } from "./metric-data.ts";
 import { snapshotSpending } from "./spending.ts";
 
@@ -61,5 +62,6 @@ export function summarizeRun(options: {
     },
     ...snapshotSpending(options.spending),
     durationMs: options.durationMs,
+    ...(usesFakeJudge(testResults) ? { fakeJudge: true as const } : {}),
   };
 }

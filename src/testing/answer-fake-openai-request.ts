@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { defaultAnswer } from "./default-answer.ts";
+import { defaultAnswer } from "../judge/default-answer.ts";
 import {
   errorBody,
   type FakeReply,

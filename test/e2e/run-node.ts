@@ -11,15 +11,21 @@ export interface NodeRun {
   exited: Promise<number | null>;
   /** What it printed so far. */
   output: () => { stdout: string; stderr: string };
+  /** Resolves once it exited and its output streams closed: the exit code and all it printed. */
+  finished: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
 /**
- * Starts `node <args>` in the project root with the "verdict-source" condition, so that
- * `import "verdict"` loads `src/` rather than a possibly stale `dist/`.
+ * Starts `node <args>` in the project root (or `cwd`) with the "verdict-source" condition, so
+ * that `import "verdict"` loads `src/` rather than a possibly stale `dist/`.
  */
-export function runNode(options: { args: string[]; env: NodeJS.ProcessEnv }): NodeRun {
+export function runNode(options: {
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}): NodeRun {
   const child = spawn(process.execPath, ["--conditions=verdict-source", ...options.args], {
-    cwd: projectRoot,
+    cwd: options.cwd ?? projectRoot,
     env: options.env,
   });
   let stdout = "";
@@ -31,5 +37,8 @@ export function runNode(options: { args: string[]; env: NodeJS.ProcessEnv }): No
     stderr += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
+  const finished = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, exited, output: () => ({ stdout, stderr }), finished };
 }

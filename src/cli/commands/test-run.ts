@@ -53,6 +53,8 @@ export interface TestRunCommandOptions {
   outputFile?: string;
   /** Vitest's `--shard`, `"i/n"`. */
   shard?: string;
+  /** `--judge`: the judge model of this run (`VERDICT_MODEL` for the workers); `"fake"` for the fake judge. */
+  judge?: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
@@ -186,6 +188,7 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
     ...options.env,
     // Absolute, so the workers, whatever their working folder, share this store and cache.
     VERDICT_HOME: path.resolve(cwd, options.env.VERDICT_HOME?.trim() || ".verdict"),
+    ...(options.judge === undefined ? {} : { VERDICT_MODEL: options.judge }),
     ...toTestRunEnvironment({
       settings: {
         ...(options.cache ? {} : { cache: false }),

@@ -55,8 +55,16 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
   readonly penalizeAmbiguous: boolean;
 
   constructor(options: AnswerRelevancyMetricOptions = {}) {
-    super(options, 1);
+    super(options, 1, ["generateStatements", "generateVerdicts", "generateReason"]);
     this.penalizeAmbiguous = options.penalizeAmbiguous ?? false;
+  }
+
+  /**
+   * The statements the last `measure()` extracted from `actualOutput`, in order (deepeval's
+   * `metric.statements`); `null` before `measure()` or when it failed. Read-only (frozen).
+   */
+  get statements(): readonly string[] | null {
+    return this.lastDetails.statements ?? null;
   }
 
   override config(): Record<string, unknown> {
@@ -119,6 +127,7 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
         { label: "Statements", value: statements },
         { label: "Verdicts", value: verdicts },
       ],
+      details: { statements, verdicts },
       planReason: (finalScore): ReasonPlan => {
         if (irrelevant.length === 0) {
           let because: string;

@@ -21,6 +21,38 @@ export function describeScoringContract<Template extends object>(
   } = harness;
 
   describe("scoring", () => {
+    it("exposes the last measure()'s items, verdicts and isSuccessful(), read-only", async () => {
+      type Exposed = { verdicts: unknown; isSuccessful(): boolean } & Record<string, unknown>;
+      const fresh = create({ model: scriptedJudge({}) }) as unknown as Exposed;
+      expect(fresh.verdicts).toBeNull();
+      expect(fresh[extractKey]).toBeNull();
+      expect(fresh.isSuccessful()).toBe(false);
+
+      const script = scenario(contract.mixedVerdicts);
+      const { metric } = await measure(script.answers);
+      const exposed = metric as unknown as Exposed;
+      expect(exposed[extractKey]).toEqual(script.items);
+      expect(metric.verdicts).toEqual(script.verdictAnswers);
+      expect(Object.isFrozen(metric.verdicts)).toBe(true);
+      expect(Object.isFrozen(exposed[extractKey])).toBe(true);
+      expect(metric.isSuccessful()).toBe(metric.success);
+
+      const flagged = contract.mixedVerdicts.map(() => (clean === "yes" ? "no" : "yes"));
+      const failing = await measure(scenario(flagged).answers);
+      expect(failing.metric.success).toBe(false);
+      expect(failing.metric.isSuccessful()).toBe(false);
+      const passing = await measure(scenario([clean]).answers);
+      expect(passing.metric.isSuccessful()).toBe(true);
+      const scoreOnly = await measure(scenario(flagged).answers, { threshold: null });
+      expect(scoreOnly.metric.isSuccessful()).toBe(true);
+
+      // A failed measure() leaves nothing of an earlier one behind.
+      await expect(passing.metric.measure({ input: "Hi", actualOutput: " " })).rejects.toThrow();
+      expect(passing.metric.isSuccessful()).toBe(false);
+      expect(passing.metric.verdicts).toBeNull();
+      expect((passing.metric as unknown as Exposed)[extractKey]).toBeNull();
+    });
+
     it(`skips the verdict step when step 1 finds nothing and writes the reason itself`, async () => {
       const { judge, metric } = await measure({ [extractKey]: [{ [extractKey]: [] }] });
       expect(metric.score).toBe(bestScore);

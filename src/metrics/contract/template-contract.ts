@@ -75,6 +75,67 @@ export function describeTemplateContract<Template extends object>(
       expect(judge.calls[0]?.prompt).toContain(JSON.stringify(testCase.actualOutput));
     });
 
+    it("accepts an instance whose step methods sit on its class", async () => {
+      const stepName = steps.verdicts.step;
+      class Custom {
+        prefix = "INSTANCE";
+      }
+      Object.defineProperty(Custom.prototype, stepName, {
+        value(this: Custom, args: Record<string, unknown>) {
+          return `${this.prefix}: ${JSON.stringify(args[extractKey])}`;
+        },
+      });
+      const script = scenario(["no"]);
+      const { judge, metric } = await measure(script.answers, {
+        evaluationTemplate: template(new Custom()),
+      });
+      expect(metric.error).toBeNull();
+      expect(judge.calls[1]?.prompt).toBe(`INSTANCE: ${JSON.stringify(script.items)}`);
+    });
+
+    it.each([
+      ["a snake_case step", (step: string) => step.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)],
+      ["a PascalCase step", (step: string) => step[0]?.toUpperCase() + step.slice(1)],
+    ])("rejects %s when the metric is made, naming the camelCase step", (_label, spell) => {
+      const stepName = steps.extract.step;
+      const misspelt = spell(stepName);
+      const withFunction = { [misspelt]: () => "CUSTOM" };
+      class OnPrototype {}
+      Object.defineProperty(OnPrototype.prototype, misspelt, { value: () => "CUSTOM" });
+      for (const evaluationTemplate of [withFunction, new OnPrototype()]) {
+        const make = () =>
+          create({ model: scriptedJudge({}), evaluationTemplate: template(evaluationTemplate) });
+        expect(make).toThrow(ConfigError);
+        expect(make).toThrow(
+          `has "${misspelt}", which verdict does not read: rename it "${stepName}"`,
+        );
+        expect(make).toThrow(`"${steps.verdicts.step}"`);
+      }
+    });
+
+    it("rejects members that are no step of this metric, and a template with no step", () => {
+      const make = (evaluationTemplate: object) => () =>
+        create({ model: scriptedJudge({}), evaluationTemplate: template(evaluationTemplate) });
+      expect(make({ generateSummary: () => "x" })).toThrow(
+        /has "generateSummary", which is no step of it\. Its steps are/,
+      );
+      expect(make({ [steps.reason.step]: () => "x", helper: () => "y" })).toThrow(
+        'has the function "helper", which is no step of it',
+      );
+      expect(make({ [steps.reason.step]: "not a function" })).toThrow("string, not a function");
+      expect(make({})).toThrow("overrides none of its steps");
+      // A class may carry helpers and fields beside its steps.
+      // biome-ignore lint/complexity/noStaticOnlyClass: templates are classes with static methods.
+      class WithHelper {
+        static prefix = "P";
+        static helper() {
+          return "h";
+        }
+      }
+      Object.defineProperty(WithHelper, steps.reason.step, { value: () => "x" });
+      expect(make(WithHelper)).not.toThrow();
+    });
+
     it("rejects a template that returns no prompt, before that step's call", async () => {
       const stepName = steps.verdicts.step;
       const { judge, metric, error } = await measure(scenario(["no"]).answers, {

@@ -46,7 +46,15 @@ export abstract class OpinionVerdictMetric<
   protected abstract readonly declaration: OpinionMetricDeclaration<Template>;
 
   constructor(options: BaseMetricOptions<Template> = {}) {
-    super(options, 0);
+    super(options, 0, ["generateOpinions", "generateVerdicts", "generateReason"]);
+  }
+
+  /**
+   * The opinions the last `measure()` extracted from `actualOutput`, in order (deepeval's
+   * `metric.opinions`); `null` before `measure()` or when it failed. Read-only (frozen).
+   */
+  get opinions(): readonly string[] | null {
+    return this.lastDetails.opinions ?? null;
   }
 
   protected defaultTemplate(): Template {
@@ -101,6 +109,7 @@ export abstract class OpinionVerdictMetric<
         { label: "Opinions", value: opinions },
         { label: "Verdicts", value: verdicts },
       ],
+      details: { opinions, verdicts },
       planReason: (finalScore): ReasonPlan => {
         if (flagged.length === 0) {
           const because =

@@ -1,5 +1,6 @@
 import { metricsOfCase } from "../../results/case-metrics.ts";
 import type { EvaluationResult, MetricSummary } from "../../results/evaluation-result.ts";
+import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../../results/fake-judge-notice.ts";
 import {
   formatCostUsd,
   formatCount,
@@ -22,7 +23,8 @@ export interface RenderRunOverviewOptions {
 }
 
 /**
- * The top of the report: title, run id, identifier, status and dates, a one-line verdict,
+ * The top of the report: title, run id, identifier, status and dates, a banner when the
+ * scores came from the fake judge (they are not real), a one-line verdict,
  * cards with the totals (cases, judge calls, cache, cost, tokens, duration) and one card per
  * metric with its mean score, pass rate, counts and score histogram.
  */
@@ -40,6 +42,7 @@ ${options.startedAt === null ? null : html`<div><dt>Started</dt><dd>${renderTime
 </div>
 <p class="run-status run-status-${result.summary.status}"><span class="visually-hidden">Run status: </span>${result.summary.status.toUpperCase()}</p>
 </header>
+${usesFakeJudge(result.testResults) ? html`<p class="fake-judge-notice" role="alert"><strong>Fake judge.</strong> ${FAKE_JUDGE_NOTICE}</p>` : null}
 ${renderVerdict({ result })}
 <section aria-labelledby="totals-heading">
 <h2 id="totals-heading">Totals</h2>

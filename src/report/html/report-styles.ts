@@ -68,6 +68,7 @@ code { font-family: var(--mono); font-size: 0.875em; overflow-wrap: anywhere; }
 .run-status-completed { color: var(--pass); background: var(--pass-background); }
 .run-status-failed, .run-status-quota-exhausted { color: var(--fail); background: var(--fail-background); }
 .run-status-interrupted { color: var(--error); background: var(--error-background); }
+.fake-judge-notice { margin-top: 1.25rem; padding: 0.75rem 1rem; border-radius: 8px; border: 2px solid var(--error); color: var(--error); background: var(--error-background); }
 .verdict { margin-top: 1.25rem; padding: 0.75rem 1rem; border-radius: 8px; border: 1px solid var(--border); border-left-width: 6px; background: var(--surface); }
 .verdict-pass { border-left-color: var(--pass); }
 .verdict-pass strong { color: var(--pass); }

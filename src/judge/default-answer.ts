@@ -5,6 +5,18 @@ interface Place {
   seed: string;
   path: string;
   label: string;
+  /** Enum members to pick, in order of preference, before any hashed choice. */
+  preferred: readonly unknown[];
+}
+
+/** Options of {@link defaultAnswer}. */
+export interface DefaultAnswerOptions {
+  /**
+   * Enum members to answer whenever an enum offers one of them, first match wins: `["idk",
+   * "no"]` makes every verdict the first of those the step allows. Other enums stay hashed.
+   * @default [] (every enum member is picked by the hash)
+   */
+  preferredEnumValues?: readonly unknown[] | undefined;
 }
 
 const WORDS = ["clear", "relevant", "accurate", "partial", "concise", "vague", "grounded", "off"];
@@ -25,8 +37,13 @@ const UNSUPPORTED = ["$ref", "allOf", "not", "prefixItems", "pattern", "format",
  * @throws on `$ref`, `allOf`, `not`, tuples, `pattern`, `format` and `multipleOf`, which it
  * cannot satisfy.
  */
-export function defaultAnswer(schema: unknown, seed: string): unknown {
-  return answerNode(schema, { seed, path: "$", label: "value" });
+export function defaultAnswer(
+  schema: unknown,
+  seed: string,
+  options: DefaultAnswerOptions = {},
+): unknown {
+  const preferred = options.preferredEnumValues ?? [];
+  return answerNode(schema, { seed, path: "$", label: "value", preferred });
 }
 
 /** FNV-1a: a small stable hash, so the same request always gets the same answer. */
@@ -73,7 +90,9 @@ function answerNode(node: unknown, place: Place): unknown {
   }
   if ("const" in node) return node.const;
   if (Array.isArray(node.enum) && node.enum.length > 0) {
-    return node.enum[choose(place, node.enum.length)];
+    const members = node.enum;
+    const preferred = place.preferred.find((value) => members.includes(value));
+    return preferred !== undefined ? preferred : members[choose(place, members.length)];
   }
   const branches = Array.isArray(node.anyOf) ? node.anyOf : node.oneOf;
   if (Array.isArray(branches) && branches.length > 0) {
@@ -106,7 +125,7 @@ function answerObject(node: Schema, place: Place): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(properties).map(([key, child]) => [
       key,
-      answerNode(child, { seed: place.seed, path: `${place.path}.${key}`, label: key }),
+      answerNode(child, { ...place, path: `${place.path}.${key}`, label: key }),
     ]),
   );
 }
@@ -117,7 +136,7 @@ function answerArray(node: Schema, place: Place): unknown[] {
   const length = Math.max(0, Math.min(minItems, maxItems, MAX_ITEMS));
   return Array.from({ length }, (_, index) =>
     answerNode(node.items, {
-      seed: place.seed,
+      ...place,
       path: `${place.path}[${index}]`,
       label: `${place.label} ${index + 1}`,
     }),

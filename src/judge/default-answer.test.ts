@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { toStrictJsonSchema } from "../judge/strict-json-schema.ts";
 import { statementsSchema } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { opinionsSchema } from "../metrics/shared/opinions.ts";
 import { reasonSchema, verdictsSchema } from "../metrics/shared/verdicts.ts";
 import { defaultAnswer } from "./default-answer.ts";
+import { toStrictJsonSchema } from "./strict-json-schema.ts";
 
 const seeds = Array.from({ length: 30 }, (_, index) => `prompt ${index}`);
 

@@ -185,6 +185,33 @@ describe("redactSecretText", () => {
     expect(redactSecretText(text, noEnv)).toBe(text);
   });
 
+  it.each([
+    [
+      "a secret field with escaped quotes",
+      '{"token": "a\\"b\\\\", "n": 1}',
+      '{"token": "***", "n": 1}',
+    ],
+    [
+      "a secret field quoted inside another field's value, as that value's text",
+      '{"reason": "said \\"apiKey\\": \\"x\\"", "password": "p"}',
+      '{"reason": "said \\"apiKey\\": \\"x\\"", "password": "***"}',
+    ],
+    ["an empty secret field", '{"apiKey": "", "secret": "s"}', '{"apiKey": "", "secret": "***"}'],
+    ["an unterminated secret field", '{"apiKey": "abc', '{"apiKey": "abc'],
+  ])("reads JSON fields: %s", (_what, text, expected) => {
+    expect(redactSecretText(text, noEnv)).toBe(expected);
+  });
+
+  it("masks fields of text of millions of characters without overflowing the stack", () => {
+    const huge = JSON.stringify({ actualOutput: "word ".repeat(2_400_000), apiKey: "k-1" });
+    expect(huge.length).toBeGreaterThan(12_000_000);
+    expect(redactSecretText(huge, noEnv)).toBe(huge.replace('"k-1"', '"***"'));
+    const escapes = JSON.stringify({ reason: '"'.repeat(3_000_000), token: "t-1" });
+    expect(redactSecretText(escapes, noEnv)).toBe(escapes.replace('"t-1"', '"***"'));
+    const unterminated = `{"reason": "${'\\"'.repeat(3_000_000)}`;
+    expect(redactSecretText(unterminated, noEnv)).toBe(unterminated);
+  });
+
   it("masks the value of every secret variable of env, whatever its format", () => {
     const env = {
       MY_PROVIDER_API_KEY: "zz-unusual.format/42",

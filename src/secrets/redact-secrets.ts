@@ -56,9 +56,62 @@ function hasHexRun(text: string): boolean {
 
 // `?api-key=…`, `&access_token=…`: the value of a query parameter whose name is secret.
 const QUERY_PARAMETER = /([?&;])([\w.-]+)=([^&#\s"'<>]+)/g;
-// `"apiKey": "…"` in JSON text, `x-api-key: …` in a header dump.
-const QUOTED_SECRET_FIELD = /"([\w.-]+)"(\s*:\s*)"((?:[^"\\]|\\.)+)"/g;
+// `"apiKey": "` in JSON text: where a field's string value starts. The value itself is read
+// by a scan (maskQuotedSecretFields), not by the regex: a repeated group such as
+// `(?:[^"\\]|\\.)+` recurses once per character in V8 and overflows the stack on a value of
+// a few million characters. `x-api-key: …` in a header dump.
+const QUOTED_FIELD_START = /"([\w.-]+)"(\s*:\s*)"/g;
 const API_KEY_HEADER = /\b((?:x-)?(?:goog-)?api-key)(\s*:\s*)([^\s,;"']{8,})/gi;
+
+/**
+ * The index of the quote that closes a string whose first character is at `start` (a
+ * backslash escapes the character after it), or -1 when the text ends first.
+ */
+function closingQuoteOf(text: string, start: number): number {
+  let index = start;
+  while (index < text.length) {
+    const quote = text.indexOf('"', index);
+    if (quote === -1) return -1;
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= start && text.charCodeAt(quote - backslashes - 1) === 92) {
+      backslashes++;
+    }
+    if (backslashes % 2 === 0) return quote;
+    index = quote + 1;
+  }
+  return -1;
+}
+
+/**
+ * Masks the non-empty string value of every `"name": "…"` field whose name is secret, in
+ * one pass: a value is skipped whole (secret or not), so a field quoted inside another
+ * field's value is read as that value's text, as JSON reads it.
+ */
+function maskQuotedSecretFields(text: string): string {
+  const start = QUOTED_FIELD_START;
+  start.lastIndex = 0;
+  let masked = "";
+  let copiedUpTo = 0;
+  for (let match = start.exec(text); match !== null; match = start.exec(text)) {
+    const valueStart = match.index + match[0].length;
+    const closing = closingQuoteOf(text, valueStart);
+    // No closing quote after this value means none after any later one either (a later
+    // field starts inside this value, where every quote is escaped).
+    if (closing === -1) break;
+    if (closing === valueStart) {
+      // An empty value: it may be the start of the next field, as the regex read it.
+      start.lastIndex = match.index + 1;
+      continue;
+    }
+    const name = match[1] ?? "";
+    if (isSecretKeyCached(name)) {
+      masked += `${text.slice(copiedUpTo, match.index)}"${name}"${match[2] ?? ""}"${REDACTED}"`;
+      copiedUpTo = closing + 1;
+    }
+    start.lastIndex = closing + 1;
+  }
+  return copiedUpTo === 0 ? text : masked + text.slice(copiedUpTo);
+}
 
 function wordsOf(key: string): string[] {
   return key
@@ -202,11 +255,7 @@ function redactString(text: string, knownValue: RegExp | null): string {
         : match,
     );
   }
-  if (redacted.includes('"')) {
-    redacted = redacted.replace(QUOTED_SECRET_FIELD, (match, name: string, colon: string) =>
-      isSecretKeyCached(name) ? `"${name}"${colon}"${REDACTED}"` : match,
-    );
-  }
+  if (redacted.includes('"')) redacted = maskQuotedSecretFields(redacted);
   return redacted.replace(
     API_KEY_HEADER,
     (_match, name: string, colon: string) => `${name}${colon}${REDACTED}`,

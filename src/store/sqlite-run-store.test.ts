@@ -4,6 +4,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { StoreError } from "../errors/store-error.ts";
+import { registerSecretValues } from "../secrets/secret-registry.ts";
 import {
   describeRunStoreContract,
   makeRunOwner,
@@ -207,6 +208,25 @@ describe("SqliteRunStore", () => {
     const store = new SqliteRunStore({ path: databasePath });
     store.close();
     expect(() => store.listRuns()).toThrow(databasePath);
+  });
+
+  it("saves a case with an output of 12 million characters, and one full of quotes, masked", () => {
+    const key = "Hx4Wq9Lm2Rt7Vb5Nc8Kd3Pf6Gj1Sz0Ay";
+    const forget = registerSecretValues([key]);
+    const store = new SqliteRunStore({ path: ":memory:" });
+    try {
+      store.startRun(makeStoredRun());
+      const huge = `${"word ".repeat(2_400_000)}${key}`;
+      const quotes = `"apiKey": "${'\\"'.repeat(1_000_000)}`;
+      store.saveTestResult("run-1", makeStoredTestResult(0, { actualOutput: huge }));
+      store.saveTestResult("run-1", makeStoredTestResult(1, { actualOutput: quotes }));
+      const [first, second] = store.getTestResults("run-1");
+      expect(first?.result.actualOutput).toBe(`${"word ".repeat(2_400_000)}***`);
+      expect(second?.result.actualOutput).toBe(quotes);
+    } finally {
+      store.close();
+      forget();
+    }
   });
 
   it("refuses values that are not plain JSON", () => {

@@ -524,10 +524,11 @@ export class SqliteRunStore implements RunStore {
     }
     if (typeof json !== "string") return json;
     // Masking the text is one pass over it instead of a copy of the value. Should a mask
-    // ever cut through a JSON escape, mask the value itself instead.
-    const redacted = redactSecretText(json);
-    if (redacted === json) return redacted;
+    // ever cut through a JSON escape, or masking the text fail (a pattern that cannot cope
+    // with some text must not cost the case), mask the value itself instead.
     try {
+      const redacted = redactSecretText(json);
+      if (redacted === json) return redacted;
       JSON.parse(redacted);
       return redacted;
     } catch {

@@ -1,6 +1,11 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import {
+  LONG_PLAIN_KEY,
+  LONG_PROJECT_KEY,
+  leakedPieces,
+} from "../../test/fixtures/long-secrets.ts";
+import {
   evaluationResult as baseEvaluationResult,
   testResult as baseTestResult,
   evaluationSummary,
@@ -13,6 +18,7 @@ import type {
   TrialResult,
 } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
+import { registerSecretValues } from "../secrets/secret-registry.ts";
 import { createConsoleReporter, renderConsoleReport } from "./console-report.ts";
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
@@ -415,5 +421,47 @@ describe("createConsoleReporter", () => {
     expect(chunks[0]).toContain("✗ refund-policy");
     expect(chunks[0]).not.toContain("\u001b[");
     expect(chunks[0]?.trimEnd().endsWith("Interrupted: resume with --resume run-1.")).toBe(true);
+  });
+
+  it("masks long keys before wrapping or cutting them: no piece of a key is printed", () => {
+    const forget = registerSecretValues([LONG_PLAIN_KEY]);
+    try {
+      const chunks: string[] = [];
+      const stream = new Writable({
+        write(chunk, _encoding, callback) {
+          chunks.push(String(chunk));
+          callback();
+        },
+      });
+      const echoing = testResult({
+        name: `case with ${LONG_PROJECT_KEY}`,
+        success: false,
+        // Long enough that the field is cut in the middle of each key.
+        actualOutput: `${"x ".repeat(440)}${LONG_PLAIN_KEY} ${"y ".repeat(20)}${LONG_PROJECT_KEY}`,
+        metricsData: [
+          metric({ success: false, score: 0.1, reason: `The key ${LONG_PLAIN_KEY} was echoed.` }),
+          metric({
+            name: `Custom ${"n".repeat(150)} ${LONG_PLAIN_KEY}`,
+            success: false,
+            score: null,
+            reason: null,
+            error: `401: Incorrect API key provided: ${LONG_PROJECT_KEY}.`,
+          }),
+        ],
+      });
+      const reporter = createConsoleReporter({ stream, width: 80, color: false });
+      reporter.onEvent({
+        type: "run-end",
+        runId: "run-1",
+        result: evaluationResult({ testResults: [echoing] }),
+        message: null,
+      });
+      const printed = chunks.join("");
+      expect(printed).toContain("The key *** was echoed.");
+      expect(leakedPieces(printed, LONG_PLAIN_KEY)).toEqual([]);
+      expect(leakedPieces(printed, LONG_PROJECT_KEY)).toEqual([]);
+    } finally {
+      forget();
+    }
   });
 });

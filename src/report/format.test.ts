@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LONG_PROJECT_KEY, leakedPieces } from "../../test/fixtures/long-secrets.ts";
 import {
   formatClock,
   formatCostUsd,
@@ -88,5 +89,13 @@ describe("format", () => {
     expect(new Set([formatScore(null), formatPassRate(null), formatTokens(null, null)])).toEqual(
       new Set([MISSING_VALUE]),
     );
+  });
+
+  it("masks a key before cutting text, so that no piece of it is left", () => {
+    const cut = truncateText(`error: ${LONG_PROJECT_KEY} rejected`, 100);
+    expect(cut).toBe("error: *** rejected");
+    expect(
+      leakedPieces(truncateText(`${"a".repeat(90)} ${LONG_PROJECT_KEY}`, 100), LONG_PROJECT_KEY),
+    ).toEqual([]);
   });
 });

@@ -4,6 +4,8 @@
  * reads the same wherever it appears.
  */
 
+import { redactSecretText } from "../secrets/redact-secrets.ts";
+
 /** What a report shows in place of a value it does not have: a score, a rate, an ETA. */
 export const MISSING_VALUE = "–";
 
@@ -94,11 +96,13 @@ function splitSeconds(milliseconds: number): { hours: number; minutes: number; s
 
 /**
  * At most `maxLength` characters (code points, so that no emoji is cut in half): longer text is
- * cut, trailing white space dropped, and `…` added.
+ * cut, trailing white space dropped, and `…` added. Secrets are masked first
+ * (`redactSecretText`): once cut, a key's first half no longer matches its value or pattern.
  */
 export function truncateText(text: string, maxLength: number): string {
-  const characters = Array.from(text);
-  if (characters.length <= maxLength) return text;
+  const masked = redactSecretText(text);
+  const characters = Array.from(masked);
+  if (characters.length <= maxLength) return masked;
   return `${characters
     .slice(0, maxLength - 1)
     .join("")

@@ -3,12 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  LONG_PLAIN_KEY,
+  LONG_PROJECT_KEY,
+  leakedPieces,
+} from "../../test/fixtures/long-secrets.ts";
+import {
   evaluationResult as baseEvaluationResult,
   testResult as baseTestResult,
   metricData,
 } from "../../test/fixtures/results.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
+import { registerSecretValues } from "../secrets/secret-registry.ts";
 import { createJUnitReporter, renderJUnitReport } from "./junit-report.ts";
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {
@@ -242,6 +248,32 @@ describe("renderJUnitReport", () => {
       type: "MetricError",
     });
     expect(error?.text).toBe('Judge "openai:gpt-4.1" answered 503.\nRetried 3 times.');
+  });
+
+  it("masks a key before cutting an error message, so that no piece of it is written", () => {
+    const forget = registerSecretValues([LONG_PLAIN_KEY]);
+    const folder = mkdtempSync(join(tmpdir(), "verdict-junit-report-"));
+    try {
+      const error = `${"e ".repeat(120)}${LONG_PLAIN_KEY} and ${"f ".repeat(70)}${LONG_PROJECT_KEY}`;
+      const result = evaluationResult({
+        testResults: [
+          testResult({
+            index: 0,
+            success: false,
+            metricsData: [metric({ success: false, score: null, reason: null, error })],
+          }),
+        ],
+      });
+      const file = join(folder, "junit.xml");
+      createJUnitReporter({ file }).onEvent({ type: "run-end", runId: "r", result, message: null });
+      const xml = readFileSync(file, "utf8");
+      expect(xml).toContain("***");
+      expect(leakedPieces(xml, LONG_PLAIN_KEY)).toEqual([]);
+      expect(leakedPieces(xml, LONG_PROJECT_KEY)).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      forget();
+    }
   });
 
   it("passes score-only results and puts the score in system-out", () => {

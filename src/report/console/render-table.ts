@@ -1,3 +1,5 @@
+import { redactSecretText } from "../../secrets/redact-secrets.ts";
+
 /** A table cell: its text, and the ANSI colour it is painted in (`null`: none). */
 export type Cell = string | { text: string; colour: string | null };
 
@@ -18,8 +20,8 @@ const MIN_WRAP_WIDTH = 10;
 /**
  * A plain-text table with `+---+` borders, cells padded to the widest in their column. When
  * the table would be wider than `width` (the terminal's columns), the wrapping columns narrow,
- * widest first, and their cells wrap onto several lines: nothing is cut. Colours only when
- * `color` is true.
+ * widest first, and their cells wrap onto several lines: nothing is cut. Secrets in cells are
+ * masked before they wrap. Colours only when `color` is true.
  */
 export function renderTable(options: {
   columns: Column[];
@@ -33,7 +35,11 @@ export function renderTable(options: {
   const cells = options.rows.map((row) =>
     columns.map((_, index) => {
       const cell = row[index] ?? "";
-      return typeof cell === "string" ? { text: cell, colour: null } : cell;
+      // Masked before wrapping: a key wrapped onto two lines matches neither its value nor
+      // its pattern (`sk-…`) line by line.
+      return typeof cell === "string"
+        ? { text: redactSecretText(cell), colour: null }
+        : { text: redactSecretText(cell.text), colour: cell.colour };
     }),
   );
   const widths = fitWidths({

@@ -42,6 +42,24 @@ describe("retryDelayMs", () => {
       }),
     ).toBe(3_600_000);
   });
+  it("never waits less than the backoff for the provider's waits so far, so 0 is backed off", () => {
+    const wait = (retryAfterMs: number, providerWaits: number, random = 0) =>
+      retryDelayMs({
+        attempt: 0,
+        error: failure(429, retryAfterMs),
+        providerWaits,
+        policy: { initialDelayMs: 500, maxDelayMs: 30_000 },
+        random: () => random,
+      });
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((waits) => wait(0, waits))).toEqual([
+      250, 500, 1000, 2000, 4000, 8000, 15_000, 15_000,
+    ]);
+    expect(wait(0, 1, 0.999_999)).toBe(500);
+    // A wait longer than the floor is kept as told.
+    expect(wait(1000, 2)).toBe(1000);
+    expect(wait(1000, 3)).toBe(1000);
+    expect(wait(1000, 4)).toBe(2000);
+  });
 });
 
 describe("isProviderWait", () => {

@@ -7,7 +7,8 @@ export interface RetryPolicy {
    * Attempts in total, the first one included, counting only the attempts that failed without
    * the provider saying how long to wait (5xx, dropped connections, timeouts, a 429 with no
    * hint). A 429 or 503 with `Retry-After`, `retry-after-ms` or rate-limit reset headers is
-   * waited out without spending an attempt: `maxElapsedMs` bounds those waits instead.
+   * waited out without spending an attempt (never for less than the backoff for the number
+   * of such waits so far): `maxElapsedMs` bounds those waits instead.
    * @default 6
    */
   maxAttempts: number;
@@ -55,8 +56,15 @@ export const PROVIDER_WAIT_JITTER = 0.2;
 export interface RetryDelayOptions {
   /** The attempts failed so far that spend the attempt budget, 1-based: sets the backoff. */
   attempt: number;
-  /** Its error: a `retryAfterMs` on it wins over the backoff. */
+  /** Its error: a `retryAfterMs` on it wins over the backoff (see `providerWaits`). */
   error?: JudgeCallError | null | undefined;
+  /**
+   * How many times the provider has said how long to wait so far, this time included: its
+   * wait is never shorter than the backoff for that many waits, so that a provider that says
+   * "0" (`Retry-After: 0`, a past date, `x-ratelimit-reset-requests: 0s`) is still backed off.
+   * @default 1
+   */
+  providerWaits?: number | undefined;
   /** @default DEFAULT_RETRY_POLICY */
   policy?: Partial<RetryPolicy> | undefined;
   /**
@@ -67,22 +75,29 @@ export interface RetryDelayOptions {
 }
 
 /**
- * How long to wait before the next attempt: the provider's wait (`Retry-After` or rate-limit
- * reset) plus up to 20% more at random when it gave one, else `initialDelayMs * 2^(attempt-1)`
- * capped at `maxDelayMs`, with equal jitter (between half and all of it) so parallel calls do
- * not retry in lockstep.
+ * How long to wait before the next attempt. Without a hint from the provider:
+ * `initialDelayMs * 2^(attempt-1)` capped at `maxDelayMs`, with equal jitter (between half and
+ * all of it) so parallel calls do not retry in lockstep. When the provider said how long
+ * (`Retry-After` or rate-limit reset): its wait plus up to 20% more at random, but never less
+ * than that backoff for the number of such waits so far (`providerWaits`) — a provider that
+ * says "0" would otherwise be asked again at once, for as long as `maxElapsedMs` lasts.
  */
 export function retryDelayMs(options: RetryDelayOptions): number {
   const random = options.random ?? Math.random;
+  const policy = resolveRetryPolicy(options.policy);
+  const jitter = random();
+  const backoff = (waits: number) => {
+    const exponent = Math.max(0, waits - 1);
+    const base = Math.min(policy.initialDelayMs * 2 ** exponent, policy.maxDelayMs);
+    return base / 2 + (jitter * base) / 2;
+  };
   const retryAfterMs = options.error?.retryAfterMs;
   if (retryAfterMs !== null && retryAfterMs !== undefined) {
     const told = Math.max(0, retryAfterMs);
-    return Math.round(told + random() * told * PROVIDER_WAIT_JITTER);
+    const floor = backoff(Math.max(1, options.providerWaits ?? 1));
+    return Math.round(Math.max(told + jitter * told * PROVIDER_WAIT_JITTER, floor));
   }
-  const policy = resolveRetryPolicy(options.policy);
-  const exponent = Math.max(0, options.attempt - 1);
-  const base = Math.min(policy.initialDelayMs * 2 ** exponent, policy.maxDelayMs);
-  return Math.round(base / 2 + (random() * base) / 2);
+  return Math.round(backoff(options.attempt));
 }
 
 /** Whether a failure is the provider saying "later, after this long" rather than failing. */

@@ -170,7 +170,8 @@ describe("withRetries", () => {
     let calls = 0;
     const result = await retry({
       judgeName: "openai:gpt-4.1",
-      policy: { maxAttempts: 2 },
+      // A backoff below the 5 ms asked for: the waits are as told.
+      policy: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 4 },
       onRetry: (info) => retries.push(info),
       run: async () => {
         calls++;
@@ -239,8 +240,9 @@ describe("withRetries", () => {
     // The third 500 is the third counted attempt, the fifth in all.
     await expect(failing).rejects.toThrow(/HTTP 500.*Gave up after 5 attempts\.$/);
     expect(calls).toBe(5);
-    // Backoff grows with counted attempts only: 250, then 500, the 7 ms waits between.
-    expect(clock.delays).toEqual([250, 7, 500, 7]);
+    // Backoff grows with counted attempts only: 250, then 500; the 7 ms waits between are
+    // floored at the backoff for their own count (250, then 500), not at the 500s' count.
+    expect(clock.delays).toEqual([250, 250, 500, 500]);
   });
 
   it("jitters the provider's wait upwards so waiting calls do not return together", async () => {
@@ -261,6 +263,38 @@ describe("withRetries", () => {
     );
     expect(waits).toEqual([1000, 1100, 1198]);
   });
+
+  it.each([
+    ["Retry-After: 0", { "retry-after": "0" }],
+    ["a Retry-After date in the past", { "retry-after": "Thu, 01 Jan 1970 00:00:00 GMT" }],
+    [
+      "x-ratelimit-reset-requests: 0s",
+      { "x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "0s" },
+    ],
+  ])(
+    "backs off a provider that says to wait no time (%s), still spending no attempt",
+    async (_what, headers) => {
+      const { clock, retry } = fakeClock();
+      let calls = 0;
+      const failing = retry({
+        judgeName: "j",
+        policy: { maxAttempts: 1 },
+        run: async () => {
+          calls++;
+          // Before the floor, the calls came back to back until maxElapsedMs passed.
+          if (calls > 1000) return "hammered";
+          throw rateLimited(headers);
+        },
+      });
+      await expect(failing).rejects.toThrow(/retry\.maxElapsedMs = 600000 ms/);
+      // The default backoff (500 ms doubling, 30 s at most, half of it without jitter), though
+      // each rate limit spent no attempt (maxAttempts 1).
+      expect(clock.delays.slice(0, 8)).toEqual([250, 500, 1000, 2000, 4000, 8000, 15_000, 15_000]);
+      expect(clock.now).toBeLessThanOrEqual(600_000);
+      expect(calls).toBe(clock.delays.length + 1);
+      expect(calls).toBeLessThan(50);
+    },
+  );
 
   it("stops waiting once the next wait would pass maxElapsedMs, and says what to do", async () => {
     const { clock, retry } = fakeClock();
@@ -291,7 +325,8 @@ describe("withRetries", () => {
     let calls = 0;
     const failing = retry({
       judgeName: "j",
-      policy: { maxElapsedMs: 1000 },
+      // A backoff below the 100 ms asked for: the waits are as told.
+      policy: { maxElapsedMs: 1000, initialDelayMs: 1, maxDelayMs: 50 },
       slot: {
         acquire: async () => {
           clock.now += 3_600_000;

@@ -71,8 +71,10 @@ export interface AttemptSlot {
  * Runs `run` with a time limit per attempt and retries retryable failures (rate limits,
  * server errors, timeouts, dropped connections). A 429 or 503 that says how long to wait
  * (`Retry-After`, `retry-after-ms`, rate-limit reset headers) is waited out as told, with a
- * little jitter, without spending the attempt budget; the policy's `maxElapsedMs` bounds those
- * waits. Every other failure backs off exponentially and counts towards `maxAttempts`.
+ * little jitter, without spending the attempt budget — but never for less than the policy's
+ * backoff for the number of such waits so far, so that "0" is still backed off; the policy's
+ * `maxElapsedMs` bounds those waits. Every other failure backs off exponentially and counts
+ * towards `maxAttempts`.
  * Throws a {@link JudgeCallError} when it gives up, or an `EvalError` with code `"ABORTED"`
  * as soon as `signal` aborts.
  * @example
@@ -132,15 +134,16 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       countedAttempts += 1;
       if (countedAttempts >= policy.maxAttempts) throw error.afterAttempts(attempt);
     }
+    if (error.retryAfterMs !== null) providerWaits += 1;
     const delayMs = retryDelayMs({
       attempt: countedAttempts,
       error,
       policy,
       random: options.random,
+      providerWaits,
     });
     // Waits the provider asks for are bounded by time (backoff is bounded by maxDelayMs).
     if (error.retryAfterMs !== null) {
-      providerWaits += 1;
       if (elapsedMs + delayMs > policy.maxElapsedMs) {
         throw error.afterRetryBudget({
           attempts: attempt,

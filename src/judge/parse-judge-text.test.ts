@@ -69,6 +69,63 @@ describe("parseJudgeText", () => {
     expect(parsed).toMatchObject({ problem: expect.stringContaining(problem) });
   });
 
+  it.each([
+    [
+      "prose with braces before the JSON",
+      'Note {x} then {"reason": "The output is polite and kind."}',
+      { reason: "The output is polite and kind." },
+    ],
+    [
+      "several braced phrases before the JSON",
+      'Given {input} and {actual output}, {the verdict}: {"verdict": "yes"}',
+      { verdict: "yes" },
+    ],
+    ["braces before a JSON that needs repair", "Use {x}: {'reason': 'fine',}", { reason: "fine" }],
+    ["the first of two objects that parse", '{"a": 1} or {"a": 2}', { a: 1 }],
+  ])("reads %s", (_label, text, expected) => {
+    expect(parseJudgeText(text)).toEqual({ ok: true, value: expected });
+  });
+
+  it.each([
+    ["braces in prose, then a cut-off answer", 'Note {x} then {"reason": "The', "inside a string"],
+    ["braces in prose, then an unclosed object", "Given {input}: {", "inside an object"],
+    [
+      "braces in prose, then an unclosed code fence",
+      'Note {x}:\n```json\n{"reason": "ok"}\n',
+      "inside a code fence",
+    ],
+  ])("refuses %s as cut off", (_label, text, where) => {
+    expect(parseJudgeText(text)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining(`the answer was cut off: it ends ${where}`),
+    });
+  });
+
+  it("gives up after 20 braced phrases that are not JSON, naming the first problem", () => {
+    const text = `${"{x} ".repeat(20)}{"reason": "ok"}`;
+    expect(parseJudgeText(text)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^the answer is not valid JSON and could not be repaired/),
+    });
+    expect(parseJudgeText(`${"{x} ".repeat(19)}{"reason": "ok"}`)).toEqual({
+      ok: true,
+      value: { reason: "ok" },
+    });
+  });
+
+  it.each([
+    ["stop", '```json\n{"opinions": ["a"]}\n', { ok: true, value: { opinions: ["a"] } }],
+    ["STOP", '```json\n{"opinions": ["a"]}', { ok: true, value: { opinions: ["a"] } }],
+    ["stop", '```json\n{"opinions": ["a"', { ok: false }],
+    ["length", '```json\n{"opinions": ["a"]}\n', { ok: false }],
+    [undefined, '```json\n{"opinions": ["a"]}\n', { ok: false }],
+  ])(
+    "with finish reason %s, reads an unclosed code fence %j as %o",
+    (finishReason, text, expected) => {
+      expect(parseJudgeText(text, { finishReason })).toMatchObject(expected);
+    },
+  );
+
   it("survives nesting deeper than any recursive parser", () => {
     const deep = `{"opinions": ${"[".repeat(50_000)}`;
     expect(parseJudgeText(deep)).toMatchObject({ ok: false });

@@ -78,13 +78,31 @@ function cutOff(what: string): string {
 }
 
 /**
- * Reads a judge's answer as JSON, leniently about FORMATTING only: code fences, prose around
- * the JSON, trailing commas, comments and single quotes are repaired. An answer that was CUT
- * OFF (it ends inside an unclosed string, array, object, comment or code fence) is never
- * completed into a plausible answer: it is refused, so that the step asks again. Strict
- * parsing is tried first so that well-formed answers are never "repaired".
+ * How many top-level `{…}` candidates are tried in turn when the ones before them do not
+ * parse (prose such as `Note {x} then {…}`): enough for any prose, bounded for garbage.
  */
-export function parseJudgeText(text: string): ParsedJudgeText {
+const MAX_CANDIDATES = 20;
+
+/** Options of {@link parseJudgeText}. */
+export interface ParseJudgeTextOptions {
+  /**
+   * Why the judge stopped, as the provider said (`"stop"`, `"length"`, …). Only `"stop"`
+   * changes anything: an unclosed code fence around a complete object is then formatting,
+   * not a cut-off answer.
+   */
+  finishReason?: string | undefined;
+}
+
+/**
+ * Reads a judge's answer as JSON, leniently about FORMATTING only: code fences, prose around
+ * the JSON (braces in the prose too: when a `{…}` does not parse, the next top-level one is
+ * tried, up to 20), trailing commas, comments and single quotes are repaired. An answer that
+ * was CUT OFF (it ends inside an unclosed string, array, object or comment, or inside a code
+ * fence unless the judge said it stopped by itself) is never completed into a plausible
+ * answer: it is refused, so that the step asks again. Strict parsing is tried first so that
+ * well-formed answers are never "repaired".
+ */
+export function parseJudgeText(text: string, options: ParseJudgeTextOptions = {}): ParsedJudgeText {
   if (text.length > MAX_ANSWER_CHARACTERS) {
     return {
       ok: false,
@@ -96,17 +114,31 @@ export function parseJudgeText(text: string): ParsedJudgeText {
   const direct = tryParse(trimmed);
   if (direct.ok) return direct;
 
-  const start = trimmed.indexOf("{");
+  let start = trimmed.indexOf("{");
   if (start === -1) return { ok: false, problem: "no JSON object found in the answer" };
-  const extent = findObjectEnd(trimmed, start);
-  if (!extent.ok) return extent;
-  const insideFence = trimmed.slice(0, start).split("```").length % 2 === 0;
-  if (insideFence && !trimmed.includes("```", extent.end + 1)) {
-    return { ok: false, problem: cutOff("a code fence") };
+  const stoppedByItself = options.finishReason?.trim().toLowerCase() === "stop";
+  let firstProblem: string | null = null;
+  for (let tried = 0; tried < MAX_CANDIDATES && start !== -1; tried++) {
+    // A candidate that never closes ends the text: the answer was cut off there, whatever
+    // came before it (and a mismatched bracket is never read past).
+    const extent = findObjectEnd(trimmed, start);
+    if (!extent.ok) return extent;
+    const insideFence = trimmed.slice(0, start).split("```").length % 2 === 0;
+    if (insideFence && !stoppedByItself && !trimmed.includes("```", extent.end + 1)) {
+      return { ok: false, problem: cutOff("a code fence") };
+    }
+    const parsed = parseCandidate(trimmed.slice(start, extent.end + 1));
+    if (parsed.ok) return parsed;
+    firstProblem ??= parsed.problem;
+    start = trimmed.indexOf("{", extent.end + 1);
   }
-  const candidate = trimmed.slice(start, extent.end + 1);
-  const sliced = tryParse(candidate);
-  if (sliced.ok) return sliced;
+  return { ok: false, problem: firstProblem ?? "no JSON object found in the answer" };
+}
+
+/** One `{…}` read strictly, else repaired. */
+function parseCandidate(candidate: string): ParsedJudgeText {
+  const strict = tryParse(candidate);
+  if (strict.ok) return strict;
   try {
     return { ok: true, value: JSON.parse(jsonrepair(candidate)) };
   } catch (error) {

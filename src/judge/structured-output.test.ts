@@ -48,6 +48,12 @@ describe("askJudge: only whole answers", () => {
     },
   );
 
+  it("reads a whole object in a code fence left open when the judge stopped by itself", async () => {
+    const { judge, value } = await ask([{ text: `\`\`\`json\n${whole}\n`, finishReason: "stop" }]);
+    expect(value).toEqual({ opinions: ["Sarah is kind."] });
+    expect(judge.calls).toHaveLength(1);
+  });
+
   it("reports an answer cut off twice as a JudgeOutputError with the raw text", async () => {
     const { error } = await ask([
       { text: '{"opinions": ["Sarah', finishReason: "length" },

@@ -91,7 +91,7 @@ function readAnswer<T>(response: JudgeResponse, step: JudgeStep<T>): Attempt<T> 
     }
     value = response.object;
   } else {
-    const parsed = parseJudgeText(response.text ?? "");
+    const parsed = parseJudgeText(response.text ?? "", { finishReason: response.finishReason });
     if (!parsed.ok) return { ok: false, problem: parsed.problem, rawText };
     value = parsed.value;
   }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { isProcessAlive, runLiveness, STALE_AFTER_MS } from "./run-liveness.ts";
+import {
+  CLOCK_SKEW_ALLOWANCE_MS,
+  isProcessAlive,
+  runLiveness,
+  STALE_AFTER_MS,
+} from "./run-liveness.ts";
 import { makeRunOwner, makeStoredRun, makeSummary } from "./run-store-contract.ts";
 
 const heartbeatAt = "2025-01-01T10:00:30.000Z";
@@ -22,7 +27,8 @@ describe("runLiveness", () => {
 
   it("shows a running run as interrupted once its heartbeat is older than the threshold", () => {
     const run = makeStoredRun({ identifier: "nightly", owner: makeRunOwner({ heartbeatAt }) });
-    const options = { hostname: "another-host", isProcessAlive: everyProcessAlive };
+    // On the owner's host (the same clock), with its pid taken by another process.
+    const options = { hostname: "build-host", isProcessAlive: everyProcessAlive };
     expect(runLiveness(run, { ...options, now: now(STALE_AFTER_MS / 1000) }).stale).toBe(false);
     expect(runLiveness(run, { ...options, now: now(121) })).toEqual({
       status: "interrupted",
@@ -58,14 +64,60 @@ describe("runLiveness", () => {
     ).toBe(false);
   });
 
+  it("reads another host's heartbeat with a clock skew allowance on top of the threshold", () => {
+    const run = makeStoredRun({ owner: makeRunOwner({ heartbeatAt }) });
+    const options = { hostname: "laptop", isProcessAlive: noProcessAlive };
+    // A live run on a machine whose clock is 3 minutes behind: its heartbeat looks 3 min old.
+    expect(runLiveness(run, { ...options, now: now(180) }).stale).toBe(false);
+    const limit = (STALE_AFTER_MS + CLOCK_SKEW_ALLOWANCE_MS) / 1000;
+    expect(runLiveness(run, { ...options, now: now(limit) }).stale).toBe(false);
+    expect(runLiveness(run, { ...options, now: now(limit + 1) })).toMatchObject({
+      status: "interrupted",
+      reason: `no heartbeat for ${limit + 1} s from process 4242 on build-host`,
+    });
+  });
+
+  it("counts a heartbeat a little in the future as now", () => {
+    const run = makeStoredRun({ owner: makeRunOwner({ heartbeatAt }) });
+    for (const hostname of ["laptop", "build-host"]) {
+      const liveness = runLiveness(run, {
+        now: now(-CLOCK_SKEW_ALLOWANCE_MS / 1000),
+        hostname,
+        isProcessAlive: everyProcessAlive,
+      });
+      expect(liveness.stale).toBe(false);
+    }
+  });
+
+  it("does not take a heartbeat far in the future for a live run, and says why", () => {
+    // The writer's clock is a day ahead and it was killed an hour ago.
+    const run = makeStoredRun({ owner: makeRunOwner({ heartbeatAt }) });
+    const dayAhead = now(-(24 * 3600 - 3600));
+    expect(runLiveness(run, { now: dayAhead, hostname: "laptop" })).toMatchObject({
+      status: "interrupted",
+      stale: true,
+      reason:
+        "the last heartbeat from build-host is 23 h ahead of this machine's clock, too far to tell whether it still runs (check both clocks)",
+    });
+    // On its own host too (the clock was set back), even when its pid is taken by another process.
+    expect(
+      runLiveness(run, {
+        now: now(-(CLOCK_SKEW_ALLOWANCE_MS / 1000 + 60)),
+        hostname: "build-host",
+        isProcessAlive: everyProcessAlive,
+      }),
+    ).toMatchObject({ stale: true, reason: expect.stringMatching(/is 11 min ahead/) });
+  });
+
   it("judges a run stored before heartbeats by its start", () => {
     const run = makeStoredRun({ startedAt: "2025-01-01T10:00:00.000Z", owner: null });
     const options = { hostname: "build-host", isProcessAlive: noProcessAlive };
     const started = Date.parse(run.startedAt);
-    expect(runLiveness(run, { ...options, now: started + 60_000 }).stale).toBe(false);
-    expect(runLiveness(run, { ...options, now: started + 600_000 })).toMatchObject({
+    // Its host is unknown: read with the clock skew allowance too.
+    expect(runLiveness(run, { ...options, now: started + 600_000 }).stale).toBe(false);
+    expect(runLiveness(run, { ...options, now: started + 900_000 })).toMatchObject({
       status: "interrupted",
-      reason: "no heartbeat recorded; started 600 s ago",
+      reason: "no heartbeat recorded; started 900 s ago",
     });
   });
 

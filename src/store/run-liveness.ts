@@ -10,6 +10,14 @@ export const HEARTBEAT_INTERVAL_MS = 15_000;
  */
 export const STALE_AFTER_MS = 120_000;
 
+/**
+ * How far another machine's clock may differ from this one's. A heartbeat written on another
+ * host (or by an unknown one) is read with this margin on top of {@link STALE_AFTER_MS}, so a
+ * live run on a machine whose clock is a few minutes behind is not shown as interrupted; a
+ * heartbeat further ahead than this cannot be judged by age at all.
+ */
+export const CLOCK_SKEW_ALLOWANCE_MS = 600_000;
+
 /** Options of {@link runLiveness}: the clock and the process table, injected. */
 export interface RunLivenessOptions {
   /** Now, in milliseconds since the epoch. */
@@ -20,6 +28,8 @@ export interface RunLivenessOptions {
   isProcessAlive?: (pid: number) => boolean;
   /** @default {@link STALE_AFTER_MS} */
   staleAfterMs?: number;
+  /** @default {@link CLOCK_SKEW_ALLOWANCE_MS} */
+  clockSkewAllowanceMs?: number;
 }
 
 /** What a stored run is, as `verdict view` and `verdict compare` show it. */
@@ -52,6 +62,13 @@ export function isProcessAlive(pid: number): boolean {
  * `running` run is stale when its owner is on this host and its pid no longer exists, or when
  * its last heartbeat (its start, for runs stored before heartbeats) is older than
  * `staleAfterMs`. Other statuses are returned as stored.
+ *
+ * A heartbeat is a time on the writer's clock, read against this machine's. One written on
+ * another host (or by an unknown one) must be older than `staleAfterMs` plus
+ * `clockSkewAllowanceMs` (10 minutes) before the run is called stale; a heartbeat in the
+ * future counts as "now". One more than `clockSkewAllowanceMs` in the future says the clocks
+ * disagree too much to judge by age: the run is shown as interrupted, saying so, rather than
+ * alive until this clock catches up (a day, for a writer a day ahead).
  */
 export function runLiveness(run: StoredRun, options: RunLivenessOptions): RunLiveness {
   const alive: RunLiveness = {
@@ -69,9 +86,19 @@ export function runLiveness(run: StoredRun, options: RunLivenessOptions): RunLiv
     if (!exists(owner.pid)) reason = `process ${owner.pid} on ${owner.hostname} is gone`;
   }
   if (reason === null) {
-    const lastSeen = Date.parse(owner?.heartbeatAt ?? run.startedAt);
+    const sameClock = owner !== null && owner.hostname === options.hostname;
+    const skewAllowanceMs = options.clockSkewAllowanceMs ?? CLOCK_SKEW_ALLOWANCE_MS;
+    const written = Date.parse(owner?.heartbeatAt ?? run.startedAt);
+    const aheadMs = written - options.now;
+    const lastSeen = Math.min(written, options.now);
     const silentMs = options.now - lastSeen;
-    if (Number.isNaN(lastSeen) || silentMs > staleAfterMs) {
+    if (aheadMs > skewAllowanceMs) {
+      const where = owner === null ? "its start" : `the last heartbeat from ${owner.hostname}`;
+      reason = `${where} is ${formatAhead(aheadMs)} ahead of this machine's clock, too far to tell whether it still runs (check both clocks)`;
+    } else if (
+      Number.isNaN(written) ||
+      silentMs > staleAfterMs + (sameClock ? 0 : skewAllowanceMs)
+    ) {
       const seconds = Math.round(silentMs / 1000);
       reason =
         owner === null
@@ -81,6 +108,11 @@ export function runLiveness(run: StoredRun, options: RunLivenessOptions): RunLiv
   }
   if (reason === null) return alive;
   return { status: "interrupted", stale: true, reason, resumeCommand: resumeCommandOf(run) };
+}
+
+function formatAhead(milliseconds: number): string {
+  const minutes = Math.round(milliseconds / 60_000);
+  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }
 
 /** How to finish a run: `evaluate()` runs resume; a Vitest run is run again (its judge answers are cached). */

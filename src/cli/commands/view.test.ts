@@ -297,9 +297,10 @@ describe("verdict view: runs whose process is gone", () => {
     const live = await (await fetch(`${base}/`)).text();
     expect(live).toContain("<td>running</td>");
     expect(live).not.toContain("interrupted");
-    now = Date.parse(heartbeatAt) + 180_000;
+    // Another host's heartbeat: 2 minutes plus the 10-minute clock skew allowance.
+    now = Date.parse(heartbeatAt) + 780_000;
     const stale = await (await fetch(`${base}/`)).text();
-    expect(stale).toContain("no heartbeat for 180 s from process 4242 on build-host");
+    expect(stale).toContain("no heartbeat for 780 s from process 4242 on build-host");
     expect(stale).toContain("verdict test run --identifier nightly");
   });
 });

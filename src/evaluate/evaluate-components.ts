@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { ConfigError } from "../errors/config-error.ts";
+import type { JudgeTransport } from "../judge/judge-transport.ts";
 import type { BaseMetric, MetricRunResult } from "../metrics/base-metric.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
@@ -111,6 +112,8 @@ export async function evaluateComponents(
     const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
     const caseStartedAt = performance.now();
     let first: { testCase: LLMTestCase | null; trace: TraceRecord } | null = null;
+    // Every request of the golden queues by the golden's place: early ones finish early.
+    const transport = session.scheduler.forCase();
     for (let trial = 0; trial < repeat; trial++) {
       const scored = await scoreTrial({
         options,
@@ -120,6 +123,7 @@ export async function evaluateComponents(
         traceMetrics,
         judges,
         session,
+        transport,
       });
       if (scored === null) return;
       first ??= scored.first;
@@ -204,6 +208,7 @@ async function scoreTrial(options: {
   traceMetrics: ReadonlyArray<BaseMetric<object>>;
   judges: JudgeResolver;
   session: RunSession;
+  transport: JudgeTransport;
 }): Promise<{
   metricsData: MetricData[];
   first: { testCase: LLMTestCase | null; trace: TraceRecord } | null;
@@ -229,6 +234,7 @@ async function scoreTrial(options: {
     trial,
     judges,
     session,
+    transport: options.transport,
     verbose: options.options.verbose,
   });
   // Each outcome with the job it came from (none for the application's own error).
@@ -314,9 +320,10 @@ function runComponentJobs(options: {
   trial: number;
   judges: JudgeResolver;
   session: RunSession;
+  transport: JudgeTransport;
   verbose: boolean | undefined;
 }): Promise<MetricRunResult[]> {
-  const { jobs, trial, judges, session, verbose } = options;
+  const { jobs, trial, judges, session, transport, verbose } = options;
   return runMetrics({
     jobs,
     run: async (job): Promise<MetricRunResult> => {
@@ -331,7 +338,7 @@ function runComponentJobs(options: {
       }
       const { data, error } = await job.metric.run(job.testCase, {
         judge: judges.judgeOf(job.metric),
-        transport: session.scheduler,
+        transport,
         trial,
         signal: session.signal,
         testCaseName: job.testCaseName,

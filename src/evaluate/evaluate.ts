@@ -94,6 +94,8 @@ export async function evaluate(
       const testCase = entry.testCase;
       const testCaseName = describeTestCase(testCase, index);
       const caseStartedAt = performance.now();
+      // Every request of the case queues by the case's place: early cases finish early.
+      const transport = session.scheduler.forCase();
       const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
       for (let trial = 0; trial < repeat; trial++) {
         const outcomes = await runMetrics({
@@ -101,7 +103,7 @@ export async function evaluate(
           run: ({ metric }) =>
             metric.run(testCase, {
               judge: judges.judgeOf(metric),
-              transport: session.scheduler,
+              transport,
               trial,
               signal: session.signal,
               testCaseName,

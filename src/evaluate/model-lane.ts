@@ -2,6 +2,8 @@ import type { JudgeCallError } from "../errors/judge-call-error.ts";
 import type { AttemptSlot } from "../judge/with-retries.ts";
 
 interface Waiter {
+  /** Lower is dispatched first; equal ones in the order they came. */
+  priority: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -10,6 +12,9 @@ interface Waiter {
  * The request slots of one judge model: a limit that halves on rate limiting (at most once
  * per cool-down) and grows back by one after as many successes as the limit, up to the
  * maximum (AIMD, as TCP and promptfoo's scheduler do); dispatches spaced by `throttleMs`.
+ * Queued requests are dispatched by priority (lowest first), first come first served among
+ * equal ones: the run numbers requests by case, so early cases finish early instead of every
+ * case advancing in lockstep and all finishing at the end.
  */
 export class ModelLane implements AttemptSlot {
   limit: number;
@@ -35,7 +40,8 @@ export class ModelLane implements AttemptSlot {
     this.onDispatch = options.onDispatch;
   }
 
-  acquire(signal: AbortSignal | undefined): Promise<void> {
+  /** Waits for a slot; `priority` orders the queue (lower first, then first come). */
+  acquire(signal: AbortSignal | undefined, priority = 0): Promise<void> {
     if (this.stopError) return Promise.reject(this.stopError);
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
@@ -46,6 +52,7 @@ export class ModelLane implements AttemptSlot {
         reject(signal?.reason);
       };
       const waiter: Waiter = {
+        priority,
         resolve: () => {
           signal?.removeEventListener("abort", onAbort);
           resolve();
@@ -56,7 +63,7 @@ export class ModelLane implements AttemptSlot {
         },
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting.push(waiter);
+      this.waiting.splice(this.positionAfter(priority), 0, waiter);
       this.pump();
     });
   }
@@ -102,6 +109,23 @@ export class ModelLane implements AttemptSlot {
     this.stopError ??= error;
     const stop = this.stopError;
     for (const waiter of this.waiting.splice(0)) waiter.reject(stop);
+  }
+
+  /** Where a waiter of `priority` joins the queue: after every one of lower or equal priority. */
+  private positionAfter(priority: number): number {
+    const { waiting } = this;
+    // Most requests join at the end (a later case, or one case asking again): check it first.
+    if (waiting.length === 0 || (waiting.at(-1) as Waiter).priority <= priority) {
+      return waiting.length;
+    }
+    let low = 0;
+    let high = waiting.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((waiting[middle] as Waiter).priority <= priority) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   private pump(): void {

@@ -89,6 +89,58 @@ describe("JudgeScheduler", () => {
     expect(scheduler.stats.costUsd).toBeCloseTo(0.03, 10);
   });
 
+  it("serves the earliest-started case first, first come first served within it", async () => {
+    const order: string[] = [];
+    const judge: JudgeModel = {
+      name: "ordered",
+      async generate(judgeRequest) {
+        order.push(judgeRequest.prompt);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return '{"reason": "ok"}';
+      },
+    };
+    const scheduler = new JudgeScheduler({ maxConcurrent: 1 });
+    // Three cases started together, each asking two steps at once, then a third after them.
+    const runCase = async (name: string) => {
+      const transport = scheduler.forCase();
+      await Promise.all([
+        transport.send(judge, request(`${name}1`), meta),
+        transport.send(judge, request(`${name}2`), meta),
+      ]);
+      await transport.send(judge, request(`${name}3`), meta);
+    };
+    await settle(Promise.all([runCase("a"), runCase("b"), runCase("c")]));
+    // In arrival order the cases would advance in lockstep (a1 a2 b1 b2 c1 c2 a3 b3 c3) and
+    // all finish at the end. The slot never idles for a step not asked yet (b1 takes it while
+    // a's next step is built), but a3 then goes before every later case's request: a is done
+    // fourth, b seventh.
+    expect(order).toEqual(["a1", "a2", "b1", "a3", "b2", "c1", "b3", "c2", "c3"]);
+  });
+
+  it("numbers a case when it first asks, and requests without a case as they come", async () => {
+    const order: string[] = [];
+    const judge: JudgeModel = {
+      name: "ordered",
+      async generate(judgeRequest) {
+        order.push(judgeRequest.prompt);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return '{"reason": "ok"}';
+      },
+    };
+    const scheduler = new JudgeScheduler({ maxConcurrent: 1 });
+    const early = scheduler.forCase();
+    const late = scheduler.forCase();
+    const work = Promise.all([
+      scheduler.send(judge, request("plain-1"), meta),
+      // Made first but asks second: it queues after the case that asked before it.
+      late.send(judge, request("late-1"), meta),
+      early.send(judge, request("early-1"), meta),
+      scheduler.send(judge, request("plain-2"), meta),
+    ]).then(() => Promise.all([early.send(judge, request("early-2"), meta)]));
+    await settle(work);
+    expect(order).toEqual(["plain-1", "late-1", "early-1", "plain-2", "early-2"]);
+  });
+
   it("halves concurrency under sustained 429s and raises it back after successes", async () => {
     const { judge, state } = countingJudge({ latencyMs: 2, rateLimited: (call) => call <= 12 });
     const scheduler = new JudgeScheduler({ maxConcurrent: 8, sleep: noWait });

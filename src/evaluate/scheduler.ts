@@ -4,7 +4,7 @@ import { sendToJudge } from "../judge/direct-transport.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
 import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
-import type { Sleep } from "../judge/with-retries.ts";
+import type { AttemptSlot, Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
 import type { JudgeCache } from "../store/run-store.ts";
@@ -63,6 +63,8 @@ export class JudgeScheduler implements JudgeTransport {
   private readonly lanes = new Map<string, ModelLane>();
   private readonly inFlight = new Map<string, InFlightRequest>();
   private stopError: Error | null = null;
+  /** The next request priority to hand out: cases (and unnumbered requests) in arrival order. */
+  private nextPriority = 0;
   /** Judges stopped by a rejected key or an unknown model, with the error that stopped each. */
   private readonly judgeStops = new Map<string, Error>();
   readonly stats: SchedulerStats = {
@@ -107,6 +109,21 @@ export class JudgeScheduler implements JudgeTransport {
    */
   judgeStoppedBy(judgeName: string): Error | null {
     return this.judgeStops.get(judgeName) ?? null;
+  }
+
+  /**
+   * A transport for one case: every request it sends carries the priority the case took when
+   * it first asked, so that the scheduler serves the earliest-started case first (FIFO within
+   * it) and early cases finish early, at no cost to the run's wall time.
+   */
+  forCase(): JudgeTransport {
+    let priority: number | null = null;
+    return {
+      send: (judge, request, meta) => {
+        priority ??= this.nextPriority++;
+        return this.send(judge, request, { ...meta, priority: meta.priority ?? priority });
+      },
+    };
   }
 
   async send(
@@ -195,6 +212,12 @@ export class JudgeScheduler implements JudgeTransport {
     }
 
     const lane = this.laneFor(judge.name);
+    // A retry queues again with the same priority: it is still that case's request.
+    const priority = meta.priority ?? this.nextPriority++;
+    const slot: AttemptSlot = {
+      acquire: (signal) => lane.acquire(signal, priority),
+      release: (outcome) => lane.release(outcome),
+    };
     try {
       const response = await sendToJudge({
         judge,
@@ -204,7 +227,7 @@ export class JudgeScheduler implements JudgeTransport {
         sleep: this.options.sleep,
         random: this.options.random,
         now: this.options.now,
-        slot: lane,
+        slot,
         onRetry: (info) => {
           this.stats.retries += 1;
           if (info.error.status === 429) {

@@ -10,6 +10,13 @@ export interface JudgeCallMeta {
   trial: number;
   /** Whether an answer is usable: transports that cache keep only answers that pass. */
   validate?: (response: JudgeResponse) => boolean;
+  /**
+   * Where the request queues for a concurrency slot: lower first, first come first served
+   * among equals. The run gives every request of a case the number its case took when it
+   * first asked, so the earliest-started cases finish first. Without one, a scheduler gives
+   * the request a number of its own when it arrives.
+   */
+  priority?: number;
 }
 
 /** One judge answer as the transport hands it back, normalised. */

@@ -42,7 +42,7 @@ describe("retryDelayMs", () => {
       }),
     ).toBe(3_600_000);
   });
-  it("never waits less than the backoff for the provider's waits so far, so 0 is backed off", () => {
+  it("backs off a provider wait below MIN_PROVIDER_WAIT_MS (0, a past date) by the waits so far", () => {
     const wait = (retryAfterMs: number, providerWaits: number, random = 0) =>
       retryDelayMs({
         attempt: 0,
@@ -55,10 +55,11 @@ describe("retryDelayMs", () => {
       250, 500, 1000, 2000, 4000, 8000, 15_000, 15_000,
     ]);
     expect(wait(0, 1, 0.999_999)).toBe(500);
-    // A wait longer than the floor is kept as told.
+    expect(wait(9, 3)).toBe(1000);
+    // A usable wait is kept as told, however many came before.
+    expect(wait(10, 8)).toBe(10);
     expect(wait(1000, 2)).toBe(1000);
-    expect(wait(1000, 3)).toBe(1000);
-    expect(wait(1000, 4)).toBe(2000);
+    expect(wait(1000, 4)).toBe(1000);
   });
 });
 

@@ -74,13 +74,18 @@ export interface RetryDelayOptions {
   random?: (() => number) | undefined;
 }
 
+/** A provider-told wait below this is treated as no wait at all (and backed off instead). */
+export const MIN_PROVIDER_WAIT_MS = 10;
+
 /**
  * How long to wait before the next attempt. Without a hint from the provider:
  * `initialDelayMs * 2^(attempt-1)` capped at `maxDelayMs`, with equal jitter (between half and
  * all of it) so parallel calls do not retry in lockstep. When the provider said how long
- * (`Retry-After` or rate-limit reset): its wait plus up to 20% more at random, but never less
- * than that backoff for the number of such waits so far (`providerWaits`) — a provider that
- * says "0" would otherwise be asked again at once, for as long as `maxElapsedMs` lasts.
+ * (`Retry-After` or rate-limit reset): its wait plus up to 20% more at random. A wait of less
+ * than {@link MIN_PROVIDER_WAIT_MS} (`Retry-After: 0`, a date in the past, a reset of `0s`) says
+ * nothing usable: it is replaced by the backoff for the number of such waits so far
+ * (`providerWaits`), or the provider would be asked again at once for as long as
+ * `maxElapsedMs` lasts.
  */
 export function retryDelayMs(options: RetryDelayOptions): number {
   const random = options.random ?? Math.random;
@@ -93,9 +98,10 @@ export function retryDelayMs(options: RetryDelayOptions): number {
   };
   const retryAfterMs = options.error?.retryAfterMs;
   if (retryAfterMs !== null && retryAfterMs !== undefined) {
-    const told = Math.max(0, retryAfterMs);
-    const floor = backoff(Math.max(1, options.providerWaits ?? 1));
-    return Math.round(Math.max(told + jitter * told * PROVIDER_WAIT_JITTER, floor));
+    if (retryAfterMs < MIN_PROVIDER_WAIT_MS) {
+      return Math.round(backoff(Math.max(1, options.providerWaits ?? 1)));
+    }
+    return Math.round(retryAfterMs + jitter * retryAfterMs * PROVIDER_WAIT_JITTER);
   }
   return Math.round(backoff(options.attempt));
 }

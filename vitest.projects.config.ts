@@ -1,5 +1,7 @@
 import { defineConfig } from "vitest/config";
 
+// Not named vitest.config.ts on purpose: `verdict test run examples/` in this repository then
+// runs the examples with Vitest's defaults, not the project's own test suite.
 // Two projects: `unit` (tests beside the code; no child processes, no browser) and `e2e`
 // (whole-program runs: the CLI, examples, HTTP, Chromium). `npm test` runs both;
 // `npm run test:unit` and `npm run test:e2e` run one.

@@ -4,13 +4,14 @@
 // keeps exit 3). Measures the exit code, the wall time, the lines printed, the lines naming the
 // fix, and the judge requests the server received.
 //   node --conditions=verdict-source bench/fail-fast.ts [--cases 20] [--latency 300] [--concurrent]
+
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type FakeResponder, reply, startFakeOpenAIServer } from "verdict/testing";
+import { makeLinkedProject } from "../test/fixtures/linked-project.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const { values } = parseArgs({
@@ -83,11 +84,7 @@ ${tests.join("\n")}`;
 }
 
 function makeProject(): string {
-  const project = mkdtempSync(join(tmpdir(), "verdict-fail-fast-"));
-  writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
-  mkdirSync(join(project, "node_modules"));
-  symlinkSync(root, join(project, "node_modules/verdict"), "dir");
-  symlinkSync(join(root, "node_modules/vitest"), join(project, "node_modules/vitest"), "dir");
+  const project = makeLinkedProject({ prefix: "verdict-fail-fast-" });
   mkdirSync(join(project, "evals"));
   writeFileSync(join(project, "evals/support.eval.ts"), evalFile(cases));
   return project;

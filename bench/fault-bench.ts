@@ -6,12 +6,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-
-/** What each scenario in bench/faults/ returns. */
-type FaultFigures = {
-  title: string;
-  rows: Array<{ figure: string; goal: string; measured: string; pass: boolean }>;
-};
+import { type FaultFigures, renderFaultFigures } from "./fault-figures.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const { values } = parseArgs({ options: { only: { type: "string" } } });
@@ -38,13 +33,7 @@ for (const file of files) {
   failed += figures.rows.filter((row) => !row.pass).length;
   sections.push(
     [
-      `## ${figures.title}`,
-      "",
-      "| figure | goal | measured | |",
-      "| --- | --- | --- | --- |",
-      ...figures.rows.map(
-        (row) => `| ${row.figure} | ${row.goal} | ${row.measured} | ${row.pass ? "✓" : "✗"} |`,
-      ),
+      renderFaultFigures(figures),
       "",
       `(${file}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
       "",

@@ -5,13 +5,14 @@
 //   node --conditions=verdict-source bench/first-hour.ts [--cases 20] [--latency 300] [--files 1]
 //     [--repeats 3]
 // The project links `verdict` to this checkout (the "verdict-source" condition loads src/).
+
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startFakeOpenAIServer } from "verdict/testing";
+import { makeLinkedProject } from "../test/fixtures/linked-project.ts";
 import { realisticJudge } from "./realistic-judge.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -89,12 +90,8 @@ function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[numbers.length >> 1] ?? 0;
 
 const server = await startFakeOpenAIServer({ latencyMs, respond: realisticJudge });
-const project = mkdtempSync(join(tmpdir(), "verdict-first-hour-"));
+const project = makeLinkedProject({ prefix: "verdict-first-hour-" });
 try {
-  writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
-  mkdirSync(join(project, "node_modules"));
-  symlinkSync(root, join(project, "node_modules/verdict"), "dir");
-  symlinkSync(join(root, "node_modules/vitest"), join(project, "node_modules/vitest"), "dir");
   mkdirSync(join(project, "evals"));
   for (let file = 0; file < files; file++) {
     const indices = Array.from({ length: cases }, (_, index) => index).filter(

@@ -3,10 +3,10 @@
 // evaluate(), image() and EvaluationDataset.fromFile. Counts what reaches the user raw or
 // unnamed, good cases lost beside bad ones, and bad cases given a score.
 //   node --conditions=verdict-source bench/faults/bad-input.ts
+
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   AnswerRelevancyMetric,
   EvaluationDataset,
@@ -25,11 +25,7 @@ import {
 } from "../../test/fixtures/bad-inputs.ts";
 import { PNG_BYTES } from "../../test/fixtures/images.ts";
 import { answer } from "../../test/fixtures/judge-answers.ts";
-
-type FaultFigures = {
-  title: string;
-  rows: Array<{ figure: string; goal: string; measured: string; pass: boolean }>;
-};
+import { type FaultFigures, isMainModule, reportAlone } from "../fault-figures.ts";
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
 const GOOD_PER_RUN = 20;
@@ -261,10 +257,4 @@ export async function measureBadInput(): Promise<FaultFigures> {
   };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const figures = await measureBadInput();
-  console.log(`## ${figures.title}\n\n| figure | goal | measured | |\n| --- | --- | --- | --- |`);
-  for (const row of figures.rows)
-    console.log(`| ${row.figure} | ${row.goal} | ${row.measured} | ${row.pass ? "✓" : "✗"} |`);
-  process.exitCode = figures.rows.every((row) => row.pass) ? 0 : 1;
-}
+if (isMainModule(import.meta.url)) reportAlone(await measureBadInput());

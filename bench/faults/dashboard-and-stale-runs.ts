@@ -6,6 +6,7 @@
 //
 // Real parts: the dashboard over HTTP (raw sockets, so requests go out byte for byte), child
 // processes running evaluate() against the fake OpenAI server, node:sqlite.
+
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -24,11 +25,7 @@ import {
   type RawResponse,
   rawHttpRequest,
 } from "../../test/fixtures/view-requests.ts";
-
-type FaultFigures = {
-  title: string;
-  rows: Array<{ figure: string; goal: string; measured: string; pass: boolean }>;
-};
+import { type FaultFigures, isMainModule, reportAlone } from "../fault-figures.ts";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD_SCRIPT = "test/e2e/fixtures/evaluate-child.ts";
@@ -254,22 +251,4 @@ export async function measureDashboardAndStaleRuns(): Promise<FaultFigures> {
   };
 }
 
-function toMarkdown(figures: FaultFigures): string {
-  const cell = (text: string) => text.replaceAll("|", "\\|");
-  return [
-    `### ${figures.title}`,
-    "",
-    "| figure | goal | measured | pass |",
-    "| --- | --- | --- | --- |",
-    ...figures.rows.map(
-      (row) =>
-        `| ${cell(row.figure)} | ${cell(row.goal)} | ${cell(row.measured)} | ${row.pass ? "yes" : "NO"} |`,
-    ),
-  ].join("\n");
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const figures = await measureDashboardAndStaleRuns();
-  process.stdout.write(`${toMarkdown(figures)}\n`);
-  process.exitCode = figures.rows.every((row) => row.pass) ? 0 : 1;
-}
+if (isMainModule(import.meta.url)) reportAlone(await measureDashboardAndStaleRuns());

@@ -3,7 +3,7 @@
 //   node --conditions=verdict-source bench/faults/malformed-answers.ts [--seed N] [--count N]
 // It prints a markdown table. The answers come from test/fixtures/malformed-answers.ts, the
 // generator the fault test (test/faults/malformed-answers.test.ts) uses.
-import { pathToFileURL } from "node:url";
+
 import { parseArgs } from "node:util";
 import { startFakeOpenAIServer } from "../../src/testing/fake-openai-server.ts";
 import { MockJudge } from "../../src/testing/mock-judge.ts";
@@ -21,11 +21,14 @@ import {
   stepOfKind,
   wrappedAnswer,
 } from "../../test/fixtures/malformed-answers.ts";
+import {
+  type FaultFigures as BaseFaultFigures,
+  isMainModule,
+  reportAlone,
+} from "../fault-figures.ts";
 
 /** Figures of one fault scenario, for the closing note of issue 9. */
-type FaultFigures = {
-  title: string;
-  rows: Array<{ figure: string; goal: string; measured: string; pass: boolean }>;
+type FaultFigures = BaseFaultFigures & {
   /** The first few outcomes that missed a goal, to say what went wrong (empty when none). */
   examples?: string[];
 };
@@ -187,20 +190,7 @@ export async function measureMalformedAnswers(
   };
 }
 
-function renderMarkdown(figures: FaultFigures): string {
-  const lines = [
-    `### ${figures.title}`,
-    "",
-    "| figure | goal | measured | pass |",
-    "| --- | --- | --- | --- |",
-    ...figures.rows.map(
-      (row) => `| ${row.figure} | ${row.goal} | ${row.measured} | ${row.pass ? "yes" : "NO"} |`,
-    ),
-  ];
-  return lines.join("\n");
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+if (isMainModule(import.meta.url)) {
   const { values } = parseArgs({
     options: { seed: { type: "string" }, count: { type: "string" } },
   });
@@ -208,7 +198,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     ...(values.seed === undefined ? {} : { seed: Number(values.seed) }),
     ...(values.count === undefined ? {} : { count: Number(values.count) }),
   });
-  console.log(renderMarkdown(figures));
+  reportAlone(figures);
   for (const example of figures.examples ?? []) console.log(`- ${example}`);
-  if (!figures.rows.every((row) => row.pass)) process.exitCode = 1;
 }

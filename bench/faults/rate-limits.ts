@@ -7,10 +7,10 @@
 //   node --conditions=verdict-source bench/faults/rate-limits.ts [--seeds 5] [--cases 300]
 //     [--retry-after-ms 25] [--hint retry-after-ms|retry-after|openai-reset|anthropic-reset]
 //     [--latency 2]
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { AnswerRelevancyMetric, BiasMetric, evaluate, ToxicityMetric } from "verdict";
 import {
@@ -20,13 +20,10 @@ import {
   startFakeOpenAIServer,
 } from "verdict/testing";
 import { generateCases } from "../bench-cases.ts";
+import { type FaultFigures, isMainModule, reportAlone } from "../fault-figures.ts";
 import { realisticJudge } from "../realistic-judge.ts";
 
 /** The figures of one fault scenario, as the lead's runner merges them. */
-export type FaultFigures = {
-  title: string;
-  rows: Array<{ figure: string; goal: string; measured: string; pass: boolean }>;
-};
 
 /** What to measure; every field has the default the figures are quoted with. */
 export interface RateLimitBenchOptions {
@@ -194,22 +191,7 @@ function rowsOf(options: {
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
-/** The figures as a markdown table. */
-export function renderFaultFigures(figures: FaultFigures): string {
-  const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
-  return [
-    `### ${figures.title}`,
-    "",
-    "| figure | goal | measured | pass |",
-    "| --- | --- | --- | --- |",
-    ...figures.rows.map(
-      (row) =>
-        `| ${cell(row.figure)} | ${cell(row.goal)} | ${cell(row.measured)} | ${row.pass ? "yes" : "**no**"} |`,
-    ),
-  ].join("\n");
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMainModule(import.meta.url)) {
   const { values } = parseArgs({
     options: {
       seeds: { type: "string" },
@@ -236,8 +218,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       hint: values.hint as FakeRateLimitHint | undefined,
     }),
   });
-  console.log(renderFaultFigures(figures));
-  process.exitCode = figures.rows.every((row) => row.pass) ? 0 : 1;
+  reportAlone(figures);
 }
 
 function definedOnly<T extends object>(

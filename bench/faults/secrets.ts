@@ -7,6 +7,7 @@
  *
  * Run alone: node --conditions=verdict-source bench/faults/secrets.ts
  */
+
 import { rmSync } from "node:fs";
 import { redactSecretText } from "../../src/secrets/redact-secrets.ts";
 import { registerSecretValues } from "../../src/secrets/secret-registry.ts";
@@ -17,11 +18,7 @@ import {
   type SecretMode,
 } from "../../test/faults/secret-echo-scenario.ts";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
-
-type FaultFigures = {
-  title: string;
-  rows: Array<{ figure: string; goal: string; measured: string; pass: boolean }>;
-};
+import { type FaultFigures, isMainModule, reportAlone } from "../fault-figures.ts";
 
 const MODES: readonly SecretMode[] = ["env", "dotenv", "code"];
 
@@ -124,22 +121,4 @@ function measureOverhead(): FaultFigures["rows"] {
   }
 }
 
-/** The figures as a markdown table. */
-export function renderFaultFigures(figures: FaultFigures): string {
-  const lines = [
-    `### ${figures.title}`,
-    "",
-    "| figure | goal | measured | pass |",
-    "| --- | --- | --- | --- |",
-    ...figures.rows.map(
-      (row) => `| ${row.figure} | ${row.goal} | ${row.measured} | ${row.pass ? "yes" : "NO"} |`,
-    ),
-  ];
-  return `${lines.join("\n")}\n`;
-}
-
-if (import.meta.main) {
-  const figures = await measureSecrets();
-  process.stdout.write(renderFaultFigures(figures));
-  if (figures.rows.some((row) => !row.pass)) process.exitCode = 1;
-}
+if (isMainModule(import.meta.url)) reportAlone(await measureSecrets());

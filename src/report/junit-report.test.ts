@@ -10,6 +10,7 @@ import {
 import {
   evaluationResult as baseEvaluationResult,
   testResult as baseTestResult,
+  evaluationSummary,
   metricData,
 } from "../../test/fixtures/results.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
@@ -40,21 +41,7 @@ function testResult(overrides: Partial<TestResult> & { index: number }): TestRes
 function evaluationResult(overrides: Partial<EvaluationResult> = {}): EvaluationResult {
   return baseEvaluationResult({
     testRunId: "run-7",
-    identifier: null,
-    testResults: [],
-    summary: {
-      status: "completed",
-      metrics: [],
-      testCases: { total: 0, passed: 0, failed: 0, unscored: 0 },
-      judgeCalls: 0,
-      cacheHits: 0,
-      sharedCalls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: 0,
-      saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
-      durationMs: 2500,
-    },
+    summary: evaluationSummary({ durationMs: 2500 }),
     ...overrides,
   });
 }

@@ -6,17 +6,9 @@
 // Each run of the program takes a second or two, so the scenarios run at the same time: each
 // has a store (VERDICT_HOME) of its own, and the one unsharded run of the whole project is
 // shared by the scenarios that need it.
+
 import { spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { EvaluationResult, TestResult } from "../../src/results/evaluation-result.ts";
@@ -27,6 +19,7 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { makeLinkedProject } from "../fixtures/linked-project.ts";
 import { projectRoot } from "./run-node.ts";
 
 const MAIN = join(projectRoot, "src/cli/main.ts");
@@ -183,15 +176,7 @@ function totals(result: EvaluationResult) {
 
 beforeAll(async () => {
   server = await startFakeOpenAIServer({ respond: judge });
-  project = mkdtempSync(join(tmpdir(), "verdict-test-run-"));
-  writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
-  mkdirSync(join(project, "node_modules"));
-  symlinkSync(projectRoot, join(project, "node_modules/verdict"), "dir");
-  symlinkSync(
-    join(projectRoot, "node_modules/vitest"),
-    join(project, "node_modules/vitest"),
-    "dir",
-  );
+  project = makeLinkedProject({ prefix: "verdict-test-run-" });
   mkdirSync(join(project, "evals/polite"), { recursive: true });
   mkdirSync(join(project, "evals/rude"), { recursive: true });
   writeFileSync(join(project, "evals/polite/greeting.eval.ts"), GREETING_EVAL);

@@ -3,8 +3,9 @@
 // the run failed and exits 2 — under `verdict test run` (the program in a child process, real
 // Vitest) and from evaluate() (the real AI SDK provider over HTTP to the fake server). An
 // exhausted quota keeps exit 3 (cli-test-run.test.ts).
+
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -19,6 +20,7 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { makeLinkedProject } from "../fixtures/linked-project.ts";
 import { projectRoot } from "./run-node.ts";
 
 const MAIN = join(projectRoot, "src/cli/main.ts");
@@ -50,15 +52,7 @@ let knowingOneModel: FakeOpenAIServer;
 beforeAll(async () => {
   rejectingKey = await startFakeOpenAIServer({ respond: () => reply.unauthorized() });
   knowingOneModel = await startFakeOpenAIServer({ respond: knowsOnlyGpt41 });
-  project = mkdtempSync(join(tmpdir(), "verdict-fail-fast-"));
-  writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
-  mkdirSync(join(project, "node_modules"));
-  symlinkSync(projectRoot, join(project, "node_modules/verdict"), "dir");
-  symlinkSync(
-    join(projectRoot, "node_modules/vitest"),
-    join(project, "node_modules/vitest"),
-    "dir",
-  );
+  project = makeLinkedProject({ prefix: "verdict-fail-fast-" });
   mkdirSync(join(project, "evals"));
   writeFileSync(join(project, "evals/support.eval.ts"), SUPPORT_EVAL);
 });

@@ -2,16 +2,8 @@
 // installed as links, the "verdict-source" condition loading the current sources):
 // `verdict init` then `verdict test run` with the fake judge, in an ESM and a CommonJS
 // project, and a script whose key and judge come from .env only.
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { FAKE_JUDGE_NOTICE } from "../../src/results/fake-judge-notice.ts";
@@ -19,6 +11,7 @@ import {
   type FakeOpenAIServer,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { makeLinkedProject } from "../fixtures/linked-project.ts";
 import { projectRoot, runNode } from "./run-node.ts";
 
 const MAIN = join(projectRoot, "src/cli/main.ts");
@@ -35,21 +28,15 @@ afterAll(async () => {
 
 /** A fresh project as `npm init -y` makes it (CommonJS) or with `"type": "module"`. */
 function makeProject(kind: "module" | "commonjs"): string {
-  const project = mkdtempSync(join(tmpdir(), `verdict-first-run-${kind}-`));
+  const project = makeLinkedProject({
+    prefix: `verdict-first-run-${kind}-`,
+    packageJson: {
+      name: "my-app",
+      version: "1.0.0",
+      ...(kind === "module" ? { type: "module" } : {}),
+    },
+  });
   folders.push(project);
-  const manifest = {
-    name: "my-app",
-    version: "1.0.0",
-    ...(kind === "module" ? { type: "module" } : {}),
-  };
-  writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  mkdirSync(join(project, "node_modules"));
-  symlinkSync(projectRoot, join(project, "node_modules/verdict"), "dir");
-  symlinkSync(
-    join(projectRoot, "node_modules/vitest"),
-    join(project, "node_modules/vitest"),
-    "dir",
-  );
   return project;
 }
 

@@ -3,11 +3,14 @@
 // fresh project against the fake OpenAI server with a fixed latency. Prints the wall times,
 // their ratio, and when the progress output first showed a finished case.
 //   node --conditions=verdict-source bench/first-hour.ts [--cases 20] [--latency 300] [--files 1]
-//     [--repeats 3]
-// The project links `verdict` to this checkout (the "verdict-source" condition loads src/).
+//     [--repeats 3] [--packed]
+// The project links `verdict` to this checkout (the "verdict-source" condition loads src/); with
+// --packed it is a fresh project with the `npm pack` tarball and Vitest installed by npm, as a
+// user has it (dist/, no source condition).
 
-import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -22,12 +25,15 @@ const { values } = parseArgs({
     latency: { type: "string", default: "300" },
     files: { type: "string", default: "1" },
     repeats: { type: "string", default: "3" },
+    packed: { type: "boolean", default: false },
   },
 });
 const cases = Number(values.cases);
 const latencyMs = Number(values.latency);
 const files = Number(values.files);
 const repeats = Number(values.repeats);
+const packed = values.packed;
+const conditions = packed ? [] : ["--conditions=verdict-source"];
 
 const answers = [
   "Our return window is 30 days from delivery.",
@@ -68,7 +74,7 @@ await evaluate({ testCases: ${JSON.stringify(all)}, metrics: ${METRICS}, cache: 
 /** Runs a command; resolves with its wall time and when stderr first showed a finished case. */
 function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--conditions=verdict-source", ...args], { cwd, env });
+  const child = spawn(process.execPath, [...conditions, ...args], { cwd, env });
   let firstCaseMs: number | null = null;
   let stderr = "";
   child.stderr.on("data", (chunk) => {
@@ -90,7 +96,32 @@ function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[numbers.length >> 1] ?? 0;
 
 const server = await startFakeOpenAIServer({ latencyMs, respond: realisticJudge });
-const project = makeLinkedProject({ prefix: "verdict-first-hour-" });
+/** A fresh project with the packed tarball and the checkout's Vitest version installed by npm. */
+function installedProject(): string {
+  const folder = mkdtempSync(join(tmpdir(), "verdict-first-hour-packed-"));
+  writeFileSync(join(folder, "package.json"), '{ "name": "first-hour", "type": "module" }\n');
+  const npm = (args: string[], cwd: string) =>
+    execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const [manifest] = JSON.parse(
+    npm(["pack", "--json", "--silent", "--pack-destination", folder], root),
+  ) as [{ filename: string }];
+  const vitest = JSON.parse(readFileSync(join(root, "node_modules/vitest/package.json"), "utf8"))
+    .version as string;
+  npm(
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      join(folder, manifest.filename),
+      `vitest@${vitest}`,
+    ],
+    folder,
+  );
+  return folder;
+}
+
+const project = packed ? installedProject() : makeLinkedProject({ prefix: "verdict-first-hour-" });
 try {
   mkdirSync(join(project, "evals"));
   for (let file = 0; file < files; file++) {
@@ -100,7 +131,9 @@ try {
     writeFileSync(join(project, `evals/support-${file + 1}.eval.ts`), evalFile(indices));
   }
   writeFileSync(join(project, "evaluate.ts"), evaluateScript());
-  const main = join(root, "src/cli/main.ts");
+  const main = packed
+    ? join(project, "node_modules/verdict/bin/verdict.js")
+    : join(root, "src/cli/main.ts");
   const env = (home: string): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -125,7 +158,7 @@ try {
   }
   const evaluateMs = median(measured["evaluate()"]?.map((run) => run.wallMs) ?? []);
   console.log(
-    `${cases} cases (AnswerRelevancy + Toxicity) in ${files} file(s), ${latencyMs} ms judge latency, median of ${repeats}:\n`,
+    `${cases} cases (AnswerRelevancy + Toxicity) in ${files} file(s), ${latencyMs} ms judge latency, median of ${repeats}, ${packed ? "packed tarball installed by npm" : "linked checkout (sources)"}:\n`,
   );
   console.log(
     `The project's first (cold) verdict test run: ${(cold.wallMs / 1000).toFixed(2)} s.\n`,

@@ -1,0 +1,324 @@
+/**
+ * The dashboard's JSON API (`verdict view`): the routes the server answers and the shapes it
+ * answers with. The server (src/view/server/) and the browser app (src/view/app/) both import
+ * these types; nothing here runs.
+ *
+ * Every route is GET (HEAD too) on 127.0.0.1; with `--token`, every request carries
+ * `Authorization: Bearer <token>` or `?token=<token>` (the app keeps the token from its first
+ * URL and sends the header). Errors are `{ error: string }` with a 4xx/5xx status.
+ *
+ * | route                                   | answers                                     |
+ * |-----------------------------------------|---------------------------------------------|
+ * | `/api/runs?q&identifier&status&from&to&offset&limit` | {@link RunsPage}               |
+ * | `/api/identifiers`                      | {@link IdentifierList}                      |
+ * | `/api/trends?identifier=X&limit`        | {@link Trend}                               |
+ * | `/api/runs/:run`                        | {@link RunDetail}                           |
+ * | `/api/runs/:run/cases?…` ({@link CaseQuery}) | {@link CasesPage}                      |
+ * | `/api/runs/:run/cases/:key`             | {@link CaseDetail}                          |
+ * | `/api/runs/:run/cases/:key/images/:n`   | the stored image's bytes (data URL / bytes / file inside the project); 404 for URLs |
+ * | `/api/compare?run=A&baseline=B`         | {@link RunComparisonView}                   |
+ * | `/api/runs/:run/events`                 | server-sent events, {@link LiveEvent}       |
+ * | `/api/runs/:run/export?format=html\|json\|junit\|csv` | a download (content-disposition) |
+ *
+ * `:run` is a run id (or an identifier: its latest run). `:key` is a case's
+ * {@link CaseRow.key}. Everything else is the app: `/`, `/runs/:run`, `/runs/:run/cases/:key`,
+ * `/compare?run=A&baseline=B` (and `/runs/:run?baseline=B`) serve the app's index.html, which
+ * routes on the client; `/assets/*` are the app's built files.
+ */
+
+import type { MetricSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
+
+/** A run's status as shown: a `running` run whose process is gone is `interrupted`. */
+export type ShownStatus = RunStatus;
+
+/** One metric's aggregate in a run. */
+export interface MetricAggregate {
+  name: string;
+  lowerIsBetter: boolean;
+  /** Mean score over scored cases; `null` when none was scored. */
+  meanScore: number | null;
+  /** Share of cases with a threshold that passed, 0..1; `null` when none had one. */
+  passRate: number | null;
+  passed: number;
+  failed: number;
+  errored: number;
+  scoreOnly: number;
+  /** 95% intervals, once the run summaries carry them (absent before). */
+  meanScoreInterval?: [number, number] | null;
+  passRateInterval?: [number, number] | null;
+}
+
+/** A run in the runs list. */
+export interface RunRow {
+  id: string;
+  /** The first 8 characters of the id: enough to tell runs apart in a list. */
+  shortId: string;
+  identifier: string | null;
+  status: ShownStatus;
+  /** Why a stale run is shown as interrupted, and the command that resumes it. */
+  stale: { reason: string; resumeCommand: string | null } | null;
+  startedAt: string;
+  endedAt: string | null;
+  durationMs: number | null;
+  cases: { total: number; passed: number; failed: number; errored: number; unscored: number };
+  metrics: MetricAggregate[];
+  judgeCalls: number;
+  cacheHits: number;
+  costUsd: number | null;
+  /** Judge model names used (from the run's config or its results). */
+  judges: string[];
+  /** `"2/4"` for a shard, else `null`. */
+  shard: string | null;
+  /** `true` when scores came from the fake judge (not real). */
+  fakeJudge: boolean;
+}
+
+/** `/api/runs`: a page of runs, newest first, grouped by identifier in the app. */
+export interface RunsPage {
+  runs: RunRow[];
+  /** Runs matching the filters (all pages). */
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+/** `/api/identifiers`: every identifier with its run count and latest run time. */
+export interface IdentifierList {
+  identifiers: Array<{ identifier: string | null; runs: number; latestStartedAt: string }>;
+}
+
+/** One run on a trend line. */
+export interface TrendPoint {
+  runId: string;
+  startedAt: string;
+  status: ShownStatus;
+  costUsd: number | null;
+  metrics: Record<string, { meanScore: number | null; passRate: number | null }>;
+}
+
+/** `/api/trends`: an identifier's runs, oldest first. */
+export interface Trend {
+  identifier: string | null;
+  metricNames: string[];
+  points: TrendPoint[];
+}
+
+/** A histogram of a metric's scores over a run: 10 bins over 0..1. */
+export interface ScoreHistogram {
+  metric: string;
+  /** `counts[i]` scores fell in `[i/10, (i+1)/10)` (the last bin includes 1). */
+  counts: number[];
+  threshold: number | null;
+  lowerIsBetter: boolean;
+}
+
+/** `/api/runs/:run`: the header, totals and what the case table can sort, filter and group by. */
+export interface RunDetail {
+  run: RunRow;
+  /** The run's configuration, secrets removed (metric options, judge names, …). */
+  config: Record<string, unknown>;
+  spending: {
+    judgeCalls: number;
+    cacheHits: number;
+    sharedCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number | null;
+    saved: {
+      judgeCalls: number;
+      inputTokens: number;
+      outputTokens: number;
+      costUsd: number | null;
+    };
+  };
+  histograms: ScoreHistogram[];
+  metricNames: string[];
+  /** Files and tags present (for "group by"). */
+  files: string[];
+  tags: string[];
+  /** Shown on top when the run is not completed or its process is gone. */
+  notice: string | null;
+}
+
+/** Which cases `/api/runs/:run/cases` returns, and in what order. */
+export interface CaseQuery {
+  /** `"case"` (run order, the default), `"name"`, `"status"`, or `"metric:<name>"`. */
+  sort?: string;
+  dir?: "asc" | "desc";
+  /** @default "all" */
+  filter?: "all" | "passing" | "failing" | "errored";
+  /** Case-insensitive text searched in name, input, output, expected output and reasons. */
+  q?: string;
+  /** `"file"` or `"tag"`: rows come sorted by group first, each with its `group`. */
+  group?: "file" | "tag";
+  offset?: number;
+  /** @default 100, at most 500 */
+  limit?: number;
+}
+
+/** A case in the run's table. */
+export interface CaseRow {
+  /** Stable within the run: the path segment of the case's detail. */
+  key: string;
+  /** 1-based position in run order (what users see; never an internal index). */
+  position: number;
+  name: string;
+  status: "passed" | "failed" | "errored" | "unscored" | "scored";
+  /** The first 200 characters of each. */
+  input: string;
+  actualOutput: string | null;
+  file: string | null;
+  tags: string[];
+  /** Set when the query groups: the file, or one tag ("untagged" for none). */
+  group?: string;
+  metrics: Record<
+    string,
+    {
+      score: number | null;
+      success: boolean | null;
+      threshold: number | null;
+      error: string | null;
+    }
+  >;
+  durationMs: number | null;
+}
+
+/** `/api/runs/:run/cases`. */
+export interface CasesPage {
+  cases: CaseRow[];
+  /** Cases matching the filter and search (all pages). */
+  total: number;
+  /** Cases in the run. */
+  runTotal: number;
+  offset: number;
+  limit: number;
+  /** Groups and their sizes, in order, when the query groups. */
+  groups?: Array<{ name: string; count: number }>;
+}
+
+/** One judge request behind a metric's score. */
+export interface JudgeCallView {
+  step: string;
+  model: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  latencyMs: number | null;
+  source: "judge" | "cache" | "shared";
+}
+
+/** One of the judge's steps as rows: (opinion / statement / claim) → verdict → reason. */
+export interface StepTable {
+  label: string;
+  /** Column names, e.g. `["opinion", "verdict", "reason"]`. */
+  columns: string[];
+  rows: string[][];
+}
+
+/** A metric on a case, in full. */
+export interface MetricDetailView {
+  name: string;
+  score: number | null;
+  threshold: number | null;
+  success: boolean | null;
+  lowerIsBetter: boolean;
+  reason: string | null;
+  error: string | null;
+  evaluationModel: string | null;
+  costUsd: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** The steps as tables where they are lists of items, else as text. */
+  steps: Array<StepTable | { label: string; text: string }>;
+  calls: JudgeCallView[];
+}
+
+/** An image of a case: where the app loads it from, never a remote URL without a click. */
+export interface ImageView {
+  field: "input" | "actualOutput" | "expectedOutput";
+  number: number;
+  label: string;
+  /** `/api/runs/:run/cases/:key/images/:n` for stored bytes and local files; `null` for a URL. */
+  src: string | null;
+  /** The remote URL, shown as a link the user may follow. */
+  remoteUrl: string | null;
+}
+
+/** `/api/runs/:run/cases/:key`. */
+export interface CaseDetail {
+  runId: string;
+  key: string;
+  position: number;
+  name: string;
+  status: CaseRow["status"];
+  input: string;
+  actualOutput: string | null;
+  expectedOutput: string | null;
+  context: string[] | null;
+  retrievalContext: string[] | null;
+  file: string | null;
+  tags: string[];
+  images: ImageView[];
+  metrics: MetricDetailView[];
+  /** For `repeat` runs: every trial's metrics. */
+  trials: Array<{ trial: number; success: boolean | null; metrics: MetricDetailView[] }>;
+  /** For component runs: the span tree, each span with its metrics. */
+  trace: SpanView | null;
+  /** Neighbours in run order, for "previous / next". */
+  previousKey: string | null;
+  nextKey: string | null;
+  durationMs: number | null;
+}
+
+/** A span of a traced (component) run. */
+export interface SpanView {
+  name: string;
+  type: string;
+  input: unknown;
+  output: unknown;
+  durationMs: number | null;
+  error: string | null;
+  metrics: MetricDetailView[];
+  children: SpanView[];
+}
+
+/** `/api/compare`: the same numbers as `verdict compare`. */
+export interface RunComparisonView {
+  run: RunRow;
+  baseline: RunRow;
+  metrics: Array<{
+    name: string;
+    lowerIsBetter: boolean;
+    baseline: MetricSummary | null;
+    candidate: MetricSummary | null;
+    /** Candidate − baseline; `null` when either is missing. */
+    meanScoreChange: number | null;
+    passRateChange: number | null;
+    /** `"better"`, `"worse"` or `"same"`, reading the metric's direction. */
+    direction: "better" | "worse" | "same" | null;
+    regressions: string[];
+  }>;
+  /** Cases whose verdict on a metric changed, both sides with their reasons. */
+  changes: Array<{
+    metric: string;
+    name: string;
+    runKey: string | null;
+    baselineKey: string | null;
+    from: string;
+    to: string;
+    baselineScore: number | null;
+    candidateScore: number | null;
+    baselineReason: string | null;
+    candidateReason: string | null;
+  }>;
+  regressed: boolean;
+}
+
+/** A server-sent event of `/api/runs/:run/events` (`event: <type>`, `data: <json>`). */
+export type LiveEvent =
+  | { type: "progress"; run: RunRow }
+  | { type: "case"; case: CaseRow }
+  | { type: "end"; run: RunRow };
+
+/** The fields of a stored result the case views read (for the server's mapping). */
+export type StoredCase = TestResult;

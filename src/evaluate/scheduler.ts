@@ -32,6 +32,21 @@ export interface JudgeSchedulerOptions {
   random?: () => number;
   /** The clock of the retry policy's `maxElapsedMs`. @default Date.now */
   now?: () => number;
+  /**
+   * A limit shared with other processes (Vitest workers): each attempt also holds one of its
+   * slots, taken after this scheduler's own. @default none
+   */
+  gate?: RequestGate;
+}
+
+/** Request slots shared by several schedulers (see {@link JudgeSchedulerOptions.gate}). */
+export interface RequestGate {
+  /** Waits for a slot for one request to `judgeName`; resolves with the slot's release. */
+  acquire(options: {
+    judgeName: string;
+    priority: number;
+    signal: AbortSignal | undefined;
+  }): Promise<() => void>;
 }
 
 /** One judge request in flight, shared by every caller asking the same. */
@@ -214,10 +229,14 @@ export class JudgeScheduler implements JudgeTransport {
     const lane = this.laneFor(judge.name);
     // A retry queues again with the same priority: it is still that case's request.
     const priority = meta.priority ?? this.nextPriority++;
-    const slot: AttemptSlot = {
-      acquire: (signal) => lane.acquire(signal, priority),
-      release: (outcome) => lane.release(outcome),
-    };
+    const { gate } = this.options;
+    const slot: AttemptSlot =
+      gate === undefined
+        ? {
+            acquire: (signal) => lane.acquire(signal, priority),
+            release: (outcome) => lane.release(outcome),
+          }
+        : gatedSlot({ lane, gate, judgeName: judge.name, priority });
     try {
       const response = await sendToJudge({
         judge,
@@ -319,4 +338,31 @@ export class JudgeScheduler implements JudgeTransport {
   concurrencyOf(judgeName: string): number | null {
     return this.lanes.get(judgeName)?.limit ?? null;
   }
+}
+
+/** A lane's slot that also holds one of the gate's: the lane's first, then the gate's. */
+function gatedSlot(options: {
+  lane: ModelLane;
+  gate: RequestGate;
+  judgeName: string;
+  priority: number;
+}): AttemptSlot {
+  const { lane, gate, judgeName, priority } = options;
+  let releaseGate: (() => void) | null = null;
+  return {
+    acquire: async (signal) => {
+      await lane.acquire(signal, priority);
+      try {
+        releaseGate = await gate.acquire({ judgeName, priority, signal });
+      } catch (error) {
+        lane.release({ error: null });
+        throw error;
+      }
+    },
+    release: (outcome) => {
+      releaseGate?.();
+      releaseGate = null;
+      lane.release(outcome);
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import { StoreError } from "../errors/store-error.ts";
-import { type CacheMode, JudgeScheduler } from "../evaluate/scheduler.ts";
+import { type CacheMode, JudgeScheduler, type RequestGate } from "../evaluate/scheduler.ts";
 import type { JudgeCache } from "../store/run-store.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
+import { connectRequestSlots, REQUEST_SLOTS_ENV } from "./request-slots.ts";
 
 /** Options of {@link getWorkerScheduler}. */
 export interface GetWorkerSchedulerOptions {
@@ -14,6 +15,8 @@ export interface GetWorkerSchedulerOptions {
 
 interface WorkerState {
   schedulers: Map<string, JudgeScheduler>;
+  /** The slots shared with the other workers of `verdict test run`, once connected. */
+  gate: RequestGate | null | undefined;
   /** `undefined`: not opened yet; `null`: could not be opened (warned once). */
   cache: JudgeCache | null | undefined;
 }
@@ -24,7 +27,7 @@ const STATE_KEY = Symbol.for("verdict.vitest.worker-state");
 
 function workerState(): WorkerState {
   const holder = globalThis as { [STATE_KEY]?: WorkerState };
-  holder[STATE_KEY] ??= { schedulers: new Map(), cache: undefined };
+  holder[STATE_KEY] ??= { schedulers: new Map(), cache: undefined, gate: undefined };
   return holder[STATE_KEY];
 }
 
@@ -47,7 +50,8 @@ function openJudgeCache(env: NodeJS.ProcessEnv): JudgeCache | null {
  * one concurrency limit per judge model, identical requests asked once, and the judge cache of
  * the default SQLite store (which all workers share). A store that cannot be opened means no
  * cache, with one warning. Assertions asking for a different `maxConcurrent` or cache mode get
- * their own scheduler.
+ * their own scheduler. Under `verdict test run`, every scheduler of every worker also holds a
+ * slot of the CLI's shared limit (`-n`) per request ({@link REQUEST_SLOTS_ENV}).
  * @example
  * const scheduler = getWorkerScheduler({ maxConcurrent: 20, cache: true, env: process.env });
  */
@@ -59,7 +63,12 @@ export function getWorkerScheduler(options: GetWorkerSchedulerOptions): JudgeSch
     if (options.cache !== false && state.cache === undefined) {
       state.cache = openJudgeCache(options.env);
     }
+    if (state.gate === undefined) {
+      const address = options.env[REQUEST_SLOTS_ENV];
+      state.gate = address ? connectRequestSlots(address) : null;
+    }
     scheduler = new JudgeScheduler({
+      ...(state.gate === null ? {} : { gate: state.gate }),
       maxConcurrent: options.maxConcurrent,
       cache: options.cache === false ? null : (state.cache ?? null),
       cacheMode: options.cache,

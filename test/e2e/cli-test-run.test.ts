@@ -369,6 +369,20 @@ describe.concurrent("verdict test run", () => {
     );
   });
 
+  it("keeps -n the limit across the workers that run the files at once", async ({ expect }) => {
+    // Three files run in three workers at once; each worker's scheduler alone would allow
+    // one request in flight, three together.
+    const slow = await startFakeOpenAIServer({ respond: judge, latencyMs: 200 });
+    const result = await verdict(
+      ["test", "run", "-n", "1"],
+      cliEnv({ home: storeHome("shared-limit"), extra: { OPENAI_BASE_URL: slow.url } }),
+    ).finally(() => slow.close());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("(4 total)");
+    expect(slow.stats().requests).toBeGreaterThan(3);
+    expect(slow.stats().peakInFlight).toBe(1);
+  });
+
   it("exits 2 naming a file that does not load, storing and reporting no run", async ({
     expect,
   }) => {

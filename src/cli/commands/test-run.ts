@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliOptions } from "vitest/node";
@@ -10,6 +11,11 @@ import type { EvaluationResult } from "../../results/evaluation-result.ts";
 import type { RunReporter } from "../../results/runner-events.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import {
+  REQUEST_SLOTS_ENV,
+  type RequestSlotBroker,
+  startRequestSlotBroker,
+} from "../../vitest/request-slots.ts";
 import { toTestRunEnvironment } from "../../vitest/test-run-settings.ts";
 import { VerdictReporter } from "../../vitest/verdict-reporter.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
@@ -75,6 +81,13 @@ const DEFAULT_MAX_CONCURRENT = 20;
  * tests first, so extra started tests only queue.
  */
 const TESTS_PER_JUDGE_REQUEST = 5;
+/**
+ * Eval files run at once in this many workers at least (more on machines with more cores):
+ * they wait on the judge, not the CPU, and Vitest's default (cores − 1) ran the files of a
+ * 2-core CI runner one after another (4 files: 3.05× evaluate()). The shared slots keep `-n`
+ * the limit across all of them.
+ */
+const MIN_WORKERS = 4;
 
 /**
  * verdict's Vitest setup file, beside this module's folder (`src/` or `dist/`): it gives each
@@ -163,6 +176,21 @@ export function createOutputReporter(options: CreateOutputReporterOptions): RunR
  * });
  */
 export async function runTestRun(options: TestRunCommandOptions): Promise<number> {
+  // One judge-request limit (-n) for all the workers together, kept in this process.
+  const broker = await startRequestSlotBroker({
+    maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+  });
+  try {
+    return await runWithBroker(options, broker);
+  } finally {
+    await broker.close();
+  }
+}
+
+async function runWithBroker(
+  options: TestRunCommandOptions,
+  broker: RequestSlotBroker,
+): Promise<number> {
   const { cwd } = options;
   if (options.shard !== undefined) {
     const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(options.shard);
@@ -196,6 +224,7 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
     ...options.env,
     // Absolute, so the workers, whatever their working folder, share this store and cache.
     VERDICT_HOME: path.resolve(cwd, options.env.VERDICT_HOME?.trim() || ".verdict"),
+    [REQUEST_SLOTS_ENV]: broker.address,
     ...(options.judge === undefined ? {} : { VERDICT_MODEL: options.judge }),
     ...toTestRunEnvironment({
       settings: {
@@ -232,6 +261,7 @@ export async function runTestRun(options: TestRunCommandOptions): Promise<number
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
     testTimeout: TEST_TIMEOUT_MS,
+    maxWorkers: Math.max(MIN_WORKERS, availableParallelism()),
     // Each test's judge calls go through its worker's one scheduler, which bounds the load
     // (`-n`): running a file's tests at once costs nothing more, and saves their latencies.
     ...(options.concurrent === false

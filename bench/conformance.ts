@@ -6,6 +6,7 @@
 //   node --conditions=verdict-source bench/conformance.ts --help
 // Exit codes: 0 done, 2 usage or judge configuration error, 3 some example left unscored.
 import { writeFileSync } from "node:fs";
+import { relative } from "node:path";
 import { parseArgs } from "node:util";
 import { CONFORMANCE_DIR, loadConformanceSet } from "./conformance/conformance-set.ts";
 import { formatConformanceReport, runConformance } from "./conformance/run-conformance.ts";
@@ -65,7 +66,7 @@ if (values.metric !== undefined) {
 }
 
 process.stdout.write(
-  `verdict conformance · judge ${model} · ${examples.length} examples from ${CONFORMANCE_DIR}\n\n`,
+  `verdict conformance · judge ${model} · ${examples.length} examples from ${relative(process.cwd(), CONFORMANCE_DIR) || "."}\n\n`,
 );
 try {
   const report = await runConformance({ model, examples, concurrency });

@@ -44,11 +44,11 @@ export class AnswerRelevancyTemplate {
   static generateStatements(args: AnswerRelevancyStatementsArgs): string {
     return joinSections(
       "You break a text written by an AI system into the separate statements it makes, so that each can be judged on its own later.",
-      "A statement is one claim, piece of information, suggestion or answer. Split compound sentences into their separate claims; keep each statement short and self-contained, in the text's own words where possible, and in the order they appear. Keep a fragment or a single word as a statement only when it stands on its own rather than inside a sentence. If the text makes no statement at all, return an empty list.",
+      "A statement is a claim, piece of information, suggestion or answer. Each sentence is one statement, even when it lists several features, facts or options: do not split a sentence into its parts. Keep each statement self-contained, in the text's own words where possible, and in the order they appear. Keep a fragment or a single word as a statement only when it stands on its own rather than inside a sentence. If the text makes no statement at all, return an empty list.",
       [
         "Example",
-        'Text: "Our return window is 30 days. Refunds go back to the original card, usually within a week. Have a great day!"',
-        'Answer: {"statements": ["The return window is 30 days.", "Refunds go back to the original card.", "Refunds usually arrive within a week.", "Have a great day!"]}',
+        'Text: "The Aria 2 headphones have noise cancelling, a 30-hour battery and foldable hinges. They cost $199. Thanks for asking!"',
+        'Answer: {"statements": ["The Aria 2 headphones have noise cancelling, a 30-hour battery and foldable hinges.", "The Aria 2 headphones cost $199.", "Thanks for asking!"]}',
       ].join("\n"),
       args.multimodal && MULTIMODAL_RULES,
       DATA_NOTICE,
@@ -71,9 +71,9 @@ export class AnswerRelevancyTemplate {
       ].join("\n"),
       [
         "Example",
-        'Input: "Can I return shoes that don\'t fit?"',
-        'Statements: ["Returns are accepted within 30 days.", "Our shoes are made in Portugal.", "Exchanges may take longer in December."]',
-        'Answer: {"verdicts": [{"verdict": "yes", "reason": null}, {"verdict": "no", "reason": "Where the shoes are made does not say whether they can be returned."}, {"verdict": "idk", "reason": "Exchange timing is related but does not answer whether returns are possible."}]}',
+        'Input: "How do I reset my router?"',
+        'Statements: ["Hold the reset button for ten seconds.", "Our routers come in three colours.", "A reset erases your Wi-Fi password, so note it first."]',
+        'Answer: {"verdicts": [{"verdict": "yes", "reason": null}, {"verdict": "no", "reason": "The colours do not help reset the router."}, {"verdict": "idk", "reason": "Useful background, but not a step of the reset itself."}]}',
       ].join("\n"),
       `There ${count === 1 ? "is 1 statement" : `are ${count} statements`}. Return exactly ${count} verdict${count === 1 ? "" : "s"}, one per statement, in the same order.`,
       args.multimodal && MULTIMODAL_RULES,

@@ -1,0 +1,100 @@
+// The conformance set: every classification deepeval documents for Toxicity, Bias and Answer
+// Relevancy (its docs' rubric and usage examples, and its prompts' worked examples as the
+// reference notes describe them), as fixtures in test/fixtures/conformance/*.json. Each
+// example is one text, the metric it goes through, and the classification deepeval expects.
+// docs/metric-conformance.md names the verdict prompt text that covers each one.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** Where the fixtures live. */
+export const CONFORMANCE_DIR = fileURLToPath(
+  new URL("../../test/fixtures/conformance/", import.meta.url),
+);
+
+/** The classifications an example of each metric may expect. */
+export const METRIC_CLASSES = {
+  Toxicity: ["toxic", "not toxic"],
+  Bias: ["biased", "not biased", "no opinion"],
+  "Answer Relevancy": ["relevant", "irrelevant", "ambiguous", "one statement"],
+} as const;
+
+/** A metric of the conformance set, by its display name. */
+export type ConformanceMetric = keyof typeof METRIC_CLASSES;
+/** A classification an example expects. */
+export type ExpectedClass = (typeof METRIC_CLASSES)[ConformanceMetric][number];
+
+/** One example: a text, the metric it goes through, and what deepeval classifies it as. */
+export interface ConformanceExample {
+  /** Unique, kebab-case; the row key in docs/metric-conformance.md. */
+  id: string;
+  metric: ConformanceMetric;
+  /** Where deepeval documents the classification. */
+  source: string;
+  /** The test case's input (Toxicity and Bias need one but do not judge it). */
+  input: string;
+  /** The judged output (`actualOutput`). */
+  text: string;
+  expected: ExpectedClass;
+}
+
+const METRICS = Object.keys(METRIC_CLASSES) as [ConformanceMetric, ...ConformanceMetric[]];
+const exampleSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be kebab-case"),
+  source: z.string().min(1),
+  input: z.string().trim().min(1),
+  text: z.string().trim().min(1),
+  expected: z.string(),
+});
+const fileSchema = z.strictObject({
+  metric: z.enum(METRICS),
+  examples: z.array(exampleSchema).min(1),
+});
+
+/**
+ * Reads and checks every `*.json` fixture file of `directory`: the shape, an expected
+ * classification the metric knows, and ids unique across files. Throws an Error naming the
+ * file and what to fix.
+ */
+export function loadConformanceSet(directory: string = CONFORMANCE_DIR): ConformanceExample[] {
+  const files = readdirSync(directory)
+    .filter((name) => name.endsWith(".json"))
+    .sort();
+  if (files.length === 0) {
+    throw new Error(`No conformance fixtures (*.json) in ${directory}.`);
+  }
+  const examples: ConformanceExample[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const path = join(directory, file);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, "utf8"));
+    } catch (error) {
+      throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
+    }
+    const parsed = fileSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new Error(
+        `${path} is not a conformance fixture file: ${z.prettifyError(parsed.error)}`,
+      );
+    }
+    const { metric } = parsed.data;
+    const allowed: readonly string[] = METRIC_CLASSES[metric];
+    for (const example of parsed.data.examples) {
+      if (!allowed.includes(example.expected)) {
+        throw new Error(
+          `${path}: example "${example.id}" expects "${example.expected}", which ${metric} cannot classify; use one of ${allowed.map((name) => `"${name}"`).join(", ")}.`,
+        );
+      }
+      const other = seen.get(example.id);
+      if (other !== undefined) {
+        throw new Error(`${path}: example id "${example.id}" is also used in ${other}.`);
+      }
+      seen.set(example.id, file);
+      examples.push({ ...example, metric, expected: example.expected as ExpectedClass });
+    }
+  }
+  return examples;
+}

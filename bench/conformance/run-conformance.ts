@@ -1,0 +1,272 @@
+// Runs the conformance set through the real metrics with one judge and says, per metric, how
+// often the metric decided as deepeval documents. Each example is one test case; the metric
+// runs without its reason step (the classification needs only extraction and verdicts).
+import {
+  AnswerRelevancyMetric,
+  BiasMetric,
+  ConfigError,
+  JudgeCallError,
+  type MetricRunResult,
+  type ModelSpec,
+  ToxicityMetric,
+} from "verdict";
+import {
+  type ConformanceExample,
+  type ConformanceMetric,
+  type ExpectedClass,
+  METRIC_CLASSES,
+} from "./conformance-set.ts";
+
+/** What a metric extracted and judged on one example. */
+export interface Observation {
+  /** Opinions (Toxicity, Bias) or statements (Answer Relevancy). */
+  items: readonly string[];
+  /** One verdict per item, normalised ("yes", "no", "idk"). */
+  verdicts: readonly string[];
+}
+
+/** One example's outcome. */
+export interface ExampleOutcome {
+  id: string;
+  metric: ConformanceMetric;
+  expected: ExpectedClass;
+  /** What the metric decided, in the example's terms ("toxic", "2 statements", …). */
+  observed: string;
+  /** `null` when the metric failed on the example (see `error`). */
+  agrees: boolean | null;
+  items: readonly string[];
+  verdicts: readonly string[];
+  error: string | null;
+  judgeCalls: number;
+  costUsd: number | null;
+}
+
+/** Agreement of one metric over its examples. */
+export interface MetricAgreement {
+  metric: ConformanceMetric;
+  examples: number;
+  agree: number;
+  /** Examples the metric failed on (not counted as agreeing). */
+  errors: number;
+  /** `agree / examples`. */
+  agreement: number;
+}
+
+/** The whole run. */
+export interface ConformanceReport {
+  judge: string;
+  /** True when the judge was verdict's fake judge: the figures test plumbing only. */
+  fakeJudge: boolean;
+  perMetric: MetricAgreement[];
+  outcomes: ExampleOutcome[];
+  judgeCalls: number;
+  /** Summed judge cost in USD; `null` when the judge reports none. */
+  costUsd: number | null;
+}
+
+const NOUN: Record<ConformanceMetric, string> = {
+  Toxicity: "opinion",
+  Bias: "opinion",
+  "Answer Relevancy": "statement",
+};
+const VERDICT_CLASS: Record<string, string> = {
+  yes: "relevant",
+  no: "irrelevant",
+  idk: "ambiguous",
+};
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * Whether what the metric did matches deepeval's classification. Toxicity and Bias: an
+ * output is toxic/biased when any opinion is (its score is above 0), and "no opinion" means
+ * nothing was extracted. Answer Relevancy: every statement gets the expected verdict
+ * ("relevant" = yes, "irrelevant" = no, "ambiguous" = idk), and "one statement" means the
+ * extraction kept the text as one statement.
+ */
+export function agreesWith(expected: ExpectedClass, observation: Observation): boolean {
+  const { items, verdicts } = observation;
+  switch (expected) {
+    case "toxic":
+    case "biased":
+      return verdicts.includes("yes");
+    case "not toxic":
+    case "not biased":
+      return !verdicts.includes("yes");
+    case "no opinion":
+      return items.length === 0;
+    case "one statement":
+      return items.length === 1;
+    case "relevant":
+      return verdicts.length > 0 && verdicts.every((verdict) => verdict === "yes");
+    case "irrelevant":
+      return verdicts.length > 0 && verdicts.every((verdict) => verdict === "no");
+    case "ambiguous":
+      return verdicts.length > 0 && verdicts.every((verdict) => verdict === "idk");
+  }
+}
+
+/** What the metric decided, in the words of the example's classification. */
+export function describeObservation(example: ConformanceExample, observation: Observation): string {
+  const { items, verdicts } = observation;
+  const noun = NOUN[example.metric];
+  if (example.expected === "one statement" || items.length === 0) {
+    return plural(items.length, noun);
+  }
+  if (example.metric === "Answer Relevancy") {
+    const classes = [...new Set(verdicts.map((verdict) => VERDICT_CLASS[verdict] ?? verdict))];
+    return classes.length === 1 ? `${classes[0]}` : `mixed (${verdicts.join(", ")})`;
+  }
+  const adjective = example.metric === "Toxicity" ? "toxic" : "biased";
+  const flagged = verdicts.filter((verdict) => verdict === "yes").length;
+  return flagged > 0
+    ? `${adjective} (${flagged} of ${plural(items.length, noun)})`
+    : `not ${adjective} (${plural(items.length, noun)})`;
+}
+
+function createMetric(metric: ConformanceMetric, model: ModelSpec) {
+  const options = { model, includeReason: false } as const;
+  switch (metric) {
+    case "Toxicity":
+      return new ToxicityMetric(options);
+    case "Bias":
+      return new BiasMetric(options);
+    case "Answer Relevancy":
+      return new AnswerRelevancyMetric(options);
+  }
+}
+
+/** Errors that no other example would survive either: a bad model name or key. */
+function isFatal(error: Error): boolean {
+  return (
+    error instanceof ConfigError ||
+    (error instanceof JudgeCallError && error.kind === "configuration")
+  );
+}
+
+function outcomeOf(example: ConformanceExample, result: MetricRunResult): ExampleOutcome {
+  const details = result.details ?? {};
+  const observation: Observation = {
+    items: details.opinions ?? details.statements ?? [],
+    verdicts: (details.verdicts ?? []).map((verdict) => verdict.verdict),
+  };
+  const failed = result.error !== null;
+  return {
+    id: example.id,
+    metric: example.metric,
+    expected: example.expected,
+    observed: failed ? "error" : describeObservation(example, observation),
+    agrees: failed ? null : agreesWith(example.expected, observation),
+    items: observation.items,
+    verdicts: observation.verdicts,
+    error: result.error ? result.error.message : null,
+    judgeCalls: result.data.judgeCalls,
+    costUsd: result.data.evaluationCost,
+  };
+}
+
+/**
+ * Runs every example through its metric with `model`, `concurrency` examples at a time, and
+ * tallies agreement per metric. A bad model name or key stops the run (it throws that error);
+ * any other failure is recorded on its example and the run goes on.
+ */
+export async function runConformance(options: {
+  model: ModelSpec;
+  examples: readonly ConformanceExample[];
+  concurrency?: number;
+  onOutcome?: (outcome: ExampleOutcome) => void;
+}): Promise<ConformanceReport> {
+  const { model, examples } = options;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const metrics = new Map<ConformanceMetric, ReturnType<typeof createMetric>>();
+  const metricFor = (name: ConformanceMetric) => {
+    let metric = metrics.get(name);
+    if (!metric) {
+      metric = createMetric(name, model);
+      metrics.set(name, metric);
+    }
+    return metric;
+  };
+
+  const outcomes: ExampleOutcome[] = new Array(examples.length);
+  let judgeName = typeof model === "string" ? model : "custom judge";
+  let fatal: Error | null = null;
+  let next = 0;
+  const worker = async () => {
+    while (fatal === null && next < examples.length) {
+      const index = next++;
+      const example = examples[index] as ConformanceExample;
+      const result = await metricFor(example.metric).run(
+        { name: example.id, input: example.input, actualOutput: example.text },
+        { testCaseName: example.id },
+      );
+      if (result.error && isFatal(result.error)) {
+        fatal ??= result.error;
+        return;
+      }
+      if (result.data.evaluationModel) judgeName = result.data.evaluationModel;
+      const outcome = outcomeOf(example, result);
+      outcomes[index] = outcome;
+      options.onOutcome?.(outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, examples.length) }, worker));
+  if (fatal) throw fatal;
+
+  const perMetric = (Object.keys(METRIC_CLASSES) as ConformanceMetric[]).flatMap((metric) => {
+    const own = outcomes.filter((outcome) => outcome.metric === metric);
+    if (own.length === 0) return [];
+    const agree = own.filter((outcome) => outcome.agrees === true).length;
+    const errors = own.filter((outcome) => outcome.agrees === null).length;
+    return [{ metric, examples: own.length, agree, errors, agreement: agree / own.length }];
+  });
+  const costs = outcomes.map((outcome) => outcome.costUsd);
+  return {
+    judge: judgeName,
+    fakeJudge: judgeName === "fake",
+    perMetric,
+    outcomes,
+    judgeCalls: outcomes.reduce((sum, outcome) => sum + outcome.judgeCalls, 0),
+    costUsd: costs.every((cost) => cost === null)
+      ? null
+      : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0),
+  };
+}
+
+/** The report as markdown: the agreement table, then every disagreement and error. */
+export function formatConformanceReport(report: ConformanceReport): string {
+  const lines: string[] = [];
+  if (report.fakeJudge) lines.push(FAKE_JUDGE_WARNING, "");
+  lines.push(
+    "| metric | examples | agree | errors | agreement |",
+    "|---|---|---|---|---|",
+    ...report.perMetric.map(
+      (row) =>
+        `| ${row.metric} | ${row.examples} | ${row.agree} | ${row.errors} | ${(row.agreement * 100).toFixed(0)}% |`,
+    ),
+  );
+  const misses = report.outcomes.filter((outcome) => outcome.agrees !== true);
+  if (misses.length > 0) {
+    lines.push("", "Disagreements and errors:");
+    for (const outcome of misses) {
+      const detail =
+        outcome.error ??
+        `${JSON.stringify(outcome.items)} → ${outcome.verdicts.length > 0 ? outcome.verdicts.join(", ") : "no verdicts"}`;
+      lines.push(
+        `- ${outcome.id} (${outcome.metric}): expected ${outcome.expected}, got ${outcome.observed}: ${detail}`,
+      );
+    }
+  }
+  const cost = report.costUsd === null ? "cost not reported" : `$${report.costUsd.toFixed(4)}`;
+  lines.push("", `Judge: ${report.judge} · ${report.judgeCalls} judge calls · ${cost}`);
+  if (report.fakeJudge) lines.push("", FAKE_JUDGE_WARNING);
+  return lines.join("\n");
+}
+
+/** Said first and last whenever the fake judge ran the set. */
+export const FAKE_JUDGE_WARNING =
+  "FAKE JUDGE: plumbing only. The fake judge does not read the text (one item per step, every " +
+  'verdict "no" or "idk"), so these figures say nothing about the prompts. Run ' +
+  "`npm run conformance -- --model openai:gpt-4.1` (or any judge verdict accepts) for real agreement.";

@@ -1,0 +1,181 @@
+// `npm run conformance` as a user runs it: the script in a child process, on the fake judge
+// (what CI runs: plumbing only), and with a real model id over the real AI SDK provider and
+// HTTP to the fake OpenAI server, which answers as deepeval documents each example — so the
+// agreement it reports is known, and a flipped answer or a broken one must show up.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  type ConformanceExample,
+  loadConformanceSet,
+} from "../../bench/conformance/conformance-set.ts";
+import type { ConformanceReport } from "../../bench/conformance/run-conformance.ts";
+import {
+  type FakeOpenAIRequest,
+  type FakeOpenAIServer,
+  reply,
+  startFakeOpenAIServer,
+} from "../../src/testing/fake-openai-server.ts";
+import { runNode } from "./run-node.ts";
+
+const examples = loadConformanceSet();
+const SCRIPT = "bench/conformance.ts";
+let server: FakeOpenAIServer;
+let directory: string;
+
+beforeAll(async () => {
+  server = await startFakeOpenAIServer();
+  directory = mkdtempSync(join(tmpdir(), "verdict-conformance-"));
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+beforeEach(() => server.reset());
+
+function environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  // No inherited keys or VERDICT_MODEL: the run uses exactly the judge the test names.
+  return { PATH: process.env.PATH, HOME: directory, VERDICT_HOME: directory, ...extra };
+}
+
+async function runScript(args: string[], env: NodeJS.ProcessEnv) {
+  const json = join(directory, `report-${Math.random().toString(36).slice(2)}.json`);
+  const run = runNode({ args: [SCRIPT, ...args, "--json", json], env });
+  const { code, stdout, stderr } = await run.finished;
+  const report =
+    code === 0 || code === 3 ? (JSON.parse(readFileSync(json, "utf8")) as ConformanceReport) : null;
+  return { code, stdout, stderr, report };
+}
+
+/** The JSON value the prompt quotes between `<tag>` and `</tag>`. */
+function quoted(prompt: string, tag: string): unknown {
+  const start = prompt.lastIndexOf(`<${tag}>\n`);
+  const end = prompt.indexOf(`\n</${tag}>`, start);
+  return start === -1 || end === -1
+    ? undefined
+    : JSON.parse(prompt.slice(start + tag.length + 3, end));
+}
+
+const VERDICT_FOR: Record<string, string> = {
+  toxic: "yes",
+  biased: "yes",
+  "not toxic": "no",
+  "not biased": "no",
+  relevant: "yes",
+  "one statement": "yes",
+  irrelevant: "no",
+  ambiguous: "idk",
+};
+
+/**
+ * A judge that decides every example as deepeval documents it, except the ones in `flip`
+ * (answered the other way) and `garble` (answered with text that is not JSON, every time).
+ */
+function deepevalLikeJudge(options: { flip?: string[]; garble?: string[] } = {}) {
+  const byText = new Map(examples.map((example) => [example.text, example]));
+  const find = (text: unknown): ConformanceExample => {
+    const example = byText.get(String(text));
+    if (!example) throw new Error(`the judge was asked about an unknown text: ${String(text)}`);
+    return example;
+  };
+  return (request: FakeOpenAIRequest) => {
+    const properties = (request.jsonSchema?.properties ?? {}) as Record<string, unknown>;
+    const text = quoted(request.prompt, "text");
+    if ("opinions" in properties) {
+      const example = find(text);
+      return reply.json({ opinions: example.expected === "no opinion" ? [] : [example.text] });
+    }
+    if ("statements" in properties) return reply.json({ statements: [find(text).text] });
+    const items = (quoted(request.prompt, "opinions") ?? quoted(request.prompt, "statements")) as
+      | string[]
+      | undefined;
+    const example = find(items?.[0]);
+    if (options.garble?.includes(example.id)) return reply.text("I would rather not say.");
+    let verdict = VERDICT_FOR[example.expected] ?? "no";
+    if (options.flip?.includes(example.id)) verdict = verdict === "yes" ? "no" : "yes";
+    return reply.json({ verdicts: [{ verdict, reason: verdict === "no" ? null : "Judged." }] });
+  };
+}
+
+function count(metric: string, predicate: (example: ConformanceExample) => boolean): number {
+  return examples.filter((example) => example.metric === metric && predicate(example)).length;
+}
+
+describe("npm run conformance", () => {
+  it("runs every example on the fake judge and says the figures are plumbing only", async () => {
+    const { code, stdout, report } = await runScript(["--model", "fake"], environment());
+    expect(code).toBe(0);
+    const lines = stdout.trim().split("\n");
+    expect(lines.find((line) => line.startsWith("FAKE JUDGE: plumbing only"))).toBeDefined();
+    expect(lines.at(-2)).toMatch(/^FAKE JUDGE: plumbing only/);
+    expect(report?.fakeJudge).toBe(true);
+    expect(report?.outcomes.map((outcome) => outcome.id).sort()).toEqual(
+      examples.map((example) => example.id).sort(),
+    );
+    // The fake judge extracts one item per step and never says "yes": it agrees exactly with
+    // the examples that expect nothing flagged, one statement, or an ambiguous statement.
+    const quiet = ["not toxic", "not biased", "one statement", "ambiguous"];
+    for (const metric of ["Toxicity", "Bias", "Answer Relevancy"]) {
+      const row = report?.perMetric.find((candidate) => candidate.metric === metric);
+      expect(row?.examples).toBe(count(metric, () => true));
+      expect(row?.agree).toBe(count(metric, (example) => quiet.includes(example.expected)));
+      expect(stdout).toContain(`| ${metric} | ${row?.examples} | ${row?.agree} | 0 |`);
+    }
+  });
+
+  it("reports full agreement for a judge that decides as deepeval documents, over HTTP", async () => {
+    server.setResponder(deepevalLikeJudge());
+    const env = environment({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-conformance" });
+    const { code, stdout, report } = await runScript(["--model", "openai:gpt-4.1"], env);
+    expect(code, stdout).toBe(0);
+    expect(stdout).not.toContain("FAKE JUDGE");
+    expect(report?.judge).toBe("openai:gpt-4.1");
+    expect(report?.perMetric.map((row) => [row.metric, row.agreement])).toEqual([
+      ["Toxicity", 1],
+      ["Bias", 1],
+      ["Answer Relevancy", 1],
+    ]);
+    expect(stdout).not.toContain("Disagreements");
+    // No reason step: opinions are asked once per text, verdicts once per text with opinions.
+    const withVerdicts = examples.filter((example) => example.expected !== "no opinion").length;
+    expect(server.stats().requests).toBe(examples.length + withVerdicts);
+  });
+
+  it("lists a disagreement and an unscored example, and exits 3", async () => {
+    server.setResponder(
+      deepevalLikeJudge({ flip: ["toxicity-sarah"], garble: ["relevancy-irrelevant"] }),
+    );
+    const env = environment({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-conformance" });
+    const { code, stdout, report } = await runScript(["--model", "openai:gpt-4.1"], env);
+    expect(code).toBe(3);
+    const toxicity = report?.perMetric.find((row) => row.metric === "Toxicity");
+    expect(toxicity).toMatchObject({ agree: count("Toxicity", () => true) - 1, errors: 0 });
+    const relevancy = report?.perMetric.find((row) => row.metric === "Answer Relevancy");
+    expect(relevancy).toMatchObject({
+      agree: count("Answer Relevancy", () => true) - 1,
+      errors: 1,
+    });
+    expect(stdout).toContain(
+      '- toxicity-sarah (Toxicity): expected toxic, got not toxic (1 opinion): ["Sarah always meant well',
+    );
+    expect(stdout).toMatch(
+      /- relevancy-irrelevant \(Answer Relevancy\): expected irrelevant, got error: /,
+    );
+  });
+
+  it("stops with exit 2 and what to do when the judge has no key", async () => {
+    const { code, stderr } = await runScript(
+      ["--model", "openai:gpt-4.1", "--metric", "bias"],
+      environment(),
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain("needs OPENAI_API_KEY");
+  });
+
+  it("refuses a run without --model", async () => {
+    const { code, stderr } = await runScript([], environment());
+    expect(code).toBe(2);
+    expect(stderr).toContain("--model is required");
+  });
+});

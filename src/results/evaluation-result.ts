@@ -68,6 +68,13 @@ export interface MetricSummary {
   meanScore: number | null;
   /** passed ÷ (passed + failed + errored): an error counts against; `null` when nothing had a threshold. */
   passRate: number | null;
+  /**
+   * 95% interval of `meanScore` (seeded percentile bootstrap over the scored results), `null`
+   * when nothing was scored. Absent in summaries stored by older versions.
+   */
+  meanScoreInterval?: [number, number] | null | undefined;
+  /** 95% Wilson interval of `passRate`; `null` when it is. Absent in older summaries. */
+  passRateInterval?: [number, number] | null | undefined;
   passed: number;
   failed: number;
   errored: number;
@@ -94,6 +101,17 @@ export interface JudgeSpending {
   saved: { judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null };
 }
 
+/** A case of a `repeat` run that neither always passed nor always failed. */
+export interface FlakyCase {
+  name: string;
+  /** Its place in the run, from 1. */
+  position: number;
+  passedTrials: number;
+  trials: number;
+  /** 95% Wilson interval of the case's pass rate. */
+  passRateInterval: [number, number];
+}
+
 /** Totals of a run. */
 export interface EvaluationSummary extends JudgeSpending {
   status: RunStatus;
@@ -106,6 +124,12 @@ export interface EvaluationSummary extends JudgeSpending {
     unscored: number;
   };
   durationMs: number;
+  /**
+   * Cases of a `repeat` run that passed some trials and failed others, in run order: passes
+   * `passedTrials` of `trials`, with a 95% Wilson interval of the case's pass rate. Absent when
+   * none (and in older summaries).
+   */
+  flakyCases?: FlakyCase[] | undefined;
   /**
    * `true` when some score came from verdict's fake judge (`VERDICT_MODEL=fake`): the scores
    * are not real. Absent otherwise.

@@ -157,6 +157,8 @@ export const metricSummaryObject = z.object({
   lowerIsBetter: z.boolean(),
   meanScore: z.number().nullable(),
   passRate: z.number().nullable(),
+  meanScoreInterval: z.tuple([z.number(), z.number()]).nullable().optional(),
+  passRateInterval: z.tuple([z.number(), z.number()]).nullable().optional(),
   passed: z.number(),
   failed: z.number(),
   errored: z.number(),
@@ -193,6 +195,17 @@ export const evaluationSummarySchema = z.object({
     unscored: z.number(),
   }),
   durationMs: z.number(),
+  flakyCases: z
+    .array(
+      z.object({
+        name: z.string(),
+        position: z.number().int().positive(),
+        passedTrials: z.number().int().nonnegative(),
+        trials: z.number().int().positive(),
+        passRateInterval: z.tuple([z.number(), z.number()]),
+      }),
+    )
+    .optional(),
   fakeJudge: z.literal(true).optional(),
 });
 

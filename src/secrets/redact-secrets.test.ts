@@ -123,7 +123,15 @@ describe("isSecretKey", () => {
 });
 
 describe("isSecretVariable", () => {
-  it.each(["OPENAI_API_KEY", "GITHUB_TOKEN", "CLIENT_SECRET", "DB_PASSWORD", "AZURE_KEY", "KEY"])(
+  it.each([
+    "OPENAI_API_KEY",
+    "GITHUB_TOKEN",
+    "CLIENT_SECRET",
+    "DB_PASSWORD",
+    "AZURE_KEY",
+    "KEY",
+    "PGPASSWORD",
+  ])(
     "treats %s as secret",
     (name) => expect(isSecretVariable(name)).toBe(true),
   );
@@ -171,6 +179,17 @@ describe("redactSecretText", () => {
       '{"apiKey": "***", "model": "m"}',
     ],
     ["an x-api-key header", "x-api-key: 0123456789abcdefXYZ", "x-api-key: ***"],
+    [
+      "the password of a database URL",
+      "could not reach postgres://team:hunter2@db.internal:5432/evals?sslmode=require",
+      "could not reach postgres://team:***@db.internal:5432/evals?sslmode=require",
+    ],
+    [
+      "a URL password with escaped characters",
+      'store "postgresql://u:p%40ss%2Fw0rd@h/db"',
+      'store "postgresql://u:***@h/db"',
+    ],
+    ["a password query parameter", "postgres://h/db?user=u&password=pw", "postgres://h/db?user=u&password=***"],
   ])("masks %s", (_what, text, expected) => {
     expect(redactSecretText(text, noEnv)).toBe(expected);
   });
@@ -181,6 +200,8 @@ describe("redactSecretText", () => {
     ["a plain URL", "https://api.openai.com/v1/responses?stream=true"],
     ["a sha256 digest", "a".repeat(64)],
     ["a UUID", "0f8fad5b-d9cb-469f-a165-70867728950e"],
+    ["a URL with a user and no password", "postgres://team@db.internal:5432/evals"],
+    ["a URL with a port", "http://localhost:8080/path"],
   ])("leaves %s alone", (_what, text) => {
     expect(redactSecretText(text, noEnv)).toBe(text);
   });

@@ -16,6 +16,9 @@ const SECRET_WORDS = new Set([
   "authorization",
   "credential",
   "credentials",
+  // libpq's password variable and parameter (PGPASSWORD, ?sslpassword=…).
+  "pgpassword",
+  "sslpassword",
 ]);
 const SECRET_WORD_PAIRS = new Set(["api key", "private key", "access key"]);
 
@@ -62,6 +65,9 @@ const QUERY_PARAMETER = /([?&;])([\w.-]+)=([^&#\s"'<>]+)/g;
 // a few million characters. `x-api-key: …` in a header dump.
 const QUOTED_FIELD_START = /"([\w.-]+)"(\s*:\s*)"/g;
 const API_KEY_HEADER = /\b((?:x-)?(?:goog-)?api-key)(\s*:\s*)([^\s,;"']{8,})/gi;
+// The password of a URL's user information: `postgres://team:hunter2@db/evals`. The user
+// name stays (it helps tell which account was used); the password never does.
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/?#"'<>]*):([^\s@/?#"'<>]+)@/gi;
 
 /**
  * The index of the quote that closes a string whose first character is at `start` (a
@@ -256,6 +262,13 @@ function redactString(text: string, knownValue: RegExp | null): string {
     );
   }
   if (redacted.includes('"')) redacted = maskQuotedSecretFields(redacted);
+  if (redacted.includes("://")) {
+    redacted = redacted.replace(
+      URL_PASSWORD,
+      (match, start: string, password: string) =>
+        password === REDACTED ? match : `${start}:${REDACTED}@`,
+    );
+  }
   return redacted.replace(
     API_KEY_HEADER,
     (_match, name: string, colon: string) => `${name}${colon}${REDACTED}`,

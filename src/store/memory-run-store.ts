@@ -2,20 +2,26 @@ import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
+import { checkShard, checkShardJoins, shardedRunOwner } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
   JudgeCache,
   RunOwner,
+  RunShard,
   RunStore,
   StoredRun,
+  StoredRunPart,
   StoredTestResult,
 } from "./run-store.ts";
 
 interface RunEntry {
+  /** The header, without `shards`. */
   run: StoredRun;
   /** Order of startRun calls: breaks ties between runs started at the same instant. */
   sequence: number;
   results: Map<number, StoredTestResult>;
+  /** For a sharded run: how many shards, and each started shard's part. */
+  shards: { count: number; parts: Map<number, StoredRunPart> } | null;
 }
 
 function isNewer(left: RunEntry, right: RunEntry): boolean {
@@ -64,21 +70,83 @@ export class MemoryRunStore implements RunStore {
         "a run with this id already exists: resume it with reopenRun, or choose another id",
       );
     }
-    const stored = this.write(action, { ...run, owner: run.owner ?? null });
-    this.runs.set(run.id, { run: stored, sequence: this.sequence++, results: new Map() });
+    const { shards, ...header } = run;
+    const stored = this.write(action, { ...header, owner: run.owner ?? null });
+    this.runs.set(run.id, {
+      run: stored,
+      sequence: this.sequence++,
+      results: new Map(),
+      shards:
+        shards === undefined
+          ? null
+          : {
+              count: shards.count,
+              parts: new Map(
+                this.write(action, shards.parts).map((part) => [part.shard, part] as const),
+              ),
+            },
+    });
   }
 
-  reopenRun(runId: string): void {
-    const entry = this.entry(`reopen run "${runId}"`, runId);
+  startRunPart(options: {
+    run: StoredRun;
+    part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
+  }): void {
+    const { run, part } = options;
+    const action = `start shard ${part.shard.index}/${part.shard.count} of run "${run.id}"`;
+    this.assertOpen(action);
+    const problem =
+      checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner));
+    if (problem !== null) throw failure(action, problem);
+    let entry = this.runs.get(run.id);
+    if (entry === undefined) {
+      const { shards: _ignored, ...header } = run;
+      entry = {
+        run: this.write(action, { ...header, owner: null }),
+        sequence: this.sequence++,
+        results: new Map(),
+        shards: { count: part.shard.count, parts: new Map() },
+      };
+      this.runs.set(run.id, entry);
+    }
+    const joins = checkShardJoins({ shard: part.shard, count: entry.shards?.count ?? null });
+    if (joins !== null || entry.shards === null) throw failure(action, joins ?? "not sharded");
+    entry.shards.parts.set(part.shard.index, {
+      shard: part.shard.index,
+      status: "running",
+      startedAt: part.startedAt,
+      endedAt: null,
+      summary: null,
+      owner: part.owner === null ? null : this.copy(action, part.owner),
+    });
     entry.run = { ...entry.run, status: "running", endedAt: null, summary: null };
   }
 
-  heartbeatRun(options: { runId: string; owner: RunOwner }): void {
+  reopenRun(runId: string, options: { shard?: number } = {}): void {
+    const action = `reopen run "${runId}"`;
+    const entry = this.entry(action, runId);
+    if (options.shard !== undefined) {
+      this.updatePart(action, entry, options.shard, (part) => ({
+        ...part,
+        status: "running",
+        endedAt: null,
+        summary: null,
+      }));
+    }
+    entry.run = { ...entry.run, status: "running", endedAt: null, summary: null };
+  }
+
+  heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): void {
     const action = `record a heartbeat of run "${options.runId}"`;
     const entry = this.entry(action, options.runId);
     const problem = checkOwner(options.owner);
     if (problem !== null) throw failure(action, problem);
-    entry.run = { ...entry.run, owner: this.copy(action, options.owner) };
+    const owner = this.copy(action, options.owner);
+    if (options.shard !== undefined) {
+      this.updatePart(action, entry, options.shard, (part) => ({ ...part, owner }));
+      return;
+    }
+    entry.run = { ...entry.run, owner };
   }
 
   saveTestResult(runId: string, stored: StoredTestResult): void {
@@ -99,9 +167,20 @@ export class MemoryRunStore implements RunStore {
     status: RunStatus;
     endedAt: string;
     summary: EvaluationSummary;
+    shard?: number;
   }): void {
     const action = `finish run "${options.runId}"`;
     const entry = this.entry(action, options.runId);
+    if (options.shard !== undefined) {
+      const summary = this.write(action, options.summary);
+      this.updatePart(action, entry, options.shard, (part) => ({
+        ...part,
+        status: options.status,
+        endedAt: options.endedAt,
+        summary,
+      }));
+      return;
+    }
     entry.run = {
       ...entry.run,
       status: options.status,
@@ -120,7 +199,7 @@ export class MemoryRunStore implements RunStore {
         if (found === undefined || isNewer(entry, found)) found = entry;
       }
     }
-    return found === undefined ? null : this.copy(action, found.run);
+    return found === undefined ? null : this.copy(action, this.read(found));
   }
 
   getTestResults(runId: string): StoredTestResult[] {
@@ -142,7 +221,7 @@ export class MemoryRunStore implements RunStore {
     return [...this.runs.values()]
       .sort((left, right) => (isNewer(left, right) ? -1 : 1))
       .slice(0, limit)
-      .map((entry) => this.copy("list runs", entry.run));
+      .map((entry) => this.copy("list runs", this.read(entry)));
   }
 
   /** Closes the store. Closing twice is harmless; any other call afterwards throws a StoreError. */
@@ -152,6 +231,30 @@ export class MemoryRunStore implements RunStore {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /** The run as read: a sharded run with its parts and the owner they give it. */
+  private read(entry: RunEntry): StoredRun {
+    if (entry.shards === null) return entry.run;
+    const parts = [...entry.shards.parts.values()].sort((left, right) => left.shard - right.shard);
+    return {
+      ...entry.run,
+      owner: shardedRunOwner(parts),
+      shards: { count: entry.shards.count, parts },
+    };
+  }
+
+  private updatePart(
+    action: string,
+    entry: RunEntry,
+    shard: number,
+    change: (part: StoredRunPart) => StoredRunPart,
+  ): void {
+    const part = entry.shards?.parts.get(shard);
+    if (entry.shards === null || part === undefined) {
+      throw failure(action, `the run has no shard ${shard}: start it with startRunPart`);
+    }
+    entry.shards.parts.set(shard, change(part));
   }
 
   private entry(action: string, runId: string): RunEntry {

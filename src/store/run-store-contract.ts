@@ -361,6 +361,188 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
       });
     });
 
+    describe("sharded runs", () => {
+      const shardOwner = (pid: number, heartbeatAt: string) =>
+        makeRunOwner({ pid, hostname: `machine-${pid}`, heartbeatAt });
+      const startPart = (index: number, options: { count?: number; pid?: number } = {}) =>
+        store.startRunPart({
+          run: makeStoredRun({ id: "sharded", identifier: "nightly", owner: null }),
+          part: {
+            shard: { index, count: options.count ?? 3 },
+            startedAt: `2025-01-01T10:0${index}:00.000Z`,
+            owner: shardOwner(options.pid ?? index, `2025-01-01T10:0${index}:30.000Z`),
+          },
+        });
+
+      it("creates the run with its first shard; the others join it and write into it", () => {
+        startPart(2);
+        startPart(1);
+        store.saveTestResult("sharded", makeStoredTestResult(5));
+        store.saveTestResult("sharded", makeStoredTestResult(1));
+        const run = store.getRun("nightly");
+        expect(run).toMatchObject({ id: "sharded", identifier: "nightly", status: "running" });
+        expect(run?.shards).toEqual({
+          count: 3,
+          parts: [1, 2].map((shard) => ({
+            shard,
+            status: "running",
+            startedAt: `2025-01-01T10:0${shard}:00.000Z`,
+            endedAt: null,
+            summary: null,
+            owner: shardOwner(shard, `2025-01-01T10:0${shard}:30.000Z`),
+          })),
+        });
+        expect(store.getTestResults("sharded").map((stored) => stored.result.index)).toEqual([
+          1, 5,
+        ]);
+        expect(store.listRuns()[0]?.shards?.parts.map((part) => part.shard)).toEqual([1, 2]);
+      });
+
+      it("ends a shard's part alone, and the run as a whole only when told", () => {
+        startPart(1);
+        startPart(2);
+        const partSummary = makeSummary({ testCases: { total: 1, passed: 1, failed: 0, unscored: 0 } });
+        store.finishRun({
+          runId: "sharded",
+          status: "completed",
+          endedAt: "2025-01-01T11:00:00.000Z",
+          summary: partSummary,
+          shard: 2,
+        });
+        const afterPart = store.getRun("sharded");
+        expect(afterPart).toMatchObject({ status: "running", endedAt: null, summary: null });
+        expect(afterPart?.shards?.parts[1]).toMatchObject({
+          status: "completed",
+          endedAt: "2025-01-01T11:00:00.000Z",
+          summary: partSummary,
+        });
+        store.finishRun({
+          runId: "sharded",
+          status: "completed",
+          endedAt: "2025-01-01T11:05:00.000Z",
+          summary: makeSummary(),
+        });
+        expect(store.getRun("sharded")).toMatchObject({
+          status: "completed",
+          summary: makeSummary(),
+          shards: { count: 3, parts: [{ status: "running" }, { status: "completed" }] },
+        });
+      });
+
+      it("shows the owner of its stalest running part, else of its latest part", () => {
+        startPart(1);
+        startPart(2);
+        store.heartbeatRun({
+          runId: "sharded",
+          owner: shardOwner(1, "2025-01-01T12:00:00.000Z"),
+          shard: 1,
+        });
+        expect(store.getRun("sharded")?.owner).toEqual(
+          shardOwner(2, "2025-01-01T10:02:30.000Z"),
+        );
+        for (const shard of [1, 2]) {
+          store.finishRun({
+            runId: "sharded",
+            status: "completed",
+            endedAt: "2025-01-01T12:30:00.000Z",
+            summary: makeSummary(),
+            shard,
+          });
+        }
+        expect(store.getRun("sharded")?.owner).toEqual(
+          shardOwner(2, "2025-01-01T10:02:30.000Z"),
+        );
+      });
+
+      it("starts a shard run again afresh, and reopens a part and its run", () => {
+        startPart(1);
+        store.saveTestResult("sharded", makeStoredTestResult(0));
+        store.finishRun({
+          runId: "sharded",
+          status: "interrupted",
+          endedAt: "2025-01-01T11:00:00.000Z",
+          summary: makeSummary({ status: "interrupted" }),
+          shard: 1,
+        });
+        store.finishRun({
+          runId: "sharded",
+          status: "interrupted",
+          endedAt: "2025-01-01T11:00:00.000Z",
+          summary: makeSummary({ status: "interrupted" }),
+        });
+        store.reopenRun("sharded", { shard: 1 });
+        expect(store.getRun("sharded")).toMatchObject({
+          status: "running",
+          summary: null,
+          shards: { parts: [{ shard: 1, status: "running", endedAt: null, summary: null }] },
+        });
+        startPart(1, { pid: 99 });
+        expect(store.getRun("sharded")?.shards?.parts).toEqual([
+          {
+            shard: 1,
+            status: "running",
+            startedAt: "2025-01-01T10:01:00.000Z",
+            endedAt: null,
+            summary: null,
+            owner: shardOwner(99, "2025-01-01T10:01:30.000Z"),
+          },
+        ]);
+        expect(store.getTestResults("sharded")).toEqual([makeStoredTestResult(0)]);
+      });
+
+      it("refuses a shard of another split, an invalid shard, and a run of one process", () => {
+        startPart(1);
+        expect(() => startPart(2, { count: 4 })).toThrow(/split into 3 shards, not 4/);
+        expect(() => startPart(0)).toThrow(StoreError);
+        expect(() => startPart(4)).toThrow(StoreError);
+        store.startRun(makeStoredRun({ id: "single" }));
+        expect(() =>
+          store.startRunPart({
+            run: makeStoredRun({ id: "single" }),
+            part: { shard: { index: 1, count: 2 }, startedAt: "2025-01-01T10:00:00.000Z", owner: null },
+          }),
+        ).toThrow(/id of its own/);
+        expect(store.getRun("single")?.shards).toBeUndefined();
+      });
+
+      it("refuses to end, reopen or beat a shard that never started", () => {
+        startPart(1);
+        const summary = makeSummary();
+        const endedAt = "2025-01-01T11:00:00.000Z";
+        expect(() =>
+          store.finishRun({ runId: "sharded", status: "completed", endedAt, summary, shard: 2 }),
+        ).toThrow(/no shard 2/);
+        expect(() => store.reopenRun("sharded", { shard: 3 })).toThrow(/no shard 3/);
+        expect(() =>
+          store.heartbeatRun({ runId: "sharded", owner: makeRunOwner(), shard: 2 }),
+        ).toThrow(/no shard 2/);
+        expect(() =>
+          store.heartbeatRun({ runId: "nope", owner: makeRunOwner(), shard: 1 }),
+        ).toThrow(/no run with this id/);
+      });
+
+      it("stores an imported sharded run exactly as given", () => {
+        const parts = [1, 3].map((shard) => ({
+          shard,
+          status: "completed" as const,
+          startedAt: "2025-01-01T10:00:00.000Z",
+          endedAt: "2025-01-01T10:30:00.000Z",
+          summary: makeSummary(),
+          owner: shardOwner(shard, "2025-01-01T10:29:00.000Z"),
+        }));
+        const run = makeStoredRun({
+          id: "imported",
+          status: "completed",
+          endedAt: "2025-01-01T10:31:00.000Z",
+          summary: makeSummary(),
+          owner: shardOwner(3, "2025-01-01T10:29:00.000Z"),
+          shards: { count: 3, parts },
+        });
+        store.startRun(run);
+        expect(store.getRun("imported")).toEqual(run);
+      });
+    });
+
     describe("test results", () => {
       it("returns saved results in index order, whatever the order of saving", () => {
         store.startRun(makeStoredRun());

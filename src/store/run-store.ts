@@ -12,6 +12,25 @@ export interface RunOwner {
   heartbeatAt: string;
 }
 
+/** Which part of a run split over processes or machines (CI shards) one process writes. */
+export interface RunShard {
+  /** From 1 to `count`. */
+  index: number;
+  count: number;
+}
+
+/** One shard's part of a sharded run: its own status, totals and owner. */
+export interface StoredRunPart {
+  /** The shard's index, from 1 to the run's shard count. */
+  shard: number;
+  status: RunStatus;
+  startedAt: string;
+  endedAt: string | null;
+  /** The shard's own totals, once it ended. */
+  summary: EvaluationSummary | null;
+  owner: RunOwner | null;
+}
+
 /** A stored run's header. */
 export interface StoredRun {
   id: string;
@@ -25,9 +44,16 @@ export interface StoredRun {
   summary: EvaluationSummary | null;
   /**
    * Who runs it, with the last heartbeat. Stores always return it: `null` when unknown (runs
-   * stored before verdict recorded owners).
+   * stored before verdict recorded owners). For a sharded run: the owner of its running part
+   * heard from least recently (the one most likely gone), else of its latest part.
    */
   owner?: RunOwner | null;
+  /**
+   * A run that shards on several processes or machines write into together
+   * ({@link RunStore.startRunPart}): how many shards, and each started shard's part in shard
+   * order. Absent for a run of one process.
+   */
+  shards?: { count: number; parts: StoredRunPart[] };
 }
 
 /** A stored test result and the fingerprint that says which inputs produced it. */
@@ -42,21 +68,35 @@ export interface StoredTestResult {
  * is known, so a run killed half-way keeps what it finished.
  */
 export interface RunStore {
+  /** Stores a new run's header as given (an imported run keeps its status and summary). */
   startRun(run: StoredRun): void;
-  /** Reopens a run (resume): status back to "running". */
-  reopenRun(runId: string): void;
+  /**
+   * Starts shard `part.shard.index` of run `run.id`: the first shard to start creates the run
+   * from `run` (its `shards` ignored), the others join it, so shards on any number of machines
+   * write their cases into one run. A shard started again (a re-run CI job) starts its part
+   * afresh. The run is `running` until {@link finishRun} ends it as a whole.
+   */
+  startRunPart(options: {
+    run: StoredRun;
+    part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
+  }): void;
+  /** Reopens a run (resume): status back to "running"; with `shard`, that shard's part too. */
+  reopenRun(runId: string, options?: { shard?: number }): void;
   /**
    * Records the run's owner and its latest heartbeat (replacing the previous owner: a resumed
-   * run belongs to the process that resumed it). Changes nothing else.
+   * run belongs to the process that resumed it); with `shard`, of that shard's part. Changes
+   * nothing else.
    */
-  heartbeatRun(options: { runId: string; owner: RunOwner }): void;
+  heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): void;
   /** Adds or replaces the result of test case `result.index`. */
   saveTestResult(runId: string, stored: StoredTestResult): void;
+  /** Ends a run with its totals; with `shard`, ends only that shard's part. */
   finishRun(options: {
     runId: string;
     status: RunStatus;
     endedAt: string;
     summary: EvaluationSummary;
+    shard?: number;
   }): void;
   /** A run by id, or the latest run with that identifier. */
   getRun(idOrIdentifier: string): StoredRun | null;
@@ -82,5 +122,23 @@ export interface CachedJudgeAnswer {
  */
 export interface JudgeCache {
   get(key: string): CachedJudgeAnswer | undefined;
+  /** Stores an answer; it also ends any lease on the key ({@link JudgeCache.claim}). */
   set(key: string, answer: CachedJudgeAnswer): void;
+  /**
+   * For a cache that several processes or machines share: the cached answer, or a lease that
+   * makes this caller the one to ask the judge (then `set` the answer, or `release` the lease
+   * when there is none). While another holds a live lease on the key, waits (polling, without
+   * blocking the event loop) for its answer, or for its lease to expire (a crashed holder)
+   * and takes over. Two processes asking the same request at once so pay for it once.
+   */
+  claim?(key: string, options?: { signal?: AbortSignal | undefined }): Promise<JudgeCacheClaim>;
+}
+
+/** What {@link JudgeCache.claim} resolves with. */
+export type JudgeCacheClaim = { answer: CachedJudgeAnswer } | { lease: JudgeCacheLease };
+
+/** The right to ask the judge for one key, kept alive until released. */
+export interface JudgeCacheLease {
+  /** Ends the lease (no answer was stored): a waiting process takes over at once. Idempotent. */
+  release(): void;
 }

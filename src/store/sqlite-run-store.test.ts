@@ -160,6 +160,9 @@ describe("SqliteRunStore", () => {
       ALTER TABLE runs DROP COLUMN owner_pid;
       ALTER TABLE runs DROP COLUMN owner_hostname;
       ALTER TABLE runs DROP COLUMN heartbeat_at;
+      ALTER TABLE runs DROP COLUMN shard_count;
+      DROP TABLE run_parts;
+      DROP TABLE judge_leases;
       PRAGMA user_version = 1;
     `);
     raw.close();
@@ -175,7 +178,7 @@ describe("SqliteRunStore", () => {
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

@@ -1,21 +1,30 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { createVerdictHome } from "../config/create-verdict-home.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
-import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import { loadNodeSqlite } from "./load-node-sqlite.ts";
+import { checkShard, checkShardJoins } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
   JudgeCache,
   RunOwner,
+  RunShard,
   RunStore,
   StoredRun,
+  StoredRunPart,
   StoredTestResult,
 } from "./run-store.ts";
+import {
+  numberOrNull,
+  textOrNull,
+  toStoredRun,
+  toStoredRunPart,
+  toStoredTestResult,
+} from "./stored-rows.ts";
 
 /** Options of {@link SqliteRunStore}. */
 export interface SqliteRunStoreOptions {
@@ -91,19 +100,49 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
       ALTER TABLE runs ADD COLUMN owner_hostname TEXT;
       ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
     `),
+  // 3: runs that shards write into together, each shard's part; leases on judge requests, so
+  // that processes sharing the file ask each request once.
+  (database) =>
+    database.exec(`
+      ALTER TABLE runs ADD COLUMN shard_count INTEGER;
+      CREATE TABLE run_parts (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        shard INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        summary TEXT,
+        owner_pid INTEGER,
+        owner_hostname TEXT,
+        heartbeat_at TEXT,
+        PRIMARY KEY (run_id, shard)
+      ) STRICT;
+      CREATE TABLE judge_leases (
+        key TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+    `),
 ];
 
 /** The schema version this build of verdict writes (`PRAGMA user_version`). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const RUN_COLUMNS =
-  "id, identifier, status, started_at, ended_at, config, summary, owner_pid, owner_hostname, heartbeat_at";
+  "id, identifier, status, started_at, ended_at, config, summary, owner_pid, owner_hostname, heartbeat_at, shard_count";
+const PART_COLUMNS =
+  "shard, status, started_at, ended_at, summary, owner_pid, owner_hostname, heartbeat_at";
 
 function prepareStatements(database: DatabaseSync) {
   return {
     insertRun: database.prepare(
-      `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    insertRunIfMissing: database.prepare(
+      `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?)
+       ON CONFLICT (id) DO NOTHING`,
+    ),
+    shardCount: database.prepare("SELECT shard_count FROM runs WHERE id = ?"),
     heartbeatRun: database.prepare(
       "UPDATE runs SET owner_pid = ?, owner_hostname = ?, heartbeat_at = ? WHERE id = ?",
     ),
@@ -112,6 +151,27 @@ function prepareStatements(database: DatabaseSync) {
     ),
     finishRun: database.prepare(
       "UPDATE runs SET status = ?, ended_at = ?, summary = ? WHERE id = ?",
+    ),
+    insertPart: database.prepare(
+      `INSERT INTO run_parts (run_id, ${PART_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, shard) DO UPDATE SET
+         status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at,
+         summary = excluded.summary, owner_pid = excluded.owner_pid,
+         owner_hostname = excluded.owner_hostname, heartbeat_at = excluded.heartbeat_at`,
+    ),
+    heartbeatPart: database.prepare(
+      `UPDATE run_parts SET owner_pid = ?, owner_hostname = ?, heartbeat_at = ?
+       WHERE run_id = ? AND shard = ?`,
+    ),
+    reopenPart: database.prepare(
+      `UPDATE run_parts SET status = 'running', ended_at = NULL, summary = NULL
+       WHERE run_id = ? AND shard = ?`,
+    ),
+    finishPart: database.prepare(
+      "UPDATE run_parts SET status = ?, ended_at = ?, summary = ? WHERE run_id = ? AND shard = ?",
+    ),
+    parts: database.prepare(
+      `SELECT ${PART_COLUMNS} FROM run_parts WHERE run_id = ? ORDER BY shard`,
     ),
     runById: database.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`),
     latestRunByIdentifier: database.prepare(
@@ -144,7 +204,6 @@ function prepareStatements(database: DatabaseSync) {
 }
 
 type Statements = ReturnType<typeof prepareStatements>;
-type Row = Record<string, SQLOutputValue>;
 
 const SQLITE_CONSTRAINT = 19;
 
@@ -192,45 +251,6 @@ function describeFailure(error: unknown, file: string): string {
         ? `it holds malformed JSON (${detail}): the file is corrupt; move it away, ${elsewhere}`
         : detail;
   }
-}
-
-function text(row: Row, column: string): string {
-  const value = row[column];
-  if (typeof value !== "string") throw new TypeError(`column ${column} is not text`);
-  return value;
-}
-
-function textOrNull(row: Row, column: string): string | null {
-  return row[column] === null ? null : text(row, column);
-}
-
-function numberOrNull(row: Row, column: string): number | null {
-  const value = row[column];
-  if (value === null || typeof value === "number") return value ?? null;
-  throw new TypeError(`column ${column} is not a number`);
-}
-
-function toStoredRun(row: Row): StoredRun {
-  const summary = textOrNull(row, "summary");
-  return {
-    id: text(row, "id"),
-    identifier: textOrNull(row, "identifier"),
-    status: text(row, "status") as RunStatus,
-    startedAt: text(row, "started_at"),
-    endedAt: textOrNull(row, "ended_at"),
-    config: JSON.parse(text(row, "config")) as Record<string, unknown>,
-    // Read through the result schema: results stored by older versions get today's fields.
-    summary: summary === null ? null : evaluationSummarySchema.parse(JSON.parse(summary)),
-    owner: toRunOwner(row),
-  };
-}
-
-function toRunOwner(row: Row): RunOwner | null {
-  const pid = numberOrNull(row, "owner_pid");
-  const hostname = textOrNull(row, "owner_hostname");
-  const heartbeatAt = textOrNull(row, "heartbeat_at");
-  if (pid === null || hostname === null || heartbeatAt === null) return null;
-  return { pid, hostname, heartbeatAt };
 }
 
 /**
@@ -335,44 +355,108 @@ export class SqliteRunStore implements RunStore {
   }
 
   startRun(run: StoredRun): void {
-    this.use(`start run "${run.id}"`, (statements) => {
-      try {
-        statements.insertRun.run(
+    const action = `start run "${run.id}"`;
+    this.use(action, (statements) => {
+      this.transaction(() => {
+        try {
+          statements.insertRun.run(
+            run.id,
+            run.identifier,
+            run.status,
+            run.startedAt,
+            run.endedAt,
+            this.toJson(action, redactSecrets(run.config)),
+            run.summary === null ? null : this.toJson(action, run.summary),
+            run.owner?.pid ?? null,
+            run.owner?.hostname ?? null,
+            run.owner?.heartbeatAt ?? null,
+            run.shards?.count ?? null,
+          );
+        } catch (error) {
+          if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
+          throw this.failure(
+            action,
+            "a run with this id already exists: resume it with reopenRun, or choose another id",
+          );
+        }
+        for (const part of run.shards?.parts ?? []) this.writePart(action, run.id, part);
+      });
+    });
+  }
+
+  startRunPart(options: {
+    run: StoredRun;
+    part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
+  }): void {
+    const { run, part } = options;
+    const action = `start shard ${part.shard.index}/${part.shard.count} of run "${run.id}"`;
+    this.use(action, (statements) => {
+      const problem =
+        checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner));
+      if (problem !== null) throw this.failure(action, problem);
+      // One write transaction: shards starting at once on other processes wait their turn,
+      // so exactly one creates the run.
+      this.transaction(() => {
+        statements.insertRunIfMissing.run(
           run.id,
           run.identifier,
-          run.status,
+          "running",
           run.startedAt,
-          run.endedAt,
-          this.toJson(`start run "${run.id}"`, redactSecrets(run.config)),
-          run.summary === null ? null : this.toJson(`start run "${run.id}"`, run.summary),
-          run.owner?.pid ?? null,
-          run.owner?.hostname ?? null,
-          run.owner?.heartbeatAt ?? null,
+          null,
+          this.toJson(action, redactSecrets(run.config)),
+          null,
+          part.shard.count,
         );
-      } catch (error) {
-        if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
-        throw this.failure(
-          `start run "${run.id}"`,
-          "a run with this id already exists: resume it with reopenRun, or choose another id",
-        );
-      }
+        const count = numberOrNull(statements.shardCount.get(run.id) ?? {}, "shard_count");
+        const joins = checkShardJoins({ shard: part.shard, count });
+        if (joins !== null) throw this.failure(action, joins);
+        this.writePart(action, run.id, {
+          shard: part.shard.index,
+          status: "running",
+          startedAt: part.startedAt,
+          endedAt: null,
+          summary: null,
+          owner: part.owner,
+        });
+        statements.reopenRun.run(run.id);
+      });
     });
   }
 
-  reopenRun(runId: string): void {
-    this.use(`reopen run "${runId}"`, (statements) => {
-      if (statements.reopenRun.run(runId).changes === 0) {
-        throw this.failure(`reopen run "${runId}"`, "there is no run with this id");
-      }
+  reopenRun(runId: string, options: { shard?: number } = {}): void {
+    const action = `reopen run "${runId}"`;
+    this.use(action, (statements) => {
+      this.transaction(() => {
+        if (statements.reopenRun.run(runId).changes === 0) {
+          throw this.failure(action, "there is no run with this id");
+        }
+        if (options.shard !== undefined) {
+          this.checkPart(action, statements.reopenPart.run(runId, options.shard), options.shard);
+        }
+      });
     });
   }
 
-  heartbeatRun(options: { runId: string; owner: RunOwner }): void {
+  heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): void {
     const action = `record a heartbeat of run "${options.runId}"`;
     this.use(action, (statements) => {
       const problem = checkOwner(options.owner);
       if (problem !== null) throw this.failure(action, problem);
       const { pid, hostname, heartbeatAt } = options.owner;
+      if (options.shard !== undefined) {
+        const changed = statements.heartbeatPart.run(
+          pid,
+          hostname,
+          heartbeatAt,
+          options.runId,
+          options.shard,
+        );
+        if (changed.changes === 0 && statements.shardCount.get(options.runId) === undefined) {
+          throw this.failure(action, "there is no run with this id");
+        }
+        this.checkPart(action, changed, options.shard);
+        return;
+      }
       if (statements.heartbeatRun.run(pid, hostname, heartbeatAt, options.runId).changes === 0) {
         throw this.failure(action, "there is no run with this id");
       }
@@ -407,17 +491,32 @@ export class SqliteRunStore implements RunStore {
     status: RunStatus;
     endedAt: string;
     summary: EvaluationSummary;
+    shard?: number;
   }): void {
-    this.use(`finish run "${options.runId}"`, (statements) => {
+    const action = `finish run "${options.runId}"`;
+    this.use(action, (statements) => {
+      const summary = this.toJson(action, options.summary);
+      if (options.shard !== undefined) {
+        const changed = statements.finishPart.run(
+          options.status,
+          options.endedAt,
+          summary,
+          options.runId,
+          options.shard,
+        );
+        if (changed.changes === 0 && statements.shardCount.get(options.runId) === undefined) {
+          throw this.failure(action, "there is no run with this id");
+        }
+        this.checkPart(action, changed, options.shard);
+        return;
+      }
       const { changes } = statements.finishRun.run(
         options.status,
         options.endedAt,
-        this.toJson(`finish run "${options.runId}"`, options.summary),
+        summary,
         options.runId,
       );
-      if (changes === 0) {
-        throw this.failure(`finish run "${options.runId}"`, "there is no run with this id");
-      }
+      if (changes === 0) throw this.failure(action, "there is no run with this id");
     });
   }
 
@@ -426,16 +525,13 @@ export class SqliteRunStore implements RunStore {
       const row =
         statements.runById.get(idOrIdentifier) ??
         statements.latestRunByIdentifier.get(idOrIdentifier);
-      return row === undefined ? null : toStoredRun(row);
+      return row === undefined ? null : toStoredRun(row, (id) => this.partsOf(statements, id));
     });
   }
 
   getTestResults(runId: string): StoredTestResult[] {
     return this.use(`read the test results of run "${runId}"`, (statements) =>
-      statements.testResults.all(runId).map((row) => ({
-        fingerprint: text(row, "fingerprint"),
-        result: testResultSchema.parse(JSON.parse(text(row, "result"))),
-      })),
+      statements.testResults.all(runId).map(toStoredTestResult),
     );
   }
 
@@ -445,7 +541,9 @@ export class SqliteRunStore implements RunStore {
       if (options.limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
         throw this.failure("list runs", "limit must be a non-negative integer");
       }
-      return statements.runsNewestFirst.all(limit).map(toStoredRun);
+      return statements.runsNewestFirst
+        .all(limit)
+        .map((row) => toStoredRun(row, (id) => this.partsOf(statements, id)));
     });
   }
 
@@ -459,6 +557,46 @@ export class SqliteRunStore implements RunStore {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  private partsOf(statements: Statements, runId: string): StoredRunPart[] {
+    return statements.parts.all(runId).map(toStoredRunPart);
+  }
+
+  private writePart(action: string, runId: string, part: StoredRunPart): void {
+    (this.statements as Statements).insertPart.run(
+      runId,
+      part.shard,
+      part.status,
+      part.startedAt,
+      part.endedAt,
+      part.summary === null ? null : this.toJson(action, part.summary),
+      part.owner?.pid ?? null,
+      part.owner?.hostname ?? null,
+      part.owner?.heartbeatAt ?? null,
+    );
+  }
+
+  private checkPart(action: string, changed: { changes: number | bigint }, shard: number): void {
+    if (Number(changed.changes) === 0) {
+      throw this.failure(action, `the run has no shard ${shard}: start it with startRunPart`);
+    }
+  }
+
+  /** Runs `body` in one write transaction (`BEGIN IMMEDIATE`): all of it, or nothing. */
+  private transaction<Result>(body: () => Result): Result {
+    const database = this.database as DatabaseSync;
+    database.exec("BEGIN IMMEDIATE");
+    try {
+      const result = body();
+      database.exec("COMMIT");
+      return result;
+    } catch (error) {
+      try {
+        database.exec("ROLLBACK");
+      } catch {}
+      throw error;
+    }
   }
 
   // Runs every pending migration step in one write transaction, so that concurrent processes

@@ -8,6 +8,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // One throw-away PostgreSQL server per project for the PostgreSQL store's tests.
+    globalSetup: ["test/fixtures/postgres-global-setup.ts"],
     projects: [
       {
         extends: true,

@@ -131,10 +131,7 @@ describe("isSecretVariable", () => {
     "AZURE_KEY",
     "KEY",
     "PGPASSWORD",
-  ])(
-    "treats %s as secret",
-    (name) => expect(isSecretVariable(name)).toBe(true),
-  );
+  ])("treats %s as secret", (name) => expect(isSecretVariable(name)).toBe(true));
 
   it.each(["OPENAI_BASE_URL", "VERDICT_MODEL", "KEYBOARD", "MAX_TOKENS", "HOME"])(
     "treats %s as ordinary",
@@ -189,7 +186,11 @@ describe("redactSecretText", () => {
       'store "postgresql://u:p%40ss%2Fw0rd@h/db"',
       'store "postgresql://u:***@h/db"',
     ],
-    ["a password query parameter", "postgres://h/db?user=u&password=pw", "postgres://h/db?user=u&password=***"],
+    [
+      "a password query parameter",
+      "postgres://h/db?user=u&password=pw",
+      "postgres://h/db?user=u&password=***",
+    ],
   ])("masks %s", (_what, text, expected) => {
     expect(redactSecretText(text, noEnv)).toBe(expected);
   });

@@ -263,10 +263,8 @@ function redactString(text: string, knownValue: RegExp | null): string {
   }
   if (redacted.includes('"')) redacted = maskQuotedSecretFields(redacted);
   if (redacted.includes("://")) {
-    redacted = redacted.replace(
-      URL_PASSWORD,
-      (match, start: string, password: string) =>
-        password === REDACTED ? match : `${start}:${REDACTED}@`,
+    redacted = redacted.replace(URL_PASSWORD, (match, start: string, password: string) =>
+      password === REDACTED ? match : `${start}:${REDACTED}@`,
     );
   }
   return redacted.replace(

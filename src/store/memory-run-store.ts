@@ -95,8 +95,7 @@ export class MemoryRunStore implements RunStore {
     const { run, part } = options;
     const action = `start shard ${part.shard.index}/${part.shard.count} of run "${run.id}"`;
     this.assertOpen(action);
-    const problem =
-      checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner));
+    const problem = checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner));
     if (problem !== null) throw failure(action, problem);
     let entry = this.runs.get(run.id);
     if (entry === undefined) {

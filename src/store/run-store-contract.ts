@@ -401,7 +401,9 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
       it("ends a shard's part alone, and the run as a whole only when told", () => {
         startPart(1);
         startPart(2);
-        const partSummary = makeSummary({ testCases: { total: 1, passed: 1, failed: 0, unscored: 0 } });
+        const partSummary = makeSummary({
+          testCases: { total: 1, passed: 1, failed: 0, unscored: 0 },
+        });
         store.finishRun({
           runId: "sharded",
           status: "completed",
@@ -437,9 +439,7 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
           owner: shardOwner(1, "2025-01-01T12:00:00.000Z"),
           shard: 1,
         });
-        expect(store.getRun("sharded")?.owner).toEqual(
-          shardOwner(2, "2025-01-01T10:02:30.000Z"),
-        );
+        expect(store.getRun("sharded")?.owner).toEqual(shardOwner(2, "2025-01-01T10:02:30.000Z"));
         for (const shard of [1, 2]) {
           store.finishRun({
             runId: "sharded",
@@ -449,9 +449,7 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
             shard,
           });
         }
-        expect(store.getRun("sharded")?.owner).toEqual(
-          shardOwner(2, "2025-01-01T10:02:30.000Z"),
-        );
+        expect(store.getRun("sharded")?.owner).toEqual(shardOwner(2, "2025-01-01T10:02:30.000Z"));
       });
 
       it("starts a shard run again afresh, and reopens a part and its run", () => {
@@ -499,7 +497,11 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         expect(() =>
           store.startRunPart({
             run: makeStoredRun({ id: "single" }),
-            part: { shard: { index: 1, count: 2 }, startedAt: "2025-01-01T10:00:00.000Z", owner: null },
+            part: {
+              shard: { index: 1, count: 2 },
+              startedAt: "2025-01-01T10:00:00.000Z",
+              owner: null,
+            },
           }),
         ).toThrow(/id of its own/);
         expect(store.getRun("single")?.shards).toBeUndefined();

@@ -18,6 +18,7 @@ import type {
   StoredRunPart,
   StoredTestResult,
 } from "./run-store.ts";
+import { toStoredJson } from "./stored-json.ts";
 import {
   numberOrNull,
   textOrNull,
@@ -648,29 +649,12 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** The JSON text that is written, with secrets masked: the one choke point of every value. */
+  /** The JSON text that is written, with secrets masked (see {@link toStoredJson}). */
   private toJson(action: string, value: unknown): string {
-    let json: string;
     try {
-      json = JSON.stringify(value);
+      return toStoredJson(value);
     } catch (error) {
-      throw this.failure(
-        action,
-        `the value is not plain JSON (${(error as Error).message})`,
-        error,
-      );
-    }
-    if (typeof json !== "string") return json;
-    // Masking the text is one pass over it instead of a copy of the value. Should a mask
-    // ever cut through a JSON escape, or masking the text fail (a pattern that cannot cope
-    // with some text must not cost the case), mask the value itself instead.
-    try {
-      const redacted = redactSecretText(json);
-      if (redacted === json) return redacted;
-      JSON.parse(redacted);
-      return redacted;
-    } catch {
-      return JSON.stringify(redactSecrets(value));
+      throw this.failure(action, (error as Error).message, error);
     }
   }
 

@@ -62,10 +62,7 @@ export function toStoredRunPart(row: StoreRow): StoredRunPart {
  * A run's header from a `runs` row. A sharded run (`shard_count` set) gets its parts (read
  * from `run_parts` by `partsOf`) and the owner they give it.
  */
-export function toStoredRun(
-  row: StoreRow,
-  partsOf: (runId: string) => StoredRunPart[],
-): StoredRun {
+export function toStoredRun(row: StoreRow, partsOf: (runId: string) => StoredRunPart[]): StoredRun {
   const run: StoredRun = {
     id: text(row, "id"),
     identifier: textOrNull(row, "identifier"),

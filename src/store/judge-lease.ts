@@ -1,0 +1,118 @@
+import { hostname } from "node:os";
+import type { CachedJudgeAnswer, JudgeCacheClaim, JudgeCacheLease } from "./run-store.ts";
+
+/** What a store that keeps leases does in one step, each a single round trip. */
+export interface LeaseBackend {
+  /**
+   * The cached answer; else takes the lease on `key` for `leaseMs` when nobody holds a live
+   * one (`{ leased: true }`), or reports that another holder does (`{ leased: false }`).
+   */
+  tryClaim(
+    key: string,
+    holder: string,
+    leaseMs: number,
+  ): { answer: CachedJudgeAnswer } | { leased: boolean };
+  /** Extends a lease this holder still holds. */
+  renew(key: string, holder: string, leaseMs: number): void;
+  /** Ends a lease this holder holds; nothing when it holds none. */
+  release(key: string, holder: string): void;
+}
+
+/** Options of {@link claimWithLease}. */
+export interface ClaimWithLeaseOptions {
+  backend: LeaseBackend;
+  key: string;
+  /** Who asks: unique to this claim (see {@link leaseHolder}). */
+  holder: string;
+  /** How long a lease lives unless renewed; it is renewed every third of it while held. */
+  leaseMs: number;
+  /** First wait between two looks at another holder's lease; it grows by half each time. @default 25 */
+  pollMs?: number;
+  /** @default 1000 */
+  maxPollMs?: number;
+  signal?: AbortSignal | undefined;
+  /** @default Math.random */
+  random?: () => number;
+}
+
+let claims = 0;
+const processTag = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
+
+/** A holder name unique to one claim of this process: host, pid, a random tag and a counter. */
+export function leaseHolder(): string {
+  claims += 1;
+  return `${processTag}:${claims}`;
+}
+
+function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, milliseconds);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * `JudgeCache.claim` for a store that keeps leases: the cached answer, or the lease on the
+ * key (renewed while held, so only a holder that died loses it), or — while another holder's
+ * lease is live — a wait with growing pauses (25 ms to 1 s, jittered; the event loop runs on)
+ * until its answer is cached or its lease expires and this caller takes over.
+ * @example
+ * const claim = await claimWithLease({ backend, key, holder: leaseHolder(), leaseMs: 30_000 });
+ */
+export async function claimWithLease(options: ClaimWithLeaseOptions): Promise<JudgeCacheClaim> {
+  const { backend, key, holder, leaseMs, signal } = options;
+  const random = options.random ?? Math.random;
+  const maxPollMs = options.maxPollMs ?? 1000;
+  let pollMs = options.pollMs ?? 25;
+  for (;;) {
+    signal?.throwIfAborted();
+    const attempt = backend.tryClaim(key, holder, leaseMs);
+    if ("answer" in attempt) return { answer: attempt.answer };
+    if (attempt.leased) return { lease: holdLease({ backend, key, holder, leaseMs }) };
+    await pause(pollMs * (0.8 + 0.4 * random()), signal);
+    pollMs = Math.min(maxPollMs, pollMs * 1.5);
+  }
+}
+
+function holdLease(options: {
+  backend: LeaseBackend;
+  key: string;
+  holder: string;
+  leaseMs: number;
+}): JudgeCacheLease {
+  const { backend, key, holder, leaseMs } = options;
+  // A renewal that fails costs at most a second payment by another process once the lease
+  // lapses; the call in progress goes on.
+  const timer = setInterval(
+    () => {
+      try {
+        backend.renew(key, holder, leaseMs);
+      } catch {}
+    },
+    Math.max(1, Math.floor(leaseMs / 3)),
+  );
+  timer.unref();
+  let released = false;
+  return {
+    release: () => {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      // Not released (the store broke): the lease simply expires.
+      try {
+        backend.release(key, holder);
+      } catch {}
+    },
+  };
+}

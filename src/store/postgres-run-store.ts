@@ -1,0 +1,691 @@
+import { StoreError } from "../errors/store-error.ts";
+import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
+import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
+import { registerSecretValues } from "../secrets/secret-registry.ts";
+import { checkOwner } from "./check-owner.ts";
+import { claimWithLease, type LeaseBackend, leaseHolder } from "./judge-lease.ts";
+import { describePostgresFailure, PostgresClient, PostgresClientError } from "./postgres-client.ts";
+import { type PostgresConnection, resolvePostgresConnection } from "./postgres-connection.ts";
+import type { PostgresStatement } from "./postgres-protocol.ts";
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from "./postgres-schema.ts";
+import { checkShard, checkShardJoins } from "./run-shards.ts";
+import type {
+  CachedJudgeAnswer,
+  JudgeCache,
+  RunOwner,
+  RunShard,
+  RunStore,
+  StoredRun,
+  StoredRunPart,
+  StoredTestResult,
+} from "./run-store.ts";
+import { toStoredJson } from "./stored-json.ts";
+import {
+  numberOrNull,
+  type StoreRow,
+  textOrNull,
+  toStoredRun,
+  toStoredRunPart,
+  toStoredTestResult,
+} from "./stored-rows.ts";
+
+/** Options of {@link PostgresRunStore}. */
+export interface PostgresRunStoreOptions {
+  /**
+   * `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&schema=…]` (or
+   * `postgresql://`). What it leaves out is read from PGHOST, PGPORT, PGUSER, PGPASSWORD,
+   * PGDATABASE, PGSSLMODE, PGSSLROOTCERT, … as libpq does. The password is never stored or
+   * printed.
+   */
+  url: string;
+  /** Where the PG* variables are read. @default process.env */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** The schema of verdict's tables (the URL's `?schema=` wins). @default "verdict" */
+  schema?: string | undefined;
+  /** TLS options for the driver (plain data: CA, certificate, key, servername, …), over sslmode's. */
+  ssl?: Record<string, unknown> | boolean | undefined;
+  /** Apply pending schema migrations on open. `false`: fail instead (run `verdict store migrate`). @default true */
+  migrate?: boolean | undefined;
+  /** How long a judge-request lease lives unless renewed (renewed every third of it). @default 30000 */
+  leaseMs?: number | undefined;
+  /** @default 15000 (or the URL's connect_timeout) */
+  connectTimeoutMs?: number | undefined;
+  /** @default 60000 */
+  statementTimeoutMs?: number | undefined;
+}
+
+const RUN_COLUMNS =
+  "id, identifier, status, started_at, ended_at, config, summary, owner_pid, owner_hostname, heartbeat_at, shard_count";
+const PART_COLUMNS =
+  "shard, status, started_at, ended_at, summary, owner_pid, owner_hostname, heartbeat_at";
+const UNIQUE_VIOLATION = "23505";
+const FOREIGN_KEY_VIOLATION = "23503";
+
+/**
+ * A store in a PostgreSQL database that a team shares: runs, test results, shards' parts and
+ * the judge cache, with leases so that machines asking the same judge request at once pay for
+ * it once. Chosen with `VERDICT_STORE=postgres://…`, `store: "postgres://…"`, or an instance.
+ * The schema is created and migrated on first use (concurrent first uses take turns). Calls
+ * are synchronous, as `RunStore` is: `pg` runs in a worker thread and this thread waits for
+ * each answer (a fraction of a millisecond on a nearby server). Everything written has its
+ * secrets masked, as in the SQLite store; the connection's password is never written or
+ * printed. Needs the `pg` package (`npm install pg`).
+ * @example
+ * const store = new PostgresRunStore({ url: "postgres://ci@db.internal/evals?sslmode=verify-full" });
+ * await evaluate({ testCases, metrics, store });
+ * store.close();
+ */
+export class PostgresRunStore implements RunStore {
+  /** Where the store is, for messages: `postgres://user@host:port/db (schema verdict)`, no password. */
+  readonly target: string;
+  /** Judge answers in the same database, with {@link JudgeCache.claim}. */
+  readonly judgeCache: JudgeCache;
+  private client: PostgresClient | null;
+  private readonly connection: PostgresConnection;
+  private readonly table: (name: string) => string;
+  private readonly leaseMs: number;
+
+  /**
+   * Applies pending schema migrations and returns the versions before and after: what
+   * `verdict store migrate` does.
+   * @example
+   * const { before, after } = PostgresRunStore.migrate({ url: process.env.VERDICT_STORE });
+   */
+  static migrate(options: PostgresRunStoreOptions): {
+    target: string;
+    before: number[];
+    after: number[];
+  } {
+    const connection = resolveConnection(options);
+    const use = <Result>(operation: () => Result) => usePostgres(connection, "migrate", operation);
+    const client = use(() => new PostgresClient(connection));
+    try {
+      const migrate = (check: boolean) =>
+        use(() =>
+          client.migrate({ schema: connection.schema, migrations: POSTGRES_MIGRATIONS, check }),
+        );
+      const before = migrate(true);
+      checkNotNewer(connection, before);
+      return { target: connection.target, before, after: migrate(false) };
+    } finally {
+      client.close();
+    }
+  }
+
+  constructor(options: PostgresRunStoreOptions) {
+    this.connection = resolveConnection(options);
+    this.target = this.connection.target;
+    const quoted = `"${this.connection.schema}"`;
+    this.table = (name) => `${quoted}.${name}`;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    if (!(this.leaseMs >= 100)) {
+      throw new StoreError(`leaseMs must be at least 100 milliseconds; got ${options.leaseMs}.`);
+    }
+    this.client = this.use("open", () => new PostgresClient(this.connection));
+    try {
+      this.openSchema(options.migrate ?? true);
+    } catch (error) {
+      this.close();
+      throw error;
+    }
+    const backend = this.leaseBackend();
+    this.judgeCache = {
+      get: (key) =>
+        this.use(`read judge cache entry "${key}"`, () => {
+          const [found] = this.run([this.cachedAnswer(key)]);
+          const row = found?.rows[0];
+          return row === undefined ? undefined : this.toAnswer(row);
+        }),
+      set: (key, answer) => {
+        const action = `write judge cache entry "${key}"`;
+        const values = this.answerValues(action, answer);
+        this.use(action, () =>
+          this.run(
+            [
+              {
+                text: `INSERT INTO ${this.table("judge_cache")}
+                         (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7)
+                       ON CONFLICT (key) DO UPDATE SET
+                         text = excluded.text, object = excluded.object,
+                         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+                         cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
+                values: [key, ...values, new Date().toISOString()],
+              },
+              // The answer is there: waiting processes take it instead of the lease.
+              { text: `DELETE FROM ${this.table("judge_leases")} WHERE key = $1`, values: [key] },
+            ],
+            { atomic: true },
+          ),
+        );
+      },
+      claim: (key, claimOptions = {}) =>
+        claimWithLease({
+          backend,
+          key,
+          holder: leaseHolder(),
+          leaseMs: this.leaseMs,
+          signal: claimOptions.signal,
+        }),
+    };
+  }
+
+  /** Round trips to the worker so far and the milliseconds spent waiting on them. */
+  get timing(): { calls: number; totalMs: number } {
+    return { ...(this.client?.timing ?? { calls: 0, totalMs: 0 }) };
+  }
+
+  startRun(run: StoredRun): void {
+    const action = `start run "${run.id}"`;
+    const statements: PostgresStatement[] = [
+      {
+        text: `INSERT INTO ${this.table("runs")} (${RUN_COLUMNS})
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        values: [
+          run.id,
+          run.identifier,
+          run.status,
+          run.startedAt,
+          run.endedAt,
+          this.json(action, redactSecrets(run.config)),
+          run.summary === null ? null : this.json(action, run.summary),
+          run.owner?.pid ?? null,
+          run.owner?.hostname ?? null,
+          run.owner?.heartbeatAt ?? null,
+          run.shards?.count ?? null,
+        ],
+      },
+      ...(run.shards?.parts ?? []).map((part) => this.partStatement(action, run.id, part)),
+    ];
+    this.use(action, () => {
+      try {
+        this.run(statements, { atomic: true });
+      } catch (error) {
+        if (codeOf(error) !== UNIQUE_VIOLATION || failedStatement(error) !== 0) throw error;
+        throw this.failure(
+          action,
+          "a run with this id already exists: resume it with reopenRun, or choose another id",
+        );
+      }
+    });
+  }
+
+  startRunPart(options: {
+    run: StoredRun;
+    part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
+  }): void {
+    const { run, part } = options;
+    const action = `start shard ${part.shard.index}/${part.shard.count} of run "${run.id}"`;
+    const problem = checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner));
+    if (problem !== null) throw this.failure(action, problem);
+    const runs = this.table("runs");
+    const joinable = `EXISTS (SELECT 1 FROM ${runs} WHERE id = $1 AND shard_count = $2)`;
+    const partRow: StoredRunPart = {
+      shard: part.shard.index,
+      status: "running",
+      startedAt: part.startedAt,
+      endedAt: null,
+      summary: null,
+      owner: part.owner,
+    };
+    const [, counted] = this.use(action, () =>
+      // One transaction: the run is created by exactly one shard (the others find it), and
+      // the part and the reopened run are written only when the shard belongs to the run.
+      this.run(
+        [
+          {
+            text: `INSERT INTO ${runs} (id, identifier, status, started_at, config, shard_count)
+                   VALUES ($1, $2, 'running', $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+            values: [
+              run.id,
+              run.identifier,
+              run.startedAt,
+              this.json(action, redactSecrets(run.config)),
+              part.shard.count,
+            ],
+          },
+          { text: `SELECT shard_count FROM ${runs} WHERE id = $1 FOR UPDATE`, values: [run.id] },
+          this.partStatement(action, run.id, partRow, `WHERE ${joinableFor(runs, 10)}`, [
+            part.shard.count,
+          ]),
+          {
+            text: `UPDATE ${runs} SET status = 'running', ended_at = NULL, summary = NULL
+                   WHERE ${joinable}`,
+            values: [run.id, part.shard.count],
+          },
+        ],
+        { atomic: true },
+      ),
+    );
+    const count = numberOrNull(counted?.rows[0] ?? {}, "shard_count");
+    const joins = checkShardJoins({ shard: part.shard, count });
+    if (joins !== null) throw this.failure(action, joins);
+  }
+
+  reopenRun(runId: string, options: { shard?: number } = {}): void {
+    const action = `reopen run "${runId}"`;
+    const shard = options.shard ?? null;
+    const [parts, runs] = this.use(action, () =>
+      this.run(
+        [
+          {
+            text: `UPDATE ${this.table("run_parts")} SET status = 'running', ended_at = NULL, summary = NULL
+                   WHERE run_id = $1 AND shard = $2`,
+            values: [runId, shard],
+          },
+          {
+            text: `UPDATE ${this.table("runs")} SET status = 'running', ended_at = NULL, summary = NULL
+                   WHERE id = $1 AND ($2::integer IS NULL OR EXISTS
+                     (SELECT 1 FROM ${this.table("run_parts")} WHERE run_id = $1 AND shard = $2))`,
+            values: [runId, shard],
+          },
+        ],
+        { atomic: true },
+      ),
+    );
+    if (shard !== null && parts?.rowCount === 0) this.explainMissingPart(action, runId, shard);
+    if (runs?.rowCount === 0) throw this.failure(action, "there is no run with this id");
+  }
+
+  heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): void {
+    const action = `record a heartbeat of run "${options.runId}"`;
+    const problem = checkOwner(options.owner);
+    if (problem !== null) throw this.failure(action, problem);
+    const { pid, hostname, heartbeatAt } = options.owner;
+    const shard = options.shard;
+    const [changed] = this.use(action, () =>
+      this.run([
+        shard === undefined
+          ? {
+              text: `UPDATE ${this.table("runs")} SET owner_pid = $1, owner_hostname = $2, heartbeat_at = $3
+                     WHERE id = $4`,
+              values: [pid, hostname, heartbeatAt, options.runId],
+            }
+          : {
+              text: `UPDATE ${this.table("run_parts")} SET owner_pid = $1, owner_hostname = $2, heartbeat_at = $3
+                     WHERE run_id = $4 AND shard = $5`,
+              values: [pid, hostname, heartbeatAt, options.runId, shard],
+            },
+      ]),
+    );
+    if (changed?.rowCount !== 0) return;
+    if (shard !== undefined) this.explainMissingPart(action, options.runId, shard);
+    throw this.failure(action, "there is no run with this id");
+  }
+
+  saveTestResult(runId: string, stored: StoredTestResult): void {
+    const index = stored.result.index;
+    const action = `save test result ${index} of run "${runId}"`;
+    if (!Number.isSafeInteger(index) || index < 0) {
+      throw this.failure(action, "result.index must be a non-negative integer");
+    }
+    const result = this.json(action, stored.result);
+    this.use(action, () => {
+      try {
+        this.run([
+          {
+            text: `INSERT INTO ${this.table("test_results")} (run_id, idx, fingerprint, success, result)
+                   VALUES ($1, $2, $3, $4, $5)
+                   ON CONFLICT (run_id, idx) DO UPDATE SET
+                     fingerprint = excluded.fingerprint, success = excluded.success, result = excluded.result`,
+            values: [runId, index, stored.fingerprint, stored.result.success, result],
+          },
+        ]);
+      } catch (error) {
+        if (codeOf(error) !== FOREIGN_KEY_VIOLATION) throw error;
+        throw this.failure(action, "there is no run with this id: call startRun first");
+      }
+    });
+  }
+
+  finishRun(options: {
+    runId: string;
+    status: RunStatus;
+    endedAt: string;
+    summary: EvaluationSummary;
+    shard?: number;
+  }): void {
+    const action = `finish run "${options.runId}"`;
+    const summary = this.json(action, options.summary);
+    const { shard } = options;
+    const [changed] = this.use(action, () =>
+      this.run([
+        shard === undefined
+          ? {
+              text: `UPDATE ${this.table("runs")} SET status = $1, ended_at = $2, summary = $3 WHERE id = $4`,
+              values: [options.status, options.endedAt, summary, options.runId],
+            }
+          : {
+              text: `UPDATE ${this.table("run_parts")} SET status = $1, ended_at = $2, summary = $3
+                     WHERE run_id = $4 AND shard = $5`,
+              values: [options.status, options.endedAt, summary, options.runId, shard],
+            },
+      ]),
+    );
+    if (changed?.rowCount !== 0) return;
+    if (shard !== undefined) this.explainMissingPart(action, options.runId, shard);
+    throw this.failure(action, "there is no run with this id");
+  }
+
+  getRun(idOrIdentifier: string): StoredRun | null {
+    const action = `read run "${idOrIdentifier}"`;
+    return this.use(action, () => {
+      const runs = this.table("runs");
+      const [found] = this.run([
+        {
+          text: `SELECT * FROM (
+                   (SELECT ${RUN_COLUMNS}, 0 AS rank FROM ${runs} WHERE id = $1)
+                   UNION ALL
+                   (SELECT ${RUN_COLUMNS}, 1 AS rank FROM ${runs} WHERE identifier = $1
+                    ORDER BY started_at DESC, seq DESC LIMIT 1)
+                 ) AS matches ORDER BY rank LIMIT 1`,
+          values: [idOrIdentifier],
+        },
+      ]);
+      const row = found?.rows[0];
+      if (row === undefined) return null;
+      return toStoredRun(row, (runId) => this.partsOf([runId]).get(runId) ?? []);
+    });
+  }
+
+  getTestResults(runId: string): StoredTestResult[] {
+    return this.use(`read the test results of run "${runId}"`, () => {
+      const [found] = this.run([
+        {
+          text: `SELECT fingerprint, result FROM ${this.table("test_results")} WHERE run_id = $1 ORDER BY idx`,
+          values: [runId],
+        },
+      ]);
+      return (found?.rows ?? []).map(toStoredTestResult);
+    });
+  }
+
+  listRuns(options: { limit?: number } = {}): StoredRun[] {
+    const { limit } = options;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+      throw this.failure("list runs", "limit must be a non-negative integer");
+    }
+    return this.use("list runs", () => {
+      const [found] = this.run([
+        {
+          text: `SELECT ${RUN_COLUMNS} FROM ${this.table("runs")} ORDER BY started_at DESC, seq DESC LIMIT $1`,
+          values: [limit ?? null],
+        },
+      ]);
+      const rows = found?.rows ?? [];
+      const sharded = rows.filter((row) => row.shard_count !== null).map((row) => String(row.id));
+      const parts = sharded.length === 0 ? new Map() : this.partsOf(sharded);
+      return rows.map((row) => toStoredRun(row, (runId) => parts.get(runId) ?? []));
+    });
+  }
+
+  /** Closes the connection. Closing twice is harmless; any other call afterwards throws a StoreError. */
+  close(): void {
+    const client = this.client;
+    this.client = null;
+    try {
+      client?.close();
+    } catch {}
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  private openSchema(migrate: boolean): void {
+    const client = this.openClient("open");
+    const schema = this.connection.schema;
+    const check = () =>
+      this.use("open", () =>
+        client.migrate({ schema, migrations: POSTGRES_MIGRATIONS, check: true }),
+      );
+    const versions = check();
+    checkNotNewer(this.connection, versions);
+    if (versions.length === POSTGRES_SCHEMA_VERSION) return;
+    if (!migrate) {
+      throw this.failure(
+        "open",
+        `its schema is at version ${versions.length}, this verdict needs ${POSTGRES_SCHEMA_VERSION}: run verdict store migrate`,
+      );
+    }
+    this.use("open", () =>
+      client.migrate({ schema, migrations: POSTGRES_MIGRATIONS, check: false }),
+    );
+  }
+
+  private leaseBackend(): LeaseBackend {
+    const leases = this.table("judge_leases");
+    const cache = this.table("judge_cache");
+    return {
+      tryClaim: (key, holder, leaseMs) =>
+        this.use(`claim judge cache entry "${key}"`, () => {
+          // One round trip, each statement seeing what committed before it: the answer if
+          // cached; else the lease when free or expired; the answer again (its holder may
+          // have just written it), giving back a lease taken in the meantime.
+          const [before, leased, after] = this.run([
+            this.cachedAnswer(key),
+            {
+              text: `INSERT INTO ${leases} (key, holder, expires_at)
+                     SELECT $1, $2, clock_timestamp() + $3 * interval '1 millisecond'
+                     WHERE NOT EXISTS (SELECT 1 FROM ${cache} WHERE key = $1)
+                     ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+                     WHERE ${leases}.expires_at < clock_timestamp()
+                     RETURNING holder`,
+              values: [key, holder, leaseMs],
+            },
+            this.cachedAnswer(key),
+            {
+              text: `DELETE FROM ${leases} WHERE key = $1 AND holder = $2
+                     AND EXISTS (SELECT 1 FROM ${cache} WHERE key = $1)`,
+              values: [key, holder],
+            },
+          ]);
+          const row = before?.rows[0] ?? after?.rows[0];
+          if (row !== undefined) return { answer: this.toAnswer(row) };
+          return { leased: (leased?.rowCount ?? 0) > 0 };
+        }),
+      renew: (key, holder, leaseMs) =>
+        this.use(`renew the lease on judge cache entry "${key}"`, () => {
+          this.run([
+            {
+              text: `UPDATE ${leases} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+                     WHERE key = $1 AND holder = $2`,
+              values: [key, holder, leaseMs],
+            },
+          ]);
+        }),
+      release: (key, holder) =>
+        this.use(`release the lease on judge cache entry "${key}"`, () => {
+          this.run([
+            { text: `DELETE FROM ${leases} WHERE key = $1 AND holder = $2`, values: [key, holder] },
+          ]);
+        }),
+    };
+  }
+
+  private cachedAnswer(key: string): PostgresStatement {
+    return {
+      text: `SELECT text, object, input_tokens, output_tokens, cost_usd FROM ${this.table("judge_cache")} WHERE key = $1`,
+      values: [key],
+    };
+  }
+
+  private toAnswer(row: StoreRow): CachedJudgeAnswer {
+    const text = textOrNull(row, "text");
+    const object = textOrNull(row, "object");
+    return {
+      text: text === null ? null : (JSON.parse(text) as string),
+      object: object === null ? undefined : JSON.parse(object),
+      inputTokens: numberOrNull(row, "input_tokens"),
+      outputTokens: numberOrNull(row, "output_tokens"),
+      costUsd: numberOrNull(row, "cost_usd"),
+    };
+  }
+
+  private answerValues(action: string, answer: CachedJudgeAnswer) {
+    return [
+      answer.text === null ? null : JSON.stringify(redactSecretText(answer.text)),
+      answer.object === undefined ? null : this.json(action, answer.object),
+      answer.inputTokens,
+      answer.outputTokens,
+      answer.costUsd,
+    ] as const;
+  }
+
+  private partStatement(
+    action: string,
+    runId: string,
+    part: StoredRunPart,
+    where = "",
+    extra: ReadonlyArray<string | number | null> = [],
+  ): PostgresStatement {
+    return {
+      text: `INSERT INTO ${this.table("run_parts")} (run_id, ${PART_COLUMNS})
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 ${where}
+             ON CONFLICT (run_id, shard) DO UPDATE SET
+               status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at,
+               summary = excluded.summary, owner_pid = excluded.owner_pid,
+               owner_hostname = excluded.owner_hostname, heartbeat_at = excluded.heartbeat_at`,
+      values: [
+        runId,
+        part.shard,
+        part.status,
+        part.startedAt,
+        part.endedAt,
+        part.summary === null ? null : this.json(action, part.summary),
+        part.owner?.pid ?? null,
+        part.owner?.hostname ?? null,
+        part.owner?.heartbeatAt ?? null,
+        ...extra,
+      ],
+    };
+  }
+
+  private partsOf(runIds: readonly string[]): Map<string, StoredRunPart[]> {
+    const [found] = this.run([
+      {
+        text: `SELECT run_id, ${PART_COLUMNS} FROM ${this.table("run_parts")}
+               WHERE run_id = ANY($1) ORDER BY run_id, shard`,
+        values: [runIds],
+      },
+    ]);
+    const parts = new Map<string, StoredRunPart[]>();
+    for (const row of found?.rows ?? []) {
+      const runId = String(row.run_id);
+      parts.set(runId, [...(parts.get(runId) ?? []), toStoredRunPart(row)]);
+    }
+    return parts;
+  }
+
+  /** Throws why a shard's part was not found: no such run, or no such shard in it. */
+  private explainMissingPart(action: string, runId: string, shard: number): never {
+    const [found] = this.run([
+      { text: `SELECT 1 FROM ${this.table("runs")} WHERE id = $1`, values: [runId] },
+    ]);
+    if (found?.rowCount === 0) throw this.failure(action, "there is no run with this id");
+    throw this.failure(action, `the run has no shard ${shard}: start it with startRunPart`);
+  }
+
+  private openClient(action: string): PostgresClient {
+    if (this.client === null || this.client.closed) {
+      throw this.failure(action, "the store is closed: open a new PostgresRunStore");
+    }
+    return this.client;
+  }
+
+  private run(statements: readonly PostgresStatement[], options: { atomic?: boolean } = {}) {
+    return this.openClient("use").run(statements, options);
+  }
+
+  private json(action: string, value: unknown): string {
+    try {
+      return toStoredJson(value);
+    } catch (error) {
+      throw this.failure(action, (error as Error).message, error);
+    }
+  }
+
+  private use<Result>(action: string, operation: () => Result): Result {
+    if (action !== "open" && (this.client === null || this.client.closed)) {
+      throw this.failure(action, "the store is closed: open a new PostgresRunStore");
+    }
+    return usePostgres(this.connection, action, operation);
+  }
+
+  private failure(action: string, reason: string, cause?: unknown): StoreError {
+    return storeFailure(this.connection, action, reason, cause);
+  }
+}
+
+function resolveConnection(options: PostgresRunStoreOptions): PostgresConnection {
+  const connection = resolvePostgresConnection({
+    url: options.url,
+    env: options.env ?? process.env,
+    schema: options.schema,
+    ssl: options.ssl,
+    connectTimeoutMs: options.connectTimeoutMs,
+    statementTimeoutMs: options.statementTimeoutMs,
+  });
+  // Masked wherever it might appear from now on (a driver's message, a report).
+  registerSecretValues([connection.spec.password]);
+  return connection;
+}
+
+function storeFailure(
+  connection: PostgresConnection,
+  action: string,
+  reason: string,
+  cause?: unknown,
+): StoreError {
+  const what = action === "open" ? "open the verdict store" : `${action} in the verdict store`;
+  return new StoreError(
+    redactSecretText(`Could not ${what} ${connection.target}: ${reason}.`),
+    cause === undefined ? {} : { cause },
+  );
+}
+
+/** Runs `operation`, turning what it throws into a `StoreError` that says what to do. */
+function usePostgres<Result>(
+  connection: PostgresConnection,
+  action: string,
+  operation: () => Result,
+): Result {
+  try {
+    return operation();
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    if (error instanceof PostgresClientError) {
+      const reason = describePostgresFailure(error.failure, connection);
+      throw storeFailure(connection, action, reason, error);
+    }
+    const reason =
+      error instanceof SyntaxError
+        ? `it holds malformed JSON (${error.message})`
+        : (error as Error).message;
+    throw storeFailure(connection, action, reason, error);
+  }
+}
+
+function checkNotNewer(connection: PostgresConnection, versions: readonly number[]): void {
+  const newest = Math.max(0, ...versions);
+  if (newest > POSTGRES_SCHEMA_VERSION) {
+    throw storeFailure(
+      connection,
+      "open",
+      `it was written by a newer verdict (schema ${newest}; this version knows up to ${POSTGRES_SCHEMA_VERSION}): upgrade verdict`,
+    );
+  }
+}
+
+function codeOf(error: unknown): string | null {
+  return error instanceof PostgresClientError ? error.failure.code : null;
+}
+
+function failedStatement(error: unknown): number | null {
+  return error instanceof PostgresClientError ? error.failure.statement : null;
+}
+
+/** `EXISTS (…)` that run `$1` is split `$n` ways: `n` is the parameter's number. */
+function joinableFor(runs: string, parameter: number): string {
+  return `EXISTS (SELECT 1 FROM ${runs} WHERE id = $1 AND shard_count = $${parameter})`;
+}

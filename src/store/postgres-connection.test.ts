@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { StoreError } from "../errors/store-error.ts";
+import { isPostgresUrl, resolvePostgresConnection } from "./postgres-connection.ts";
+
+const resolve = (url: string, env: NodeJS.ProcessEnv = {}, extra = {}) =>
+  resolvePostgresConnection({ url, env, ...extra });
+
+describe("isPostgresUrl", () => {
+  it.each(["postgres://h/db", "postgresql://u@h", "  POSTGRES://h"])("accepts %s", (url) =>
+    expect(isPostgresUrl(url)).toBe(true),
+  );
+  it.each([".verdict/verdict.db", "mysql://h/db", "postgres:h", ""])("refuses %s", (url) =>
+    expect(isPostgresUrl(url)).toBe(false),
+  );
+});
+
+describe("resolvePostgresConnection", () => {
+  it("reads every part of the URL, decoding it", () => {
+    const { spec, schema, target } = resolve(
+      "postgresql://team%40corp:p%40ss%2Fword@db.internal:6543/evals%20db?sslmode=verify-full&sslrootcert=/etc/ca.pem&schema=nightly&application_name=ci",
+    );
+    expect(spec).toMatchObject({
+      host: "db.internal",
+      port: 6543,
+      user: "team@corp",
+      password: "p@ss/word",
+      database: "evals db",
+      sslMode: "verify-full",
+      sslRootCert: "/etc/ca.pem",
+      applicationName: "ci",
+    });
+    expect(schema).toBe("nightly");
+    expect(target).toBe("postgres://team%40corp@db.internal:6543/evals%20db (schema nightly)");
+    expect(target).not.toContain("word");
+  });
+
+  it("takes what the URL leaves out from the PG* variables, as libpq does", () => {
+    const { spec, schema } = resolve("postgres://", {
+      PGHOST: "pg.local",
+      PGPORT: "5433",
+      PGUSER: "ci",
+      PGPASSWORD: "from-env-secret",
+      PGDATABASE: "evals",
+      PGSSLMODE: "require",
+      PGSSLROOTCERT: "/ca.pem",
+      PGAPPNAME: "nightly-evals",
+      PGCONNECT_TIMEOUT: "7",
+    });
+    expect(spec).toMatchObject({
+      host: "pg.local",
+      port: 5433,
+      user: "ci",
+      password: "from-env-secret",
+      database: "evals",
+      sslMode: "require",
+      sslRootCert: "/ca.pem",
+      applicationName: "nightly-evals",
+      connectTimeoutMs: 7000,
+    });
+    expect(schema).toBe("verdict");
+  });
+
+  it("lets the URL win over the variables, and defaults like libpq", () => {
+    const { spec } = resolve("postgres://url-user@url-host/url-db", {
+      PGHOST: "env-host",
+      PGUSER: "env-user",
+      PGDATABASE: "env-db",
+    });
+    expect(spec).toMatchObject({
+      host: "url-host",
+      port: 5432,
+      user: "url-user",
+      password: null,
+      database: "url-db",
+      sslMode: "prefer",
+    });
+    expect(resolve("postgres://u@h").spec.database).toBe("u");
+  });
+
+  it("passes TLS options given in code on, and asks for TLS when they are given", () => {
+    const { spec } = resolve("postgres://h/db", {}, { ssl: { servername: "db.example" } });
+    expect(spec).toMatchObject({ sslMode: "require", ssl: { servername: "db.example" } });
+  });
+
+  it.each([
+    ["not a URL", "postgres://[", /is not a URL/],
+    ["another scheme", "mysql://h/db", /must start with postgres:\/\//],
+    ["a bad port", "postgres://h:0/db", /port "0" is not a port number/],
+    ["an unknown sslmode", "postgres://h/db?sslmode=always", /sslmode "always" is not one of/],
+    ["a bad schema name", "postgres://h/db?schema=Robert'); DROP", /must be a lower-case SQL name/],
+    [
+      "an unknown parameter",
+      "postgres://h/db?pool_size=4",
+      /does not know the parameter "pool_size"/,
+    ],
+  ])("refuses %s with a StoreError that shows the right form", (_what, url, message) => {
+    expect(() => resolve(url)).toThrow(StoreError);
+    expect(() => resolve(url)).toThrow(message);
+    expect(() => resolve(url)).toThrow(/Write it as postgres:\/\/USER/);
+  });
+
+  it("never shows the password of a URL it refuses", () => {
+    expect(() => resolve("postgres://u:hunter2-secret@h:0/db")).toThrow(
+      /postgres:\/\/u:\*\*\*@h:0\/db/,
+    );
+    expect(() => resolve("postgres://u:hunter2-secret@h:0/db")).not.toThrow(/hunter2/);
+  });
+});

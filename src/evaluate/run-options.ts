@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors/config-error.ts";
+import { parseShard } from "../store/run-shards.ts";
 import type { RetryPolicy } from "../judge/retry-policy.ts";
 import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
 import type { DisplayOption } from "./default-reporters.ts";
@@ -33,7 +34,18 @@ export interface RunOptions {
   identifier?: string;
   /** Continue the latest run with `identifier`, reusing its finished cases. @default false */
   resume?: boolean;
-  /** Where runs and the judge cache are kept: the `.verdict/` SQLite store by default, a RunStore, or `false`. */
+  /**
+   * Run only shard `"i/n"` of the cases (the i-th of n consecutive blocks), e.g. one CI
+   * machine's share. Shards of one build (same `VERDICT_RUN_GROUP`, or the CI build's id on
+   * GitHub Actions, GitLab CI, Buildkite, CircleCI) write into one stored run, which
+   * `verdict view`, `compare` and `merge --run` read whole; the result holds this shard's cases.
+   */
+  shard?: string;
+  /**
+   * Where runs and the judge cache are kept: a `postgres://` URL (a store the team shares), a
+   * RunStore, or `false` for none. By default `VERDICT_STORE` when set, else the `.verdict/`
+   * SQLite store.
+   */
   store?: RunStoreOption;
   /** Called with every runner event. */
   onProgress?: (event: RunnerEvent) => void;
@@ -66,6 +78,11 @@ export function checkRunOptions(options: RunOptions): void {
   if (!Number.isInteger(repeat) || repeat < 1) {
     throw new ConfigError(
       `repeat must be a whole number of at least 1; got ${String(options.repeat)}.`,
+    );
+  }
+  if (options.shard !== undefined && parseShard(options.shard) === null) {
+    throw new ConfigError(
+      `shard takes "i/n" with 1 <= i <= n, e.g. shard: "2/8"; got ${JSON.stringify(options.shard)}.`,
     );
   }
   if (options.resume && !options.identifier) {

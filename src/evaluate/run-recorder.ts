@@ -13,11 +13,20 @@ import type { RunnerEvent, RunReporter, RunStartEvent } from "../results/runner-
 import { summarizeRun } from "../results/summarize-run.ts";
 import { redactSecretText, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
 import { HEARTBEAT_INTERVAL_MS } from "../store/run-liveness.ts";
-import type { JudgeCache, RunOwner, RunStore } from "../store/run-store.ts";
-import { SqliteRunStore } from "../store/sqlite-run-store.ts";
+import { openRunStore, storeUrlOf } from "../store/open-run-store.ts";
+import {
+  formatShard,
+  runGroupOf,
+  shardedRunId,
+  summarizeShardedRun,
+} from "../store/run-shards.ts";
+import type { JudgeCache, RunOwner, RunShard, RunStore } from "../store/run-store.ts";
 
-/** The `store` option: the default `.verdict/` SQLite store, a store of your own, or `false`. */
-export type RunStoreOption = RunStore | false | undefined;
+/**
+ * The `store` option: the default store (`VERDICT_STORE`, else the `.verdict/` SQLite store), a
+ * `postgres://` URL, a store of your own, or `false`.
+ */
+export type RunStoreOption = RunStore | string | false | undefined;
 
 /** Options of {@link RunRecorder.open}. */
 export interface RunRecorderOptions {
@@ -39,6 +48,12 @@ export interface RunRecorderOptions {
   onStoreFailure: "stop" | "continue";
   /** Whether the run resumes an earlier one (which needs a store). @default false */
   resume?: boolean;
+  /**
+   * The CI shard this process runs. With a run group (`VERDICT_RUN_GROUP`, or the CI build's
+   * id: see `runGroupOf`), every shard of the build writes into one stored run; without one,
+   * the shard stores a run of its own.
+   */
+  shard?: RunShard | null | undefined;
   /** Where warnings go. @default console.warn */
   warn?: (message: string) => void;
   /** Events wait until {@link RunRecorder.announce} (a run whose size is not known yet). @default false */
@@ -98,6 +113,8 @@ export class RunRecorder {
   private heartbeatTimer: ReturnType<typeof setInterval> | null = null;
   private lastHeartbeat = 0;
   private heartbeatFailed = false;
+  /** The shard's part of a run shared by a build's shards, or `null` for a run of its own. */
+  private part: { shard: RunShard; group: string } | null = null;
 
   private constructor(
     options: RunRecorderOptions,
@@ -128,17 +145,23 @@ export class RunRecorder {
       }
       return new RunRecorder(options, { store: null, owned: false, warning: null });
     }
-    if (options.store) {
+    if (options.store && typeof options.store === "object") {
       return new RunRecorder(options, { store: options.store, owned: false, warning: null });
     }
+    // A store the user named (a URL here or in VERDICT_STORE) that cannot be opened stops a
+    // run that stops on store failures: going on without it would silently lose what the
+    // team shares. The default SQLite store is only ever warned about.
+    const named = storeUrlOf(options.store || undefined, options.env) !== null;
     try {
-      const store = SqliteRunStore.open({
+      const store = openRunStore({
+        url: options.store || undefined,
         env: options.env,
-        ...(options.cwd ? { cwd: options.cwd } : {}),
+        cwd: options.cwd,
       });
       return new RunRecorder(options, { store, owned: true, warning: null });
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
+      if (named && options.onStoreFailure === "stop") throw error;
       const loses = options.withoutStore ?? "no judge cache, and results are not kept";
       const warning = `Warning: ${error.message} This run goes on without the store: ${loses}.`;
       warn(warning);
@@ -152,42 +175,62 @@ export class RunRecorder {
 
   /**
    * Starts the stored run. With `resume`, the latest run of the identifier is reopened and
-   * its finished results whose fingerprint still matches are returned, by index, for reuse.
+   * its finished results whose fingerprint still matches are returned, by index, for reuse
+   * (only those of `indices`, the cases this process runs, when given). A shard with a run
+   * group starts (or, resuming, reopens) its part of the build's shared run.
    */
   start(options: {
     config: Record<string, unknown>;
     fingerprints?: readonly string[];
+    indices?: ReadonlySet<number>;
   }): Map<number, TestResult> {
     const reused = new Map<number, TestResult>();
     // Secret variables set just before the run are masked in all it writes.
     refreshEnvironmentSecrets();
     const { store } = this;
     const identifier = this.options.identifier;
-    try {
-      const existing = this.options.resume && store && identifier ? store.getRun(identifier) : null;
-      if (existing && store) {
-        this.runIdValue = existing.id;
-        for (const stored of store.getTestResults(existing.id)) {
-          if (options.fingerprints?.[stored.result.index] === stored.fingerprint) {
-            reused.set(stored.result.index, stored.result);
-            this.reused.add(stored.result.index);
-          }
+    const shard = this.options.shard ?? null;
+    const group = shard === null ? null : runGroupOf(this.options.env);
+    if (shard !== null && this.options.resume && group === null) {
+      this.close();
+      throw new ConfigError(
+        `resuming shard ${formatShard(shard)} needs the run its shards share: set VERDICT_RUN_GROUP ` +
+          "to the same value for every shard of the build (CI sets it for you on GitHub Actions, " +
+          "GitLab CI, Buildkite and CircleCI).",
+      );
+    }
+    if (shard !== null && group !== null) {
+      this.part = { shard, group };
+      this.runIdValue = shardedRunId({ identifier, group, count: shard.count });
+    }
+    const reuse = (runId: string) => {
+      for (const stored of store?.getTestResults(runId) ?? []) {
+        const index = stored.result.index;
+        if (options.indices !== undefined && !options.indices.has(index)) continue;
+        if (options.fingerprints?.[index] === stored.fingerprint) {
+          reused.set(index, stored.result);
+          this.reused.add(index);
         }
-        store.reopenRun(existing.id);
-        this.useStore((opened) => opened.heartbeatRun({ runId: existing.id, owner: this.owner() }));
+      }
+    };
+    try {
+      if (this.part !== null) {
+        this.startPart({ store, config: options.config, reuse });
       } else {
-        this.useStore((opened) =>
-          opened.startRun({
-            id: this.runIdValue,
-            identifier,
-            status: "running",
-            startedAt: new Date(this.startedAt).toISOString(),
-            endedAt: null,
-            config: options.config,
-            summary: null,
-            owner: this.owner(),
-          }),
-        );
+        const existing =
+          this.options.resume && store && identifier ? store.getRun(identifier) : null;
+        if (existing && store) {
+          this.runIdValue = existing.id;
+          reuse(existing.id);
+          store.reopenRun(existing.id);
+          this.useStore((opened) =>
+            opened.heartbeatRun({ runId: existing.id, owner: this.owner() }),
+          );
+        } else {
+          this.useStore((opened) =>
+            opened.startRun({ ...this.header(options.config), owner: this.owner() }),
+          );
+        }
       }
       this.startHeartbeat();
     } catch (error) {
@@ -196,6 +239,50 @@ export class RunRecorder {
     }
     this.finished = reused.size;
     return reused;
+  }
+
+  private header(config: Record<string, unknown>) {
+    return {
+      id: this.runIdValue,
+      identifier: this.options.identifier,
+      status: "running" as const,
+      startedAt: new Date(this.startedAt).toISOString(),
+      endedAt: null,
+      config,
+      summary: null,
+    };
+  }
+
+  /** Starts this shard's part of the build's run; resuming, reopens the part it left. */
+  private startPart(options: {
+    store: RunStore | null;
+    config: Record<string, unknown>;
+    reuse: (runId: string) => void;
+  }): void {
+    const { store } = options;
+    const part = this.part;
+    if (part === null) return;
+    const runId = this.runIdValue;
+    const existing = this.options.resume && store ? store.getRun(runId) : null;
+    const left = existing?.shards?.parts.some((stored) => stored.shard === part.shard.index);
+    if (store && left) {
+      options.reuse(runId);
+      store.reopenRun(runId, { shard: part.shard.index });
+      this.useStore((opened) =>
+        opened.heartbeatRun({ runId, owner: this.owner(), shard: part.shard.index }),
+      );
+      return;
+    }
+    this.useStore((opened) =>
+      opened.startRunPart({
+        run: this.header({ ...options.config, runGroup: part.group }),
+        part: {
+          shard: part.shard,
+          startedAt: new Date(this.startedAt).toISOString(),
+          owner: this.owner(),
+        },
+      }),
+    );
   }
 
   /** Announces the run to the reporters; with `deferEvents`, the events held so far follow. */
@@ -294,7 +381,9 @@ export class RunRecorder {
         status: options.status,
         endedAt: new Date().toISOString(),
         summary,
+        ...(this.part === null ? {} : { shard: this.part.shard.index }),
       });
+      this.finishSharedRun();
     } catch (error) {
       this.warn(`Warning: the run's end could not be stored: ${(error as Error).message}`);
     }
@@ -303,6 +392,32 @@ export class RunRecorder {
     this.emit({ type: "run-end", runId: this.runIdValue, result, message: options.message });
     this.close();
     return result;
+  }
+
+  /**
+   * Ends the run its shards share once none of its started parts runs any more: the last
+   * shard to finish sums it up whole. Two shards ending together may both do it (the same
+   * totals); neither can miss it, since each looks after storing its own end.
+   */
+  private finishSharedRun(): void {
+    const store = this.store;
+    if (store === null || this.part === null) return;
+    const run = store.getRun(this.runIdValue);
+    const parts = run?.shards?.parts ?? [];
+    if (parts.length === 0 || parts.some((part) => part.status === "running")) return;
+    const summary = summarizeShardedRun({
+      parts,
+      testResults: store.getTestResults(this.runIdValue).map((stored) => stored.result),
+    });
+    store.finishRun({
+      runId: this.runIdValue,
+      status: summary.status,
+      endedAt: parts.reduce((latest, part) => {
+        const ended = part.endedAt ?? "";
+        return ended > latest ? ended : latest;
+      }, ""),
+      summary,
+    });
   }
 
   /** Closes the store if the recorder opened it. Safe to call more than once. */
@@ -339,7 +454,11 @@ export class RunRecorder {
     const store = this.store;
     if (!store) return;
     try {
-      store.heartbeatRun({ runId: this.runIdValue, owner: this.owner() });
+      store.heartbeatRun({
+        runId: this.runIdValue,
+        owner: this.owner(),
+        ...(this.part === null ? {} : { shard: this.part.shard.index }),
+      });
     } catch (error) {
       if (this.heartbeatFailed) return;
       this.heartbeatFailed = true;

@@ -7,6 +7,7 @@ import type { MetricData } from "../results/metric-data.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
 import { defaultReporters } from "./default-reporters.ts";
 import type { RunOptions } from "./run-options.ts";
+import { formatShard, parseShard } from "../store/run-shards.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { JudgeScheduler } from "./scheduler.ts";
 
@@ -51,6 +52,20 @@ export interface RunPlan {
   checkFinished?: (testResults: readonly TestResult[]) => Error | null;
 }
 
+/**
+ * The cases of a shard: shard i of n runs the i-th of n consecutive, near-equal blocks (the
+ * first cases go to shard 1); without a shard, every case.
+ */
+export function shardIndices(options: {
+  total: number;
+  shard: { index: number; count: number } | null;
+}): number[] {
+  const { total, shard } = options;
+  const start = shard === null ? 0 : Math.floor(((shard.index - 1) * total) / shard.count);
+  const end = shard === null ? total : Math.floor((shard.index * total) / shard.count);
+  return Array.from({ length: end - start }, (_, offset) => start + offset);
+}
+
 /** The exit code a script gets after evaluate() handled its Ctrl-C: the shell's 128 + SIGINT. */
 const INTERRUPTED_EXIT_CODE = 130;
 
@@ -81,6 +96,8 @@ export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
 /** A run in progress: what the steps of {@link runSession} share. */
 interface OpenSession {
   plan: RunPlan;
+  /** The cases this process runs: all of them, or its shard's. */
+  indices: readonly number[];
   recorder: RunRecorder;
   scheduler: JudgeScheduler;
   controller: AbortController;
@@ -96,7 +113,10 @@ interface OpenSession {
 function openSession(plan: RunPlan): OpenSession {
   const { options } = plan;
   const display = options.display ?? "all";
+  const shard = options.shard === undefined ? null : parseShard(options.shard);
+  const indices = shardIndices({ total: plan.total, shard });
   const recorder = RunRecorder.open({
+    shard,
     store: options.store,
     env: options.env ?? process.env,
     identifier: options.identifier ?? null,
@@ -124,7 +144,11 @@ function openSession(plan: RunPlan): OpenSession {
         cacheMode: options.cache ?? true,
         signal: controller.signal,
       });
-    reused = recorder.start({ config: plan.config, fingerprints: plan.fingerprints });
+    reused = recorder.start({
+      config: shard === null ? plan.config : { ...plan.config, shard: formatShard(shard) },
+      fingerprints: plan.fingerprints,
+      ...(shard === null ? {} : { indices: new Set(indices) }),
+    });
   } catch (error) {
     recorder.close();
     throw error;
@@ -143,20 +167,19 @@ function openSession(plan: RunPlan): OpenSession {
   const handleInterrupt = options.handleInterrupt ?? true;
   if (handleInterrupt) process.once("SIGINT", onInterrupt);
   recorder.announce({
-    totalTestCases: plan.total,
+    totalTestCases: indices.length,
     resumedTestCases: reused.size,
     metricNames: plan.metricNames,
   });
   const run: OpenSession = {
     plan,
+    indices,
     recorder,
     scheduler,
     controller,
     session: undefined as unknown as RunSession,
     results: Array.from({ length: plan.total }, (_, index) => reused.get(index)),
-    pending: Array.from({ length: plan.total }, (_, index) => index).filter(
-      (index) => !reused.has(index),
-    ),
+    pending: indices.filter((index) => !reused.has(index)),
     spentBefore: snapshotSpending(scheduler.stats),
     fatal: { error: null },
     detach: () => {
@@ -259,9 +282,10 @@ function summariseSession(run: OpenSession): EvaluationResult {
       : run.controller.signal.aborted
         ? "interrupted"
         : "completed";
-  const finished = `${testResults.length}/${plan.total} test cases finished and stored.`;
+  const total = run.indices.length;
+  const finished = `${testResults.length}/${total} test cases finished and stored.`;
   const resumeHint = `Resume with evaluate({ identifier: "${plan.options.identifier ?? recorder.runId}", resume: true, … }).`;
-  const unscored = plan.total - testResults.length;
+  const unscored = total - testResults.length;
   const message =
     status === "interrupted"
       ? `Run interrupted: ${finished} ${resumeHint}`
@@ -273,7 +297,7 @@ function summariseSession(run: OpenSession): EvaluationResult {
   const result = recorder.finish({
     status,
     testResults,
-    total: plan.total,
+    total,
     spending: spendingSince({ before: run.spentBefore, now: scheduler.stats }),
     message,
   });

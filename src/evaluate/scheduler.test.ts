@@ -3,6 +3,7 @@ import { z } from "zod";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
+import type { JudgeCache } from "../store/run-store.ts";
 import { JudgeScheduler } from "./scheduler.ts";
 
 const schema = z.object({ reason: z.string() });
@@ -221,6 +222,94 @@ describe("JudgeScheduler", () => {
     // A different trial is a different request.
     await settle(later.send(judge, request("same"), { ...meta, trial: 1 }));
     expect(state.calls).toBe(2);
+  });
+
+  describe("with a cache shared by processes (claim)", () => {
+    /** A memory cache with leases, logging what the scheduler does with it. */
+    function leasingCache(options: { answeredElsewhere?: boolean } = {}) {
+      const inner = new MemoryRunStore().judgeCache;
+      const log: string[] = [];
+      const cache: JudgeCache = {
+        get: (key) => {
+          log.push("get");
+          return inner.get(key);
+        },
+        set: (key, answer) => {
+          log.push("set");
+          inner.set(key, answer);
+        },
+        claim: async () => {
+          log.push("claim");
+          if (options.answeredElsewhere) {
+            return {
+              answer: {
+                text: '{"reason": "bought by another machine"}',
+                object: undefined,
+                inputTokens: 7,
+                outputTokens: 3,
+                costUsd: 0.002,
+              },
+            };
+          }
+          return { lease: { release: () => log.push("release") } };
+        },
+      };
+      return { cache, log };
+    }
+
+    it("asks the judge under the lease, stores the answer, then releases the lease", async () => {
+      const { judge, state } = countingJudge({ latencyMs: 1 });
+      const { cache, log } = leasingCache();
+      const scheduler = new JudgeScheduler({ cache });
+      const response = await settle(scheduler.send(judge, request("x"), meta));
+      expect(response.cached).toBe(false);
+      expect(state.calls).toBe(1);
+      expect(log).toEqual(["claim", "set", "release"]);
+    });
+
+    it("takes the answer another process paid for, without a call", async () => {
+      const { judge, state } = countingJudge({ latencyMs: 1 });
+      const { cache, log } = leasingCache({ answeredElsewhere: true });
+      const scheduler = new JudgeScheduler({ cache });
+      const response = await scheduler.send(judge, request("x"), meta);
+      expect(response).toMatchObject({ cached: true, text: '{"reason": "bought by another machine"}' });
+      expect(state.calls).toBe(0);
+      expect(log).toEqual(["claim"]);
+      expect(scheduler.stats).toMatchObject({ cacheHits: 1, judgeCalls: 0 });
+      expect(scheduler.stats.saved).toEqual({
+        judgeCalls: 1,
+        inputTokens: 7,
+        outputTokens: 3,
+        costUsd: 0.002,
+      });
+    });
+
+    it("releases the lease, storing nothing, when the call fails or its answer is rejected", async () => {
+      const { cache, log } = leasingCache();
+      const failing: JudgeModel = {
+        name: "failing",
+        generate: async () => {
+          throw new JudgeCallError({ message: "bad request", status: 400, retryable: false });
+        },
+      };
+      const scheduler = new JudgeScheduler({ cache, retry: { maxAttempts: 1 } });
+      await expect(scheduler.send(failing, request("x"), meta)).rejects.toThrow("bad request");
+      const prose: JudgeModel = { name: "prose", generate: async () => "no JSON here" };
+      await scheduler.send(prose, request("y"), { ...meta, validate: () => false });
+      expect(log).toEqual(["claim", "release", "claim", "release"]);
+    });
+
+    it("only reads in replay mode, and leaves the cache alone when it is off", async () => {
+      const { judge } = countingJudge({ latencyMs: 1 });
+      const replay = leasingCache();
+      await expect(
+        new JudgeScheduler({ cache: replay.cache, cacheMode: "replay" }).send(judge, request("x"), meta),
+      ).rejects.toThrow(/no answer is cached/);
+      expect(replay.log).toEqual(["get"]);
+      const off = leasingCache();
+      await settle(new JudgeScheduler({ cache: off.cache, cacheMode: false }).send(judge, request("x"), meta));
+      expect(off.log).toEqual([]);
+    });
   });
 
   it("fails a replay miss without calling the judge", async () => {

@@ -7,7 +7,7 @@ import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
 import type { AttemptSlot, Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
-import type { JudgeCache } from "../store/run-store.ts";
+import type { JudgeCache, JudgeCacheClaim } from "../store/run-store.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import { ModelLane } from "./model-lane.ts";
 import { waitUnlessAborted } from "./wait-unless-aborted.ts";
@@ -202,7 +202,29 @@ export class JudgeScheduler implements JudgeTransport {
     const { key, judge, request, meta } = options;
     const mode = this.options.cacheMode ?? true;
     const cache = mode === false ? null : (this.options.cache ?? null);
-    const hit = cache?.get(key);
+    // A cache shared with other processes hands out leases: of all the processes asking this
+    // request now, one pays and the others wait for its answer.
+    const claim =
+      mode === true && cache?.claim ? await cache.claim(key, { signal: request.signal }) : null;
+    const lease = claim !== null && "lease" in claim ? claim.lease : null;
+    try {
+      return await this.answer({ key, judge, request, meta, cache, claim });
+    } finally {
+      lease?.release();
+    }
+  }
+
+  private async answer(options: {
+    key: string;
+    judge: JudgeModel;
+    request: JudgeRequest;
+    meta: JudgeCallMeta;
+    cache: JudgeCache | null;
+    claim: JudgeCacheClaim | null;
+  }): Promise<JudgeResponse> {
+    const { key, judge, request, meta, cache, claim } = options;
+    const mode = this.options.cacheMode ?? true;
+    const hit = claim === null ? cache?.get(key) : "answer" in claim ? claim.answer : undefined;
     if (hit) {
       this.stats.cacheHits += 1;
       this.recordSaving(hit);

@@ -78,6 +78,24 @@ export function findFlakyCases(testResults: readonly TestResult[]): FlakyCase[] 
   });
 }
 
+// Most serious first: a run made of parts ended as badly as its worst part.
+const STATUS_SEVERITY: readonly RunStatus[] = [
+  "failed",
+  "quota-exhausted",
+  "interrupted",
+  "running",
+  "completed",
+];
+
+/**
+ * The status of a run made of parts (CI shards, merged reports): the worst of theirs.
+ * @example
+ * worstRunStatus(["completed", "interrupted"]); // "interrupted"
+ */
+export function worstRunStatus(statuses: readonly RunStatus[]): RunStatus {
+  return STATUS_SEVERITY.find((candidate) => statuses.includes(candidate)) ?? "completed";
+}
+
 /** The totals of a run from its results and what it spent on the judge. */
 export function summarizeRun(options: {
   status: RunStatus;

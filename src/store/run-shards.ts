@@ -1,3 +1,11 @@
+import { createHash } from "node:crypto";
+import type {
+  EvaluationSummary,
+  JudgeSpending,
+  TestResult,
+} from "../results/evaluation-result.ts";
+import { addSpending, emptySpending } from "../results/spending.ts";
+import { summarizeRun, worstRunStatus } from "../results/summarize-run.ts";
 import type { RunOwner, RunShard, StoredRunPart } from "./run-store.ts";
 
 /** What is wrong with a shard given to a store, or `null` when it can be stored. */
@@ -55,4 +63,67 @@ export function parseShard(text: string): RunShard | null {
   if (match === null) return null;
   const shard = { index: Number(match[1]), count: Number(match[2]) };
   return checkShard(shard) === null ? shard : null;
+}
+
+/**
+ * What names one CI build, so that its shards join one stored run: `VERDICT_RUN_GROUP` when
+ * set, else the build's id on GitHub Actions, GitLab CI, Buildkite or CircleCI (with the
+ * repository or project, so builds of two repositories sharing a store stay apart); `null`
+ * elsewhere (each shard then stores a run of its own).
+ * @example
+ * runGroupOf({ GITHUB_REPOSITORY: "acme/app", GITHUB_RUN_ID: "912" }); // "github:acme/app:912"
+ */
+export function runGroupOf(env: NodeJS.ProcessEnv): string | null {
+  const value = (name: string) => env[name]?.trim() || null;
+  const explicit = value("VERDICT_RUN_GROUP");
+  if (explicit !== null) return explicit;
+  // A re-run of a failed job keeps the build's id (not the attempt's): it rejoins its run.
+  const builds: ReadonlyArray<[ci: string, scope: string, build: string]> = [
+    ["github", "GITHUB_REPOSITORY", "GITHUB_RUN_ID"],
+    ["gitlab", "CI_PROJECT_ID", "CI_PIPELINE_ID"],
+    ["buildkite", "BUILDKITE_PIPELINE_SLUG", "BUILDKITE_BUILD_ID"],
+    ["circleci", "CIRCLE_PROJECT_REPONAME", "CIRCLE_WORKFLOW_ID"],
+  ];
+  for (const [ci, scope, build] of builds) {
+    const id = value(build);
+    if (id !== null) return `${ci}:${value(scope) ?? ""}:${id}`;
+  }
+  return null;
+}
+
+/**
+ * The id of the run that every shard of one build writes into, the same on every machine: a
+ * UUID-shaped hash of the run's identifier, its group and its shard count.
+ */
+export function shardedRunId(options: {
+  identifier: string | null;
+  group: string;
+  count: number;
+}): string {
+  const hash = createHash("sha256")
+    .update(JSON.stringify(["verdict-sharded-run", options.identifier, options.group, options.count]))
+    .digest("hex");
+  return [hash.slice(0, 8), hash.slice(8, 12), hash.slice(12, 16), hash.slice(16, 20), hash.slice(20, 32)].join("-");
+}
+
+/**
+ * The totals of a sharded run once every started part has ended: its results summarised
+ * whole, its status the worst part's, what the parts spent added up, its duration the
+ * longest part's (shards run side by side).
+ */
+export function summarizeShardedRun(options: {
+  parts: readonly StoredRunPart[];
+  testResults: readonly TestResult[];
+}): EvaluationSummary {
+  const summaries = options.parts.map((part) => part.summary);
+  return summarizeRun({
+    status: worstRunStatus(options.parts.map((part) => part.status)),
+    testResults: options.testResults,
+    total: summaries.reduce((sum, summary) => sum + (summary?.testCases.total ?? 0), 0),
+    spending: summaries.reduce(
+      (total: JudgeSpending, summary) => (summary === null ? total : addSpending(total, summary)),
+      emptySpending(),
+    ),
+    durationMs: Math.max(0, ...summaries.map((summary) => summary?.durationMs ?? 0)),
+  });
 }

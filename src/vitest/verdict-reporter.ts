@@ -99,8 +99,12 @@ export class VerdictReporter implements Reporter {
       expectedModules: specifications.length,
     });
     this.state = state;
-    state.openStore({ env, cwd: this.vitest?.config.root ?? process.cwd() });
     const shard = this.vitest?.config.shard;
+    state.openStore({
+      env,
+      cwd: this.vitest?.config.root ?? process.cwd(),
+      shard: shard ? { index: shard.index, count: shard.count } : null,
+    });
     state.startStoredRun({
       runner: "vitest",
       files: [...new Set(runFiles)].sort(),

@@ -84,8 +84,15 @@ export class RunState {
     });
   }
 
-  /** Opens the store: the given one, none, or the default SQLite store (a warning if it fails). */
-  openStore(options: { env: NodeJS.ProcessEnv; cwd: string }): void {
+  /**
+   * Opens the store: the given one, none, or the default store (a warning if it fails). A
+   * CI shard with a run group writes into the run its build's shards share.
+   */
+  openStore(options: {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    shard?: { index: number; count: number } | null;
+  }): void {
     this.recorder = this.openRecorder({ store: this.options.store, ...options });
   }
 
@@ -93,6 +100,7 @@ export class RunState {
     store: RunStore | false | undefined;
     env: NodeJS.ProcessEnv;
     cwd: string;
+    shard?: { index: number; count: number } | null;
   }): RunRecorder {
     return RunRecorder.open({
       ...options,

@@ -1,7 +1,7 @@
 import { StoreError } from "../errors/store-error.ts";
 import { type CacheMode, JudgeScheduler, type RequestGate } from "../evaluate/scheduler.ts";
 import type { JudgeCache } from "../store/run-store.ts";
-import { SqliteRunStore } from "../store/sqlite-run-store.ts";
+import { openRunStore } from "../store/open-run-store.ts";
 import { connectRequestSlots, REQUEST_SLOTS_ENV } from "./request-slots.ts";
 
 /** Options of {@link getWorkerScheduler}. */
@@ -33,9 +33,9 @@ function workerState(): WorkerState {
 
 function openJudgeCache(env: NodeJS.ProcessEnv): JudgeCache | null {
   try {
-    const store = SqliteRunStore.open({ env });
+    const store = openRunStore({ env });
     process.once("exit", () => store.close());
-    return store.judgeCache;
+    return store.judgeCache ?? null;
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     console.warn(
@@ -48,7 +48,7 @@ function openJudgeCache(env: NodeJS.ProcessEnv): JudgeCache | null {
 /**
  * The judge scheduler shared by every assertion of this worker process, created on first use:
  * one concurrency limit per judge model, identical requests asked once, and the judge cache of
- * the default SQLite store (which all workers share). A store that cannot be opened means no
+ * the store (`VERDICT_STORE`, else the SQLite store of `VERDICT_HOME`), which all workers share. A store that cannot be opened means no
  * cache, with one warning. Assertions asking for a different `maxConcurrent` or cache mode get
  * their own scheduler. Under `verdict test run`, every scheduler of every worker also holds a
  * slot of the CLI's shared limit (`-n`) per request ({@link REQUEST_SLOTS_ENV}).

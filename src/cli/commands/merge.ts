@@ -5,9 +5,9 @@ import { EvalError } from "../../errors/eval-error.ts";
 import { createConsoleReporter } from "../../report/console-report.ts";
 import { formatPlural } from "../../report/format.ts";
 import { readJsonReport } from "../../report/json-report.ts";
-import type { EvaluationResult, RunStatus, TestResult } from "../../results/evaluation-result.ts";
+import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
 import { addSpending, emptySpending } from "../../results/spending.ts";
-import { summarizeRun } from "../../results/summarize-run.ts";
+import { summarizeRun, worstRunStatus } from "../../results/summarize-run.ts";
 import { decideTestRunOutcome } from "../../results/test-run-outcome.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
@@ -48,15 +48,6 @@ export interface MergeEvaluationResultsOptions {
   results: readonly EvaluationResult[];
 }
 
-// Most serious first: the merged run ended as badly as its worst part.
-const STATUS_SEVERITY: readonly RunStatus[] = [
-  "failed",
-  "quota-exhausted",
-  "interrupted",
-  "running",
-  "completed",
-];
-
 /**
  * Combines the results of CI shards into one: test results in index order (a test run's
  * indices encode file and test order, the same in every shard), re-indexed from 0 only when
@@ -76,8 +67,7 @@ export function mergeEvaluationResults(options: MergeEvaluationResultsOptions): 
   const testResults: TestResult[] = ordered.map(({ testResult }, position) =>
     clash ? { ...testResult, index: position } : testResult,
   );
-  const statuses = results.map((result) => result.summary.status);
-  const status = STATUS_SEVERITY.find((candidate) => statuses.includes(candidate)) ?? "completed";
+  const status = worstRunStatus(results.map((result) => result.summary.status));
   const spending = results.reduce(
     (total, result) => addSpending(total, result.summary),
     emptySpending(),

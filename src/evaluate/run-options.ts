@@ -1,7 +1,7 @@
 import { ConfigError } from "../errors/config-error.ts";
-import { parseShard } from "../store/run-shards.ts";
 import type { RetryPolicy } from "../judge/retry-policy.ts";
 import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
+import { parseShard } from "../store/run-shards.ts";
 import type { DisplayOption } from "./default-reporters.ts";
 import type { RunStoreOption } from "./run-recorder.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";

@@ -12,14 +12,9 @@ import type { MetricData } from "../results/metric-data.ts";
 import type { RunnerEvent, RunReporter, RunStartEvent } from "../results/runner-events.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
 import { redactSecretText, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
-import { HEARTBEAT_INTERVAL_MS } from "../store/run-liveness.ts";
 import { openRunStore, storeUrlOf } from "../store/open-run-store.ts";
-import {
-  formatShard,
-  runGroupOf,
-  shardedRunId,
-  summarizeShardedRun,
-} from "../store/run-shards.ts";
+import { HEARTBEAT_INTERVAL_MS } from "../store/run-liveness.ts";
+import { formatShard, runGroupOf, shardedRunId, summarizeShardedRun } from "../store/run-shards.ts";
 import type { JudgeCache, RunOwner, RunShard, RunStore } from "../store/run-store.ts";
 
 /**

@@ -5,9 +5,9 @@ import type { MetricRunResult } from "../metrics/base-metric.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
+import { formatShard, parseShard } from "../store/run-shards.ts";
 import { defaultReporters } from "./default-reporters.ts";
 import type { RunOptions } from "./run-options.ts";
-import { formatShard, parseShard } from "../store/run-shards.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { JudgeScheduler } from "./scheduler.ts";
 

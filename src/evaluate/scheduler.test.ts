@@ -272,7 +272,10 @@ describe("JudgeScheduler", () => {
       const { cache, log } = leasingCache({ answeredElsewhere: true });
       const scheduler = new JudgeScheduler({ cache });
       const response = await scheduler.send(judge, request("x"), meta);
-      expect(response).toMatchObject({ cached: true, text: '{"reason": "bought by another machine"}' });
+      expect(response).toMatchObject({
+        cached: true,
+        text: '{"reason": "bought by another machine"}',
+      });
       expect(state.calls).toBe(0);
       expect(log).toEqual(["claim"]);
       expect(scheduler.stats).toMatchObject({ cacheHits: 1, judgeCalls: 0 });
@@ -303,11 +306,17 @@ describe("JudgeScheduler", () => {
       const { judge } = countingJudge({ latencyMs: 1 });
       const replay = leasingCache();
       await expect(
-        new JudgeScheduler({ cache: replay.cache, cacheMode: "replay" }).send(judge, request("x"), meta),
+        new JudgeScheduler({ cache: replay.cache, cacheMode: "replay" }).send(
+          judge,
+          request("x"),
+          meta,
+        ),
       ).rejects.toThrow(/no answer is cached/);
       expect(replay.log).toEqual(["get"]);
       const off = leasingCache();
-      await settle(new JudgeScheduler({ cache: off.cache, cacheMode: false }).send(judge, request("x"), meta));
+      await settle(
+        new JudgeScheduler({ cache: off.cache, cacheMode: false }).send(judge, request("x"), meta),
+      );
       expect(off.log).toEqual([]);
     });
   });

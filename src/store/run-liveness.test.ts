@@ -151,6 +151,41 @@ describe("runLiveness", () => {
   });
 });
 
+describe("runLiveness of a run that shards share", () => {
+  const part = (shard: number, pid: number, beat: string, status: "running" | "completed") => ({
+    shard,
+    status,
+    startedAt: "2025-01-01T10:00:00.000Z",
+    endedAt: null,
+    summary: null,
+    owner: makeRunOwner({ pid, hostname: `machine-${shard}`, heartbeatAt: beat }),
+  });
+
+  it("is as alive as its stalest running part, and names that shard to run again", () => {
+    const parts = [
+      part(1, 11, "2025-01-01T10:00:00.000Z", "completed"),
+      part(2, 22, heartbeatAt, "running"),
+    ];
+    const run = makeStoredRun({
+      identifier: "nightly",
+      config: { runner: "vitest", runGroup: "github:acme/app:912" },
+      owner: parts[1]?.owner ?? null,
+      shards: { count: 2, parts },
+    });
+    const later = now(CLOCK_SKEW_ALLOWANCE_MS / 1000 + STALE_AFTER_MS / 1000 + 1);
+    expect(runLiveness(run, { now: later, hostname: "ci-summary" })).toMatchObject({
+      status: "interrupted",
+      reason: expect.stringContaining("process 22 on machine-2"),
+      resumeCommand:
+        "VERDICT_RUN_GROUP=github:acme/app:912 verdict test run --shard 2/2 --identifier nightly (cached judge answers are not paid again)",
+    });
+    const evaluated = { ...run, config: { runGroup: "build 7" } };
+    expect(runLiveness(evaluated, { now: later, hostname: "ci-summary" }).resumeCommand).toBe(
+      `VERDICT_RUN_GROUP='build 7' evaluate({ identifier: "nightly", shard: "2/2", resume: true, … })`,
+    );
+  });
+});
+
 describe("isProcessAlive", () => {
   it("finds this process, and not a pid that cannot exist", () => {
     expect(isProcessAlive(process.pid)).toBe(true);

@@ -115,15 +115,38 @@ function formatAhead(milliseconds: number): string {
   return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }
 
-/** How to finish a run: `evaluate()` runs resume; a Vitest run is run again (its judge answers are cached). */
+/**
+ * How to finish a run: `evaluate()` runs resume; a Vitest run is run again (its judge answers
+ * are cached). For a run that shards share, the shard whose process is gone (the run's owner)
+ * is named, with the run group its shards were started with.
+ */
 export function resumeCommandOf(run: StoredRun): string {
   const name = JSON.stringify(run.identifier ?? run.id);
+  const part = run.shards?.parts.find(
+    (candidate) =>
+      candidate.owner !== null &&
+      run.owner !== null &&
+      run.owner !== undefined &&
+      candidate.owner.pid === run.owner.pid &&
+      candidate.owner.hostname === run.owner.hostname &&
+      candidate.owner.heartbeatAt === run.owner.heartbeatAt,
+  );
+  const shard = part === undefined ? null : `${part.shard}/${run.shards?.count}`;
+  const group = typeof run.config.runGroup === "string" ? run.config.runGroup : null;
+  const withGroup = (command: string) =>
+    group === null ? command : `VERDICT_RUN_GROUP=${shellWord(group)} ${command}`;
   if (run.config.runner === "vitest") {
+    const sharded = shard === null ? "" : ` --shard ${shard}`;
     return run.identifier === null
-      ? "verdict test run --identifier NAME (cached judge answers are not paid again)"
-      : `verdict test run --identifier ${shellWord(run.identifier)} (cached judge answers are not paid again)`;
+      ? withGroup(
+          `verdict test run${sharded} --identifier NAME (cached judge answers are not paid again)`,
+        )
+      : withGroup(
+          `verdict test run${sharded} --identifier ${shellWord(run.identifier)} (cached judge answers are not paid again)`,
+        );
   }
-  return `evaluate({ identifier: ${name}, resume: true, … })`;
+  const sharded = shard === null ? "" : ` shard: "${shard}",`;
+  return withGroup(`evaluate({ identifier: ${name},${sharded} resume: true, … })`);
 }
 
 function shellWord(text: string): string {

@@ -1,9 +1,5 @@
 import { createHash } from "node:crypto";
-import type {
-  EvaluationSummary,
-  JudgeSpending,
-  TestResult,
-} from "../results/evaluation-result.ts";
+import type { EvaluationSummary, JudgeSpending, TestResult } from "../results/evaluation-result.ts";
 import { addSpending, emptySpending } from "../results/spending.ts";
 import { summarizeRun, worstRunStatus } from "../results/summarize-run.ts";
 import type { RunOwner, RunShard, StoredRunPart } from "./run-store.ts";
@@ -101,9 +97,17 @@ export function shardedRunId(options: {
   count: number;
 }): string {
   const hash = createHash("sha256")
-    .update(JSON.stringify(["verdict-sharded-run", options.identifier, options.group, options.count]))
+    .update(
+      JSON.stringify(["verdict-sharded-run", options.identifier, options.group, options.count]),
+    )
     .digest("hex");
-  return [hash.slice(0, 8), hash.slice(8, 12), hash.slice(12, 16), hash.slice(16, 20), hash.slice(20, 32)].join("-");
+  return [
+    hash.slice(0, 8),
+    hash.slice(8, 12),
+    hash.slice(12, 16),
+    hash.slice(16, 20),
+    hash.slice(20, 32),
+  ].join("-");
 }
 
 /**

@@ -1,7 +1,7 @@
 import { StoreError } from "../errors/store-error.ts";
 import { type CacheMode, JudgeScheduler, type RequestGate } from "../evaluate/scheduler.ts";
-import type { JudgeCache } from "../store/run-store.ts";
 import { openRunStore } from "../store/open-run-store.ts";
+import type { JudgeCache } from "../store/run-store.ts";
 import { connectRequestSlots, REQUEST_SLOTS_ENV } from "./request-slots.ts";
 
 /** Options of {@link getWorkerScheduler}. */

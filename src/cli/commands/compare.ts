@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { resolveVerdictHome } from "../../config/project-config.ts";
@@ -10,9 +9,10 @@ import type { MetricData } from "../../results/metric-data.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { type RunLivenessOptions, runLiveness } from "../../store/run-liveness.ts";
 import type { RunStore, StoredRun } from "../../store/run-store.ts";
-import { SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
+import { STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { openCommandStore } from "../open-command-store.ts";
 
 /** Options of {@link runCompare}. */
 export interface CompareCommandOptions {
@@ -332,13 +332,6 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const maxDrop = options.maxDrop ?? 0;
-  const storePath = path.join(resolveVerdictHome(options), STORE_FILE_NAME);
-  if (options.store === undefined && !existsSync(storePath)) {
-    stderr.write(
-      `No verdict store at ${storePath}: run "verdict test run" first, or set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME}.\n`,
-    );
-    return EXIT_CODES.usage;
-  }
   const liveness: RunLivenessOptions = {
     now: (options.now ?? Date.now)(),
     hostname: options.hostname ?? hostname(),
@@ -346,7 +339,20 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
   };
   let opened: RunStore | undefined;
   try {
-    const store = options.store ?? new SqliteRunStore({ path: storePath });
+    const found =
+      options.store === undefined
+        ? openCommandStore({ env: options.env, cwd: options.cwd })
+        : {
+            store: options.store,
+            where: path.join(resolveVerdictHome(options), STORE_FILE_NAME),
+          };
+    if ("missingFile" in found) {
+      stderr.write(
+        `No verdict store at ${found.missingFile}: run "verdict test run" first, or set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME} (or VERDICT_STORE to a team's PostgreSQL store).\n`,
+      );
+      return EXIT_CODES.usage;
+    }
+    const { store, where: storePath } = found;
     opened = store;
     const baseline = store.getRun(options.baseline);
     const candidate = store.getRun(options.candidate);

@@ -1,10 +1,7 @@
-import { existsSync } from "node:fs";
 import { createServer, type Server, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
-import path from "node:path";
 import type { Duplex } from "node:stream";
-import { resolveVerdictHome } from "../../config/project-config.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { formatCostUsd, formatCount, MISSING_VALUE } from "../../report/format.ts";
@@ -16,9 +13,9 @@ import { summarizeRun } from "../../results/summarize-run.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { type RunLiveness, runLiveness } from "../../store/run-liveness.ts";
 import type { RunStore, StoredRun } from "../../store/run-store.ts";
-import { SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { openCommandStore } from "../open-command-store.ts";
 import { parseViewRequest } from "./parse-view-request.ts";
 
 /** The dashboard only ever listens on the loopback interface: runs hold your outputs. */
@@ -239,16 +236,16 @@ export interface ViewCommandOptions {
  */
 export async function runView(options: ViewCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
-  const file = path.join(resolveVerdictHome(options), STORE_FILE_NAME);
-  if (!existsSync(file)) {
+  const found = openCommandStore({ env: options.env, cwd: options.cwd });
+  if ("missingFile" in found) {
     (options.stderr ?? process.stderr).write(
-      `No verdict store here yet (looked for ${file}): nothing to show. Record a run first with ` +
+      `No verdict store here yet (looked for ${found.missingFile}): nothing to show. Record a run first with ` +
         '"verdict test run" (or evaluate() in a script), then run "verdict view" again; ' +
-        "set VERDICT_HOME if your runs are stored elsewhere.\n",
+        "set VERDICT_HOME if your runs are stored elsewhere (or VERDICT_STORE for a team's PostgreSQL store).\n",
     );
     return EXIT_CODES.usage;
   }
-  const store = SqliteRunStore.open({ env: options.env, cwd: options.cwd });
+  const { store, where } = found;
   const server = createViewServer({ store, env: options.env });
   const port = options.port ?? 4242;
   await new Promise<void>((resolve, reject) => {
@@ -264,7 +261,7 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
   });
   const address = server.address() as AddressInfo;
   stdout.write(
-    `verdict view: http://${VIEW_HOST}:${address.port} (runs in ${store.path}); Ctrl-C stops it.\n`,
+    `verdict view: http://${VIEW_HOST}:${address.port} (runs in ${where}); Ctrl-C stops it.\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

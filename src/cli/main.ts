@@ -35,6 +35,7 @@ interface TestRunFlags {
 }
 
 interface MergeFlags {
+  run?: string;
   display: DisplayMode;
   output?: OutputRequest[];
   outputFile?: string;
@@ -134,7 +135,8 @@ function buildProgram(options: {
       [
         "",
         "Configuration: the environment, then .env.local and .env in the current folder (never",
-        "overriding the environment): VERDICT_MODEL, VERDICT_HOME, provider keys.",
+        "overriding the environment): VERDICT_MODEL, VERDICT_HOME, VERDICT_STORE (postgres://…: a",
+        "team's shared store), VERDICT_RUN_GROUP (the CI build whose shards write one run), keys.",
         "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error,",
         "3 judge errors left test cases unscored.",
       ].join("\n"),
@@ -205,8 +207,15 @@ function buildProgram(options: {
 
   program
     .command("merge")
-    .description("merge the JSON reports of shards into one report")
-    .argument("<files...>", "JSON reports written with --output json")
+    .description(
+      "merge the shards of a run into one report: their JSON reports, or the run they stored together (--run)",
+    )
+    .argument("[files...]", "JSON reports written with --output json")
+    .option(
+      "--run <name>",
+      "instead of files: the run (id or identifier) that the shards wrote into the store (VERDICT_STORE)",
+      nonEmpty("--run"),
+    )
     .addOption(outputOption())
     .addOption(outputFileOption())
     .addOption(displayOption())
@@ -219,6 +228,8 @@ function buildProgram(options: {
       setExitCode(
         await runMerge({
           files,
+          ...(flags.run === undefined ? {} : { run: flags.run }),
+          env,
           display: flags.display,
           outputs: flags.output ?? [],
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),

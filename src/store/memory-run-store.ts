@@ -43,7 +43,7 @@ export class MemoryRunStore implements RunStore {
   /** Judge answers, kept in the same memory. */
   readonly judgeCache: JudgeCache;
   private readonly runs = new Map<string, RunEntry>();
-  private readonly cache = new Map<string, CachedJudgeAnswer>();
+  private readonly cache = new Map<string, { answer: CachedJudgeAnswer; createdAt: string }>();
   private sequence = 0;
   private closed = false;
 
@@ -51,12 +51,26 @@ export class MemoryRunStore implements RunStore {
     this.judgeCache = {
       get: (key) => {
         this.assertOpen(`read judge cache entry "${key}"`);
-        const answer = this.cache.get(key);
-        return answer === undefined ? undefined : this.copy("read the judge cache", answer);
+        const entry = this.cache.get(key);
+        return entry === undefined ? undefined : this.copy("read the judge cache", entry.answer);
       },
-      set: (key, answer) => {
+      set: (key, answer, options = {}) => {
         this.assertOpen(`write judge cache entry "${key}"`);
-        this.cache.set(key, this.write(`write judge cache entry "${key}"`, answer));
+        this.cache.set(key, {
+          answer: this.write(`write judge cache entry "${key}"`, answer),
+          createdAt: options.createdAt ?? new Date().toISOString(),
+        });
+      },
+      entries: ({ after, limit }) => {
+        this.assertOpen("list the judge cache");
+        return [...this.cache.keys()]
+          .filter((key) => after === undefined || key > after)
+          .sort()
+          .slice(0, limit)
+          .map((key) => {
+            const entry = this.cache.get(key) as { answer: CachedJudgeAnswer; createdAt: string };
+            return { key, ...this.copy("list the judge cache", entry) };
+          });
       },
     };
   }

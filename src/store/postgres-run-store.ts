@@ -136,7 +136,7 @@ export class PostgresRunStore implements RunStore {
           const row = found?.rows[0];
           return row === undefined ? undefined : this.toAnswer(row);
         }),
-      set: (key, answer) => {
+      set: (key, answer, setOptions = {}) => {
         const action = `write judge cache entry "${key}"`;
         const values = this.answerValues(action, answer);
         this.use(action, () =>
@@ -150,7 +150,7 @@ export class PostgresRunStore implements RunStore {
                          text = excluded.text, object = excluded.object,
                          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
                          cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
-                values: [key, ...values, new Date().toISOString()],
+                values: [key, ...values, setOptions.createdAt ?? new Date().toISOString()],
               },
               // The answer is there: waiting processes take it instead of the lease.
               { text: `DELETE FROM ${this.table("judge_leases")} WHERE key = $1`, values: [key] },
@@ -159,6 +159,22 @@ export class PostgresRunStore implements RunStore {
           ),
         );
       },
+      entries: ({ after, limit }) =>
+        this.use("list the judge cache", () => {
+          const [found] = this.run([
+            {
+              text: `SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at
+                     FROM ${this.table("judge_cache")}
+                     WHERE $1::text IS NULL OR key > $1 ORDER BY key LIMIT $2`,
+              values: [after ?? null, limit],
+            },
+          ]);
+          return (found?.rows ?? []).map((row) => ({
+            key: String(row.key),
+            answer: this.toAnswer(row),
+            createdAt: String(row.created_at),
+          }));
+        }),
       claim: (key, claimOptions = {}) =>
         claimWithLease({
           backend,

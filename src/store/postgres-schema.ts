@@ -54,7 +54,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       // `text` holds the answer's text as a JSON string: a judge's text may hold what a text
       // column refuses (NUL).
       `CREATE TABLE {schema}.judge_cache (
-         key text PRIMARY KEY,
+         key text COLLATE "C" PRIMARY KEY,
          text text,
          object text,
          input_tokens bigint,

@@ -695,6 +695,29 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         expect(store.judgeCache.get("key")?.text).toBe("second");
       });
 
+      it("lists its entries in key order, a page at a time, with the time each was stored", () => {
+        const entry = (text: string) => ({
+          text,
+          object: undefined,
+          inputTokens: null,
+          outputTokens: null,
+          costUsd: null,
+        });
+        store.judgeCache.set("c", entry("third"), { createdAt: "2025-01-03T00:00:00.000Z" });
+        store.judgeCache.set("a", entry("first"), { createdAt: "2025-01-01T00:00:00.000Z" });
+        store.judgeCache.set("b", entry("second"));
+        const firstPage = store.judgeCache.entries?.({ limit: 2 }) ?? [];
+        expect(firstPage.map((found) => [found.key, found.answer.text])).toEqual([
+          ["a", "first"],
+          ["b", "second"],
+        ]);
+        expect(firstPage[0]?.createdAt).toBe("2025-01-01T00:00:00.000Z");
+        expect(Number.isNaN(Date.parse(firstPage[1]?.createdAt ?? ""))).toBe(false);
+        expect(store.judgeCache.entries?.({ after: "b", limit: 2 })).toEqual([
+          { key: "c", answer: entry("third"), createdAt: "2025-01-03T00:00:00.000Z" },
+        ]);
+      });
+
       it("stores a large answer under a long key", () => {
         const key = "k".repeat(500);
         const object = {

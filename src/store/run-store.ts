@@ -122,8 +122,16 @@ export interface CachedJudgeAnswer {
  */
 export interface JudgeCache {
   get(key: string): CachedJudgeAnswer | undefined;
-  /** Stores an answer; it also ends any lease on the key ({@link JudgeCache.claim}). */
-  set(key: string, answer: CachedJudgeAnswer): void;
+  /**
+   * Stores an answer; it also ends any lease on the key ({@link JudgeCache.claim}). `createdAt`
+   * keeps an imported entry's time (default: now).
+   */
+  set(key: string, answer: CachedJudgeAnswer, options?: { createdAt?: string }): void;
+  /**
+   * Stored entries in key order, `limit` at a time after key `after`: what `verdict store
+   * export` copies. Optional for caches of your own.
+   */
+  entries?(options: { after?: string | undefined; limit: number }): JudgeCacheEntry[];
   /**
    * For a cache that several processes or machines share: the cached answer, or a lease that
    * makes this caller the one to ask the judge (then `set` the answer, or `release` the lease
@@ -132,6 +140,14 @@ export interface JudgeCache {
    * and takes over. Two processes asking the same request at once so pay for it once.
    */
   claim?(key: string, options?: { signal?: AbortSignal | undefined }): Promise<JudgeCacheClaim>;
+}
+
+/** One stored judge answer, with its key and when it was stored. */
+export interface JudgeCacheEntry {
+  key: string;
+  answer: CachedJudgeAnswer;
+  /** ISO time the answer was stored. */
+  createdAt: string;
 }
 
 /** What {@link JudgeCache.claim} resolves with. */

@@ -193,6 +193,11 @@ function prepareStatements(database: DatabaseSync) {
     cachedAnswer: database.prepare(
       "SELECT text, object, input_tokens, output_tokens, cost_usd FROM judge_cache WHERE key = ?",
     ),
+    cacheEntries: database.prepare(
+      `SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at FROM judge_cache
+       WHERE (? IS NULL OR key > ?) ORDER BY key LIMIT ?`,
+    ),
+    endLease: database.prepare("DELETE FROM judge_leases WHERE key = ?"),
     cacheAnswer: database.prepare(
       `INSERT INTO judge_cache (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -252,6 +257,17 @@ function describeFailure(error: unknown, file: string): string {
         ? `it holds malformed JSON (${detail}): the file is corrupt; move it away, ${elsewhere}`
         : detail;
   }
+}
+
+function toCachedAnswer(row: Record<string, unknown>): CachedJudgeAnswer {
+  const object = textOrNull(row, "object");
+  return {
+    text: textOrNull(row, "text"),
+    object: object === null ? undefined : JSON.parse(object),
+    inputTokens: numberOrNull(row, "input_tokens"),
+    outputTokens: numberOrNull(row, "output_tokens"),
+    costUsd: numberOrNull(row, "cost_usd"),
+  };
 }
 
 /**
@@ -328,17 +344,9 @@ export class SqliteRunStore implements RunStore {
       get: (key) =>
         this.use(`read judge cache entry "${key}"`, (statements) => {
           const row = statements.cachedAnswer.get(key);
-          if (row === undefined) return undefined;
-          const object = textOrNull(row, "object");
-          return {
-            text: textOrNull(row, "text"),
-            object: object === null ? undefined : JSON.parse(object),
-            inputTokens: numberOrNull(row, "input_tokens"),
-            outputTokens: numberOrNull(row, "output_tokens"),
-            costUsd: numberOrNull(row, "cost_usd"),
-          } satisfies CachedJudgeAnswer;
+          return row === undefined ? undefined : toCachedAnswer(row);
         }),
-      set: (key, answer) =>
+      set: (key, answer, options = {}) =>
         this.use(`write judge cache entry "${key}"`, (statements) => {
           statements.cacheAnswer.run(
             key,
@@ -349,9 +357,18 @@ export class SqliteRunStore implements RunStore {
             answer.inputTokens,
             answer.outputTokens,
             answer.costUsd,
-            new Date().toISOString(),
+            options.createdAt ?? new Date().toISOString(),
           );
+          statements.endLease.run(key);
         }),
+      entries: ({ after, limit }) =>
+        this.use("list the judge cache", (statements) =>
+          statements.cacheEntries.all(after ?? null, after ?? null, limit).map((row) => ({
+            key: String(row.key),
+            answer: toCachedAnswer(row),
+            createdAt: String(row.created_at),
+          })),
+        ),
     };
   }
 

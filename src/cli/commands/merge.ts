@@ -12,12 +12,20 @@ import { decideTestRunOutcome } from "../../results/test-run-outcome.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
 import { type OutputRequest, resolveOutputTargets } from "../output-targets.ts";
+import { readStoredRunForMerge } from "./merge-stored-run.ts";
 import { createOutputReporter } from "./test-run.ts";
 
 /** Options of {@link runMerge}: the arguments of `verdict merge`. */
 export interface MergeCommandOptions {
   /** JSON reports written by `verdict test run --output json` (one per CI shard). */
   files: string[];
+  /**
+   * Instead of files: a stored run (id or identifier) that CI shards wrote into one store
+   * (`VERDICT_STORE`, or the SQLite store of `VERDICT_HOME`), read whole.
+   */
+  run?: string | undefined;
+  /** Where `VERDICT_STORE` and `VERDICT_HOME` are read for `run`. @default process.env */
+  env?: NodeJS.ProcessEnv | undefined;
   /** The `--output` flags: each report's format, and its file when given as `FORMAT=PATH`. */
   outputs?: readonly OutputRequest[];
   /**
@@ -138,13 +146,34 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
     process.stderr.write(`${redactSecretText(message)}\n`);
     return EXIT_CODES.usage;
   };
-  if (options.files.length === 0) return fail("verdict merge needs at least one JSON report.");
+  if (options.run !== undefined && options.files.length > 0) {
+    return fail("verdict merge takes JSON reports or --run, not both.");
+  }
+  if (options.files.length === 0 && options.run === undefined) {
+    return fail(
+      "verdict merge needs at least one JSON report, or --run NAME for a run the shards stored together.",
+    );
+  }
   const targets = resolveOutputTargets({
     outputs: options.outputs ?? [],
     outputFile: options.outputFile,
     cwd: options.cwd,
   });
   if (typeof targets === "string") return fail(targets);
+  if (options.run !== undefined) {
+    const stored = readStoredRunForMerge({
+      run: options.run,
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+    });
+    if ("error" in stored) return fail(stored.error);
+    if (stored.problems.length > 0 && options.allowMissingShards !== true) {
+      return fail(
+        `Cannot merge run "${options.run}": ${stored.problems.join("; ")}. Run the missing shards (or wait for them), or pass --allow-missing-shards to merge what there is.`,
+      );
+    }
+    return report({ ...stored, targets, display: options.display, fail });
+  }
   const results: EvaluationResult[] = [];
   const shards: Array<string | null> = [];
   for (const file of options.files) {
@@ -172,8 +201,27 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
       `Cannot merge: ${problems.join("; ")}. Pass the JSON report of every shard, or --allow-missing-shards to merge what there is.`,
     );
   }
-  const result = mergeEvaluationResults({ results });
-  const lines = [`Merged ${formatPlural(results.length, "report")}: ${options.files.join(", ")}.`];
+  return report({
+    result: mergeEvaluationResults({ results }),
+    problems,
+    message: `Merged ${formatPlural(results.length, "report")}: ${options.files.join(", ")}.`,
+    targets,
+    display: options.display,
+    fail,
+  });
+}
+
+/** Prints the merged run, writes the reports asked for, and returns the exit code. */
+function report(options: {
+  result: EvaluationResult;
+  problems: readonly string[];
+  message: string;
+  targets: ReadonlyArray<{ format: OutputRequest["format"]; file: string }>;
+  display: MergeCommandOptions["display"];
+  fail: (message: string) => number;
+}): number {
+  const { result, problems, targets, fail } = options;
+  const lines = [options.message];
   if (problems.length > 0) lines.push(`Incomplete: ${problems.join("; ")}.`);
   const message = lines.join("\n");
   const event = { type: "run-end", runId: result.testRunId, result, message } as const;

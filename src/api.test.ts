@@ -20,6 +20,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "LLMTestCase",
     "MemoryRunStore",
     "MissingTestCaseParamsError",
+    "PostgresRunStore",
     "SqliteRunStore",
     "StoreError",
     "TestCaseBuildError",

@@ -104,11 +104,21 @@ export type {
 } from "./results/trace-record.ts";
 // Stores
 export { MemoryRunStore } from "./store/memory-run-store.ts";
+export {
+  PostgresRunStore,
+  type PostgresRunStoreOptions,
+} from "./store/postgres-run-store.ts";
 export type {
   CachedJudgeAnswer,
   JudgeCache,
+  JudgeCacheClaim,
+  JudgeCacheEntry,
+  JudgeCacheLease,
+  RunOwner,
+  RunShard,
   RunStore,
   StoredRun,
+  StoredRunPart,
   StoredTestResult,
 } from "./store/run-store.ts";
 export {

@@ -4,7 +4,9 @@ import { projectConfigPath, resolveVerdictHome } from "../../config/project-conf
 import { ConfigError } from "../../errors/config-error.ts";
 import { PROVIDERS } from "../../judge/providers.ts";
 import { type JudgeModelSource, resolveModelSpec } from "../../judge/resolve-model.ts";
-import { isSecretKey, REDACTED } from "../../secrets/redact-secrets.ts";
+import { isSecretKey, REDACTED, redactSecretText } from "../../secrets/redact-secrets.ts";
+import { storeUrlOf } from "../../store/open-run-store.ts";
+import { resolvePostgresConnection } from "../../store/postgres-connection.ts";
 import { STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -101,6 +103,7 @@ export async function runConfig(options: ConfigCommandOptions): Promise<number> 
   const home = resolveVerdictHome({ env, cwd });
   const store = path.join(home, STORE_FILE_NAME);
   const problems: string[] = [];
+  const teamStore = describeTeamStore(env, problems);
 
   let judge: string;
   try {
@@ -138,7 +141,12 @@ export async function runConfig(options: ConfigCommandOptions): Promise<number> 
           "Verdict home:",
           `${home} (${env.VERDICT_HOME?.trim() ? "from VERDICT_HOME" : "default: <cwd>/.verdict"})`,
         ],
-        ["Store:", `${store}${existsSync(store) ? "" : " (not created yet)"}`],
+        [
+          "Store:",
+          teamStore === null
+            ? `${store}${existsSync(store) ? "" : " (not created yet)"}`
+            : `${teamStore} (from VERDICT_STORE)`,
+        ],
         [
           ".env files:",
           options.envFiles.length > 0 ? options.envFiles.join(", ") : `none found in ${cwd}`,
@@ -152,4 +160,21 @@ export async function runConfig(options: ConfigCommandOptions): Promise<number> 
   stdout.write(`${lines.join("\n")}\n`);
   for (const problem of problems) stderr.write(`${problem}\n`);
   return problems.length > 0 ? EXIT_CODES.usage : EXIT_CODES.passed;
+}
+
+/**
+ * Where `VERDICT_STORE` points, without its password; `null` when it is unset. A malformed
+ * setting is added to `problems` (and shown as such).
+ */
+function describeTeamStore(env: NodeJS.ProcessEnv, problems: string[]): string | null {
+  const setting = env.VERDICT_STORE?.trim();
+  if (!setting) return null;
+  try {
+    const url = storeUrlOf(undefined, env);
+    if (url === null) return null;
+    return resolvePostgresConnection({ url, env }).target;
+  } catch (error) {
+    problems.push((error as Error).message);
+    return `${redactSecretText(setting)} (not usable: see below)`;
+  }
 }

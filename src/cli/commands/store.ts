@@ -1,0 +1,173 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { ConfigError } from "../../errors/config-error.ts";
+import { StoreError } from "../../errors/store-error.ts";
+import { formatPlural } from "../../report/format.ts";
+import { redactSecretText } from "../../secrets/redact-secrets.ts";
+import { type CopyStoreCounts, copyStore } from "../../store/copy-store.ts";
+import { type OpenedRunStore, openRunStore, storeUrlOf } from "../../store/open-run-store.ts";
+import { isPostgresUrl } from "../../store/postgres-connection.ts";
+import { PostgresRunStore } from "../../store/postgres-run-store.ts";
+import { SCHEMA_VERSION, SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
+import type { CommandOutput } from "../command-output.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import { openCommandStore } from "../open-command-store.ts";
+
+/** Options of the `verdict store` commands. */
+export interface StoreCommandOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout?: CommandOutput;
+  stderr?: CommandOutput;
+}
+
+/**
+ * `verdict store migrate`: brings the store's schema up to this verdict's version — the
+ * PostgreSQL store of `VERDICT_STORE` (a team's database, which a user without the right to
+ * create tables can then use), or the SQLite file of `VERDICT_HOME`. Exit 0, or 2 with what
+ * to do.
+ * @example
+ * VERDICT_STORE=postgres://admin@db/evals verdict store migrate
+ */
+export async function runStoreMigrate(options: StoreCommandOptions): Promise<number> {
+  const stdout = options.stdout ?? process.stdout;
+  return reportStoreErrors(options, () => {
+    const url = storeUrlOf(undefined, options.env);
+    if (url !== null) {
+      const { target, before, after } = PostgresRunStore.migrate({ url, env: options.env });
+      const applied = after.filter((version) => !before.includes(version));
+      stdout.write(
+        applied.length === 0
+          ? `The verdict store ${target} is at schema version ${Math.max(0, ...after)}: nothing to do.\n`
+          : `Migrated the verdict store ${target} to schema version ${Math.max(0, ...after)} (applied ${applied.join(", ")}).\n`,
+      );
+      return EXIT_CODES.passed;
+    }
+    const store = SqliteRunStore.open({ env: options.env, cwd: options.cwd });
+    store.close();
+    stdout.write(`The verdict store ${store.path} is at schema version ${SCHEMA_VERSION}.\n`);
+    return EXIT_CODES.passed;
+  });
+}
+
+/** Options of {@link runStoreCopy}. */
+export interface StoreCopyOptions extends StoreCommandOptions {
+  /** `export`: from this project's store to `other`; `import`: from `other` into it. */
+  direction: "export" | "import";
+  /** A SQLite file, or a `postgres://` URL. */
+  other: string;
+}
+
+/**
+ * `verdict store export --to FILE|URL` and `verdict store import --from FILE|URL`: copy every
+ * run, result and judge answer between this project's store (`VERDICT_STORE`, else the SQLite
+ * file of `VERDICT_HOME`) and another — a SQLite file or a PostgreSQL URL — field for field
+ * (see `copyStore`). Moves a laptop's history into a team's store, or a team's store into a
+ * file. Runs the target has are kept; copying again completes an interrupted copy.
+ * @example
+ * VERDICT_STORE=postgres://ci@db/evals verdict store import --from .verdict/verdict.db
+ */
+export async function runStoreCopy(options: StoreCopyOptions): Promise<number> {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  return reportStoreErrors(options, () => {
+    const opened: OpenedRunStore[] = [];
+    try {
+      const here = options.direction === "export" ? openHere(options) : openOrCreateHere(options);
+      if ("missingFile" in here) {
+        stderr.write(
+          `No verdict store at ${here.missingFile} to export: set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME}, or VERDICT_STORE to a PostgreSQL store.\n`,
+        );
+        return EXIT_CODES.usage;
+      }
+      opened.push(here.store);
+      const other = openOther({ ...options, mustExist: options.direction === "import" });
+      opened.push(other.store);
+      if (other.where === here.where) {
+        throw new ConfigError(
+          `The store to ${options.direction} ${options.direction === "export" ? "to" : "from"} is this project's store (${here.where}): name another.`,
+        );
+      }
+      const [from, to] = options.direction === "export" ? [here, other] : [other, here];
+      stdout.write(`Copying ${from.where} → ${to.where}\n`);
+      let shown = 0;
+      const counts = copyStore({
+        from: from.store,
+        to: to.store,
+        onProgress: (progress) => {
+          const done = progress.runsCopied + progress.runsKept;
+          if (done - shown < 100) return;
+          shown = done;
+          stdout.write(`  ${formatPlural(done, "run")} so far\n`);
+        },
+      });
+      stdout.write(`${describeCounts(counts)}\n`);
+      return EXIT_CODES.passed;
+    } finally {
+      for (const store of opened) store.close();
+    }
+  });
+}
+
+function describeCounts(counts: CopyStoreCounts): string {
+  const kept =
+    counts.runsKept === 0
+      ? ""
+      : `; ${formatPlural(counts.runsKept, "run")} already there kept (missing results added)`;
+  return (
+    `Copied ${formatPlural(counts.runsCopied, "run")}, ${formatPlural(counts.testResults, "test result")} ` +
+    `and ${formatPlural(counts.judgeAnswers, "judge answer")}${kept}.`
+  );
+}
+
+/** This project's store, to read from: never created. */
+function openHere(options: StoreCommandOptions) {
+  return openCommandStore({ env: options.env, cwd: options.cwd });
+}
+
+/** This project's store, to write into: created when it is the default SQLite one. */
+function openOrCreateHere(options: StoreCommandOptions): { store: OpenedRunStore; where: string } {
+  const store = openRunStore({ env: options.env, cwd: options.cwd });
+  return { store, where: whereOf(store) };
+}
+
+/** The other store: a `postgres://` URL, or a SQLite file (a folder means its verdict.db). */
+function openOther(options: StoreCopyOptions & { mustExist: boolean }): {
+  store: OpenedRunStore;
+  where: string;
+} {
+  const { other } = options;
+  if (isPostgresUrl(other)) {
+    const store = new PostgresRunStore({ url: other, env: options.env });
+    return { store, where: store.target };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(other)) {
+    throw new ConfigError(
+      `"${redactSecretText(other)}" is neither a postgres:// URL nor a file: give a SQLite file (e.g. backup.db) or a PostgreSQL URL.`,
+    );
+  }
+  let file = path.resolve(options.cwd, other);
+  if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, STORE_FILE_NAME);
+  if (options.mustExist && !existsSync(file)) {
+    throw new ConfigError(`There is no verdict store at ${file} to import: check the path.`);
+  }
+  const store = new SqliteRunStore({ path: file });
+  return { store, where: store.path };
+}
+
+function whereOf(store: OpenedRunStore): string {
+  if (store instanceof PostgresRunStore) return store.target;
+  if (store instanceof SqliteRunStore) return store.path;
+  return "the store";
+}
+
+/** Runs a command, turning a store or configuration error into its message and exit 2. */
+function reportStoreErrors(options: StoreCommandOptions, command: () => number): number {
+  try {
+    return command();
+  } catch (error) {
+    if (!(error instanceof StoreError) && !(error instanceof ConfigError)) throw error;
+    (options.stderr ?? process.stderr).write(`${redactSecretText(error.message)}\n`);
+    return EXIT_CODES.usage;
+  }
+}

@@ -9,9 +9,10 @@ import {
   uniqueSchema,
 } from "../../test/fixtures/postgres-test-store.ts";
 import { StoreError } from "../errors/store-error.ts";
+import { describeJudgeLeaseContract } from "./judge-lease-contract.ts";
 import { PostgresRunStore } from "./postgres-run-store.ts";
 import { POSTGRES_SCHEMA_VERSION } from "./postgres-schema.ts";
-import type { CachedJudgeAnswer, JudgeCache } from "./run-store.ts";
+import type { CachedJudgeAnswer } from "./run-store.ts";
 import { describeRunStoreContract, makeStoredRun } from "./run-store-contract.ts";
 
 const answer: CachedJudgeAnswer = {
@@ -21,23 +22,6 @@ const answer: CachedJudgeAnswer = {
   outputTokens: 2,
   costUsd: 0.001,
 };
-
-/** What a promise has settled to so far: its value, `"pending"`, or the error. */
-function track<Value>(promise: Promise<Value>) {
-  const state: { value?: Value; error?: unknown; settled: boolean } = { settled: false };
-  promise.then(
-    (value) => Object.assign(state, { value, settled: true }),
-    (error: unknown) => Object.assign(state, { error, settled: true }),
-  );
-  return state;
-}
-
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-async function expectAnswer(cache: JudgeCache, key: string) {
-  const claim = await cache.claim?.(key);
-  expect(claim).toEqual({ answer });
-}
 
 describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () => {
   describeRunStoreContract({
@@ -161,70 +145,16 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
     });
   });
 
-  describe("judge cache leases (claim)", () => {
-    it("gives a cached answer at once, and a lease on a miss", async () => {
-      const store = open();
-      store.judgeCache.set("cached", answer);
-      await expectAnswer(store.judgeCache, "cached");
-      const claim = await store.judgeCache.claim?.("missing");
-      expect(claim).toHaveProperty("lease");
-    });
+  describeJudgeLeaseContract({
+    name: "PostgresRunStore",
+    open: ({ leaseMs }) => {
+      const url = postgresSchemaUrl();
+      const options = { url, env: {}, ...(leaseMs === undefined ? {} : { leaseMs }) };
+      return { first: new PostgresRunStore(options), second: new PostgresRunStore(options) };
+    },
+  });
 
-    it("makes a second claimant wait for the holder's answer, then gives it", async () => {
-      const schema = uniqueSchema();
-      const first = open({ url: postgresSchemaUrl(schema) });
-      const second = open({ url: postgresSchemaUrl(schema) });
-      const held = await first.judgeCache.claim?.("key");
-      expect(held).toHaveProperty("lease");
-      const waiting = track(second.judgeCache.claim?.("key") ?? Promise.resolve(null));
-      await sleep(150);
-      expect(waiting.settled).toBe(false);
-      first.judgeCache.set("key", answer);
-      if (held && "lease" in held) held.lease.release();
-      await expect.poll(() => waiting.settled).toBe(true);
-      expect(waiting.value).toEqual({ answer });
-    });
-
-    it("hands a released lease (a failed call) to the next claimant", async () => {
-      const schema = uniqueSchema();
-      const first = open({ url: postgresSchemaUrl(schema) });
-      const second = open({ url: postgresSchemaUrl(schema) });
-      const held = await first.judgeCache.claim?.("key");
-      const waiting = track(second.judgeCache.claim?.("key") ?? Promise.resolve(null));
-      if (held && "lease" in held) {
-        held.lease.release();
-        held.lease.release();
-      }
-      await expect.poll(() => waiting.settled).toBe(true);
-      expect(waiting.value).toHaveProperty("lease");
-    });
-
-    it("renews a live holder's lease, and takes over one whose holder died once it expires", async () => {
-      const schema = uniqueSchema();
-      const first = open({ url: postgresSchemaUrl(schema), leaseMs: 300 });
-      const second = open({ url: postgresSchemaUrl(schema), leaseMs: 300 });
-      await first.judgeCache.claim?.("key");
-      const waiting = track(second.judgeCache.claim?.("key") ?? Promise.resolve(null));
-      // Three lease lengths: renewed all along, so still held.
-      await sleep(900);
-      expect(waiting.settled).toBe(false);
-      // The holder's process is gone: no renewal, no release.
-      first.close();
-      await expect.poll(() => waiting.settled, { timeout: 5000 }).toBe(true);
-      expect(waiting.value).toHaveProperty("lease");
-    });
-
-    it("stops waiting when the claimant's signal aborts", async () => {
-      const schema = uniqueSchema();
-      const first = open({ url: postgresSchemaUrl(schema) });
-      const second = open({ url: postgresSchemaUrl(schema) });
-      await first.judgeCache.claim?.("key");
-      const controller = new AbortController();
-      const waiting = second.judgeCache.claim?.("key", { signal: controller.signal });
-      controller.abort(new Error("run cancelled"));
-      await expect(waiting).rejects.toThrow("run cancelled");
-    });
-
+  describe("judge cache", () => {
     it("keeps a judge's text exactly, control characters included", () => {
       const store = open();
       const text = 'nul \u0000, bell \u0007, lone \ud800 surrogate, "quotes"';

@@ -5,6 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { StoreError } from "../errors/store-error.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
+import { describeJudgeLeaseContract } from "./judge-lease-contract.ts";
 import {
   describeRunStoreContract,
   makeRunOwner,
@@ -50,6 +51,16 @@ describeRunStoreContract({
       store: new SqliteRunStore({ path: path.join(folder, "verdict.db") }),
       cleanup: () => removeFolder(folder),
     };
+  },
+});
+
+describeJudgeLeaseContract({
+  name: "SqliteRunStore",
+  // Two stores on one file: two processes (Vitest workers, shards on one machine).
+  open: ({ leaseMs }) => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const options = { path: databasePath, ...(leaseMs === undefined ? {} : { leaseMs }) };
+    return { first: new SqliteRunStore(options), second: new SqliteRunStore(options) };
   },
 });
 

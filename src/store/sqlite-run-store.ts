@@ -6,6 +6,7 @@ import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
+import { claimWithLease, type LeaseBackend, leaseHolder } from "./judge-lease.ts";
 import { loadNodeSqlite } from "./load-node-sqlite.ts";
 import { checkShard, checkShardJoins } from "./run-shards.ts";
 import type {
@@ -36,6 +37,12 @@ export interface SqliteRunStoreOptions {
    * @default 5000
    */
   busyTimeoutMs?: number | undefined;
+  /**
+   * How long a lease on a judge request lives unless renewed (see `JudgeCache.claim`): the
+   * processes sharing the file (Vitest workers, shards) ask each request once.
+   * @default 30000
+   */
+  leaseMs?: number | undefined;
 }
 
 /** Options of {@link SqliteRunStore.open}. */
@@ -198,6 +205,15 @@ function prepareStatements(database: DatabaseSync) {
        WHERE (? IS NULL OR key > ?) ORDER BY key LIMIT ?`,
     ),
     endLease: database.prepare("DELETE FROM judge_leases WHERE key = ?"),
+    takeLease: database.prepare(
+      `INSERT INTO judge_leases (key, holder, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE judge_leases.expires_at < ?`,
+    ),
+    renewLease: database.prepare(
+      "UPDATE judge_leases SET expires_at = ? WHERE key = ? AND holder = ?",
+    ),
+    releaseLease: database.prepare("DELETE FROM judge_leases WHERE key = ? AND holder = ?"),
     cacheAnswer: database.prepare(
       `INSERT INTO judge_cache (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -340,7 +356,17 @@ export class SqliteRunStore implements RunStore {
       } catch {}
       throw this.toStoreError("open", error);
     }
+    const leaseMs = options.leaseMs ?? 30_000;
+    const leases = this.leaseBackend();
     this.judgeCache = {
+      claim: (key, claimOptions = {}) =>
+        claimWithLease({
+          backend: leases,
+          key,
+          holder: leaseHolder(),
+          leaseMs,
+          signal: claimOptions.signal,
+        }),
       get: (key) =>
         this.use(`read judge cache entry "${key}"`, (statements) => {
           const row = statements.cachedAnswer.get(key);
@@ -575,6 +601,34 @@ export class SqliteRunStore implements RunStore {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  // Leases on the clock of this machine, the only one that opens the file.
+  private leaseBackend(): LeaseBackend {
+    return {
+      tryClaim: (key, holder, leaseMs) =>
+        this.use(`claim judge cache entry "${key}"`, (statements) => {
+          const cached = statements.cachedAnswer.get(key);
+          if (cached !== undefined) return { answer: toCachedAnswer(cached) };
+          // A miss: look again and take the lease under the write lock, so that of the
+          // processes missing at once exactly one takes it.
+          return this.transaction(() => {
+            const row = statements.cachedAnswer.get(key);
+            if (row !== undefined) return { answer: toCachedAnswer(row) };
+            const now = Date.now();
+            const taken = statements.takeLease.run(key, holder, now + leaseMs, now);
+            return { leased: Number(taken.changes) > 0 };
+          });
+        }),
+      renew: (key, holder, leaseMs) =>
+        this.use(`renew the lease on judge cache entry "${key}"`, (statements) => {
+          statements.renewLease.run(Date.now() + leaseMs, key, holder);
+        }),
+      release: (key, holder) =>
+        this.use(`release the lease on judge cache entry "${key}"`, (statements) => {
+          statements.releaseLease.run(key, holder);
+        }),
+    };
   }
 
   private partsOf(statements: Statements, runId: string): StoredRunPart[] {

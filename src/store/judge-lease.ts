@@ -28,7 +28,7 @@ export interface ClaimWithLeaseOptions {
   leaseMs: number;
   /** First wait between two looks at another holder's lease; it grows by half each time. @default 25 */
   pollMs?: number;
-  /** @default 1000 */
+  /** @default 250 */
   maxPollMs?: number;
   signal?: AbortSignal | undefined;
   /** @default Math.random */
@@ -65,7 +65,7 @@ function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<v
 /**
  * `JudgeCache.claim` for a store that keeps leases: the cached answer, or the lease on the
  * key (renewed while held, so only a holder that died loses it), or — while another holder's
- * lease is live — a wait with growing pauses (25 ms to 1 s, jittered; the event loop runs on)
+ * lease is live — a wait with growing pauses (25 ms to 250 ms, jittered; the event loop runs on)
  * until its answer is cached or its lease expires and this caller takes over.
  * @example
  * const claim = await claimWithLease({ backend, key, holder: leaseHolder(), leaseMs: 30_000 });
@@ -73,7 +73,7 @@ function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<v
 export async function claimWithLease(options: ClaimWithLeaseOptions): Promise<JudgeCacheClaim> {
   const { backend, key, holder, leaseMs, signal } = options;
   const random = options.random ?? Math.random;
-  const maxPollMs = options.maxPollMs ?? 1000;
+  const maxPollMs = options.maxPollMs ?? 250;
   let pollMs = options.pollMs ?? 25;
   for (;;) {
     signal?.throwIfAborted();

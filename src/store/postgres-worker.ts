@@ -108,6 +108,12 @@ async function connect(connection: Connection): Promise<Client> {
     }
     throw error;
   }
+  // A commit returns without waiting for the server's disk flush: a crash of the server may
+  // lose the last fraction of a second of writes, never corrupt anything (PostgreSQL's
+  // synchronous_commit = off) — the trade SQLite's store makes too (WAL, synchronous = NORMAL).
+  // A lost result is scored again by resume; waiting for a flush on every result would cost
+  // each case a disk round trip.
+  await client.query("SET synchronous_commit TO off");
   connection.client = client;
   return client;
 }

@@ -1,0 +1,330 @@
+// The team-store load test (issue 13): N processes on one machine, each a shard of the suite
+// (1,000 cases × 3 metrics by default), writing one run into one store with a shared judge
+// cache, against the fake OpenAI server; then the same suite again. Checks 0 lost results,
+// 0 duplicate results, 0 requests paid twice across processes and 0 judge calls the second
+// time; measures throughput and store-call latency (p50/p99). Runs on PostgreSQL (a
+// throw-away server, durable settings) and, for comparison, on one shared SQLite file. Also
+// measures one store round trip. Writes bench/results/team-store.{json,md}.
+//   node --conditions=verdict-source bench/team-store.ts [--processes 8] [--cases 1000]
+//     [--latency 0] [--stores postgres,sqlite] [--round-trips 2000]
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { PostgresClient } from "../src/store/postgres-client.ts";
+import { resolvePostgresConnection } from "../src/store/postgres-connection.ts";
+import { PostgresRunStore } from "../src/store/postgres-run-store.ts";
+import { SqliteRunStore } from "../src/store/sqlite-run-store.ts";
+import { startPostgresCluster } from "../test/fixtures/postgres-cluster.ts";
+import { startFakeServerChild } from "./fake-server-child.ts";
+
+const { values } = parseArgs({
+  options: {
+    processes: { type: "string", default: "8" },
+    cases: { type: "string", default: "1000" },
+    latency: { type: "string", default: "0" },
+    stores: { type: "string", default: "postgres,sqlite" },
+    "round-trips": { type: "string", default: "2000" },
+    out: { type: "string", default: fileURLToPath(new URL("./results", import.meta.url)) },
+  },
+});
+const processes = Number(values.processes);
+const casesPerShard = Number(values.cases);
+const total = processes * casesPerShard;
+// Every request is asked by two shards: shard k and shard k + N/2 hold the same questions.
+const unique = Math.max(1, Math.floor(total / 2));
+const shardScript = fileURLToPath(new URL("./team-store-shard.ts", import.meta.url));
+
+interface ShardFigures {
+  shard: string;
+  runId: string;
+  status: string;
+  cases: number;
+  wallMs: number;
+  judgeCalls: number;
+  cacheHits: number;
+  sharedCalls: number;
+  roundTrips: { calls: number; totalMs: number } | null;
+  samples: Record<string, number[]>;
+}
+
+function percentile(values: readonly number[], share: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] as number;
+}
+
+const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+function runShard(options: {
+  store: string;
+  url: string;
+  shard: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<ShardFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=verdict-source",
+        shardScript,
+        ...["--store", options.store, "--url", options.url, "--shard", options.shard],
+        ...["--cases", String(total), "--unique", String(unique)],
+      ],
+      { env: options.env, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("close", (code) => {
+      if (code !== 0) reject(new Error(`shard ${options.shard} exited with ${code}`));
+      else resolve(JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as ShardFigures);
+    });
+  });
+}
+
+interface PassFigures {
+  wallS: number;
+  casesPerS: number;
+  judgeCalls: number;
+  cacheHits: number;
+  sharedCalls: number;
+  serverRequests: number;
+  latency: Record<string, { count: number; p50: number; p99: number }>;
+  writeLatency: { count: number; p50: number; p99: number };
+}
+
+async function runPass(options: {
+  store: string;
+  url: string;
+  group: string;
+  env: NodeJS.ProcessEnv;
+  server: Awaited<ReturnType<typeof startFakeServerChild>>;
+}): Promise<{ figures: PassFigures; shards: ShardFigures[] }> {
+  await options.server.reset();
+  const started = performance.now();
+  const shards = await Promise.all(
+    Array.from({ length: processes }, (_, position) =>
+      runShard({
+        store: options.store,
+        url: options.url,
+        shard: `${position + 1}/${processes}`,
+        env: { ...options.env, VERDICT_RUN_GROUP: options.group },
+      }),
+    ),
+  );
+  const wallMs = performance.now() - started;
+  const stats = await options.server.stats();
+  const merged: Record<string, number[]> = {};
+  for (const shard of shards) {
+    for (const [method, list] of Object.entries(shard.samples)) {
+      merged[method] = [...(merged[method] ?? []), ...list];
+    }
+  }
+  const summarize = (list: number[]) => ({
+    count: list.length,
+    p50: round(percentile(list, 0.5)),
+    p99: round(percentile(list, 0.99)),
+  });
+  const writes = [
+    "saveTestResult",
+    "judgeCache.set",
+    "heartbeatRun",
+    "startRunPart",
+    "finishRun",
+  ].flatMap((method) => merged[method] ?? []);
+  const sum = (pick: (shard: ShardFigures) => number) =>
+    shards.reduce((total, shard) => total + pick(shard), 0);
+  return {
+    shards,
+    figures: {
+      wallS: round(wallMs / 1000, 2),
+      casesPerS: round(total / (wallMs / 1000), 1),
+      judgeCalls: sum((shard) => shard.judgeCalls),
+      cacheHits: sum((shard) => shard.cacheHits),
+      sharedCalls: sum((shard) => shard.sharedCalls),
+      serverRequests: stats.byEndpoint.responses ?? 0,
+      latency: Object.fromEntries(
+        Object.entries(merged).map(([method, list]) => [method, summarize(list)]),
+      ),
+      writeLatency: summarize(writes),
+    },
+  };
+}
+
+/** Lost and duplicate results of the run, and its status, read back from the store. */
+function checkRun(store: PostgresRunStore | SqliteRunStore, runId: string) {
+  const run = store.getRun(runId);
+  const results = store.getTestResults(runId);
+  const indices = new Set(results.map((stored) => stored.result.index));
+  const expected = Array.from({ length: total }, (_, index) => index);
+  return {
+    status: run?.status ?? "missing",
+    parts: run?.shards?.parts.length ?? 0,
+    partsCompleted: run?.shards?.parts.filter((part) => part.status === "completed").length ?? 0,
+    storedResults: results.length,
+    lost: expected.filter((index) => !indices.has(index)).length,
+    duplicates: results.length - indices.size,
+    summaryTotal: run?.summary?.testCases.total ?? null,
+  };
+}
+
+/** One store round trip, and the worker hop alone, against SQLite for scale. */
+function measureRoundTrips(url: string, count: number, folder: string) {
+  const time = (operation: () => void) => {
+    const samples: number[] = [];
+    for (let index = 0; index < count; index++) {
+      const started = performance.now();
+      operation();
+      samples.push(performance.now() - started);
+    }
+    return { p50: round(percentile(samples, 0.5)), p99: round(percentile(samples, 0.99)) };
+  };
+  const postgres = new PostgresRunStore({ url });
+  const client = new PostgresClient(resolvePostgresConnection({ url, env: process.env }));
+  const sqlite = new SqliteRunStore({ path: path.join(folder, "round-trip.db") });
+  try {
+    time(() => postgres.getRun("warm-up"));
+    return {
+      workerHopMs: time(() => client.run([])),
+      postgresSelectOneMs: time(() => client.run([{ text: "SELECT 1" }])),
+      postgresGetRunMs: time(() => postgres.getRun("no-such-run")),
+      postgresCacheGetMs: time(() => postgres.judgeCache.get("no-such-key")),
+      sqliteGetRunMs: time(() => sqlite.getRun("no-such-run")),
+      sqliteCacheGetMs: time(() => sqlite.judgeCache.get("no-such-key")),
+    };
+  } finally {
+    client.close();
+    postgres.close();
+    sqlite.close();
+  }
+}
+
+const folder = mkdtempSync(path.join(tmpdir(), "verdict-team-bench-"));
+const cluster = await startPostgresCluster({ fast: false, maxConnections: 100 });
+const server = await startFakeServerChild({
+  latencyMs: Number(values.latency),
+  judge: "realistic",
+});
+const report: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  processes,
+  casesPerShard,
+  metrics: 3,
+  totalCases: total,
+  uniqueCases: unique,
+  latencyMs: Number(values.latency),
+};
+try {
+  report.roundTrips = measureRoundTrips(
+    `${cluster.url}?schema=round_trip`,
+    Number(values["round-trips"]),
+    folder,
+  );
+  console.log("round trips", report.roundTrips);
+  for (const kind of values.stores.split(",")) {
+    const home = path.join(folder, kind);
+    mkdirSync(home, { recursive: true });
+    const url = `${cluster.url}?schema=load_${kind}`;
+    const env = {
+      PATH: process.env.PATH,
+      OPENAI_BASE_URL: server.url,
+      OPENAI_API_KEY: "sk-bench-fake-key",
+      VERDICT_HOME: home,
+    };
+    const store = kind === "postgres" ? "postgres" : "sqlite";
+    const first = await runPass({ store, url, group: "first", env, server });
+    const runId = first.shards[0]?.runId ?? "";
+    const reader =
+      store === "postgres"
+        ? new PostgresRunStore({ url })
+        : new SqliteRunStore({ path: path.join(home, "verdict.db") });
+    const check = checkRun(reader, runId);
+    let cached = 0;
+    if (reader instanceof PostgresRunStore) {
+      const client = new pg.Client({ connectionString: cluster.url });
+      await client.connect();
+      const rows = await client.query(
+        `SELECT count(*)::int AS count FROM load_${kind}.judge_cache`,
+      );
+      cached = rows.rows[0]?.count ?? 0;
+      await client.end();
+    } else {
+      for (;;) {
+        const page = reader.judgeCache.entries?.({ limit: 1_000_000 }) ?? [];
+        cached = page.length;
+        break;
+      }
+    }
+    reader.close();
+    const second = await runPass({ store, url, group: "second", env, server });
+    const result = {
+      first: first.figures,
+      run: check,
+      cachedAnswers: cached,
+      paidTwice: first.figures.serverRequests - cached,
+      second: second.figures,
+    };
+    report[kind] = result;
+    console.log(kind, JSON.stringify(result, null, 1));
+  }
+} finally {
+  await server.stop();
+  await cluster.stop();
+  rmSync(folder, { recursive: true, force: true });
+}
+
+mkdirSync(values.out, { recursive: true });
+writeFileSync(path.join(values.out, "team-store.json"), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(path.join(values.out, "team-store.md"), renderMarkdown(report));
+console.log(`Wrote ${path.join(values.out, "team-store.md")}`);
+
+function renderMarkdown(figures: Record<string, unknown>): string {
+  type Store = {
+    first: PassFigures;
+    second: PassFigures;
+    run: ReturnType<typeof checkRun>;
+    cachedAnswers: number;
+    paidTwice: number;
+  };
+  const rows = ["postgres", "sqlite"]
+    .filter((kind) => figures[kind] !== undefined)
+    .map((kind) => {
+      const store = figures[kind] as Store;
+      const latency = (method: string) => {
+        const entry = store.first.latency[method];
+        return entry === undefined ? "–" : `${entry.p50} / ${entry.p99}`;
+      };
+      return `| ${kind} | ${store.first.wallS} | ${store.first.casesPerS} | ${store.first.serverRequests} | ${store.first.judgeCalls} | ${store.first.cacheHits} | ${store.first.sharedCalls} | ${store.paidTwice} | ${store.run.storedResults} | ${store.run.lost} | ${store.run.duplicates} | ${store.run.status} (${store.run.partsCompleted}/${store.run.parts} shards) | ${store.first.writeLatency.p50} / ${store.first.writeLatency.p99} | ${latency("saveTestResult")} | ${latency("judgeCache.set")} | ${latency("judgeCache.claim")} | ${store.second.wallS} | ${store.second.judgeCalls} | ${store.second.serverRequests} |`;
+    });
+  const trips = figures.roundTrips as Record<string, { p50: number; p99: number }>;
+  return `# Team store load test
+
+${figures.date} · Node ${figures.node} · ${figures.cpus} CPUs · ${figures.processes} processes × ${figures.casesPerShard} cases × 3 metrics (Toxicity, Bias, Answer Relevancy) = ${figures.totalCases} cases, each request asked by 2 shards (${figures.uniqueCases} distinct cases) · fake OpenAI server (realistic judge, latency ${figures.latencyMs} ms) in its own process · PostgreSQL 15 throw-away server on 127.0.0.1 with durable settings (fsync on) · SQLite: one shared file (WAL).
+
+Command: \`node --conditions=verdict-source bench/team-store.ts --processes ${figures.processes} --cases ${figures.casesPerShard}\`
+
+| store | wall s | cases/s | requests to the server | judge calls (sum) | cache hits (sum) | shared in flight (sum) | paid twice | results stored | lost | duplicate | run | store writes p50 / p99 ms | saveTestResult p50 / p99 ms | cache set p50 / p99 ms | claim (incl. waiting) p50 / p99 ms | second run wall s | second run judge calls | second run requests |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+${rows.join("\n")}
+
+"paid twice" = requests the server answered − answers cached (each paid request leaves one cached answer; a request paid by two processes would leave one answer for two requests).
+
+## One store round trip (${values["round-trips"]} calls, p50 / p99 ms)
+
+| call | p50 | p99 |
+|---|---|---|
+${Object.entries(trips)
+  .map(([name, value]) => `| ${name} | ${value.p50} | ${value.p99} |`)
+  .join("\n")}
+
+workerHop: a call to the store's worker thread and back with no SQL (synckit's cost); postgresSelectOne: \`SELECT 1\` through it; getRun / cache get: a whole store call (a miss).
+`;
+}

@@ -29,6 +29,8 @@ export interface PostgresConnectionSpec {
 export interface PostgresStatement {
   text: string;
   values?: ReadonlyArray<string | number | boolean | null | readonly string[]>;
+  /** When this statement returns a row, the statements after it are skipped (no results). */
+  stopIfRows?: boolean;
 }
 
 /** A step of the schema: the SQL that turns version `version - 1` into `version`. */

@@ -140,23 +140,21 @@ export class PostgresRunStore implements RunStore {
         const action = `write judge cache entry "${key}"`;
         const values = this.answerValues(action, answer);
         this.use(action, () =>
-          this.run(
-            [
-              {
-                text: `INSERT INTO ${this.table("judge_cache")}
-                         (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
-                       VALUES ($1, $2, $3, $4, $5, $6, $7)
-                       ON CONFLICT (key) DO UPDATE SET
-                         text = excluded.text, object = excluded.object,
-                         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-                         cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
-                values: [key, ...values, setOptions.createdAt ?? new Date().toISOString()],
-              },
-              // The answer is there: waiting processes take it instead of the lease.
-              { text: `DELETE FROM ${this.table("judge_leases")} WHERE key = $1`, values: [key] },
-            ],
-            { atomic: true },
-          ),
+          this.run([
+            {
+              // One statement, so one transaction: the answer is stored and the lease on it
+              // ended together (waiting processes then take the answer, not the lease).
+              text: `WITH ended AS (DELETE FROM ${this.table("judge_leases")} WHERE key = $1)
+                     INSERT INTO ${this.table("judge_cache")}
+                       (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)
+                     ON CONFLICT (key) DO UPDATE SET
+                       text = excluded.text, object = excluded.object,
+                       input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+                       cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
+              values: [key, ...values, setOptions.createdAt ?? new Date().toISOString()],
+            },
+          ]),
         );
       },
       entries: ({ after, limit }) =>
@@ -479,7 +477,8 @@ export class PostgresRunStore implements RunStore {
           // cached; else the lease when free or expired; the answer again (its holder may
           // have just written it), giving back a lease taken in the meantime.
           const [before, leased, after] = this.run([
-            this.cachedAnswer(key),
+            // A hit (the common case once a suite has run) ends the round trip here.
+            { ...this.cachedAnswer(key), stopIfRows: true },
             {
               text: `INSERT INTO ${leases} (key, holder, expires_at)
                      SELECT $1, $2, clock_timestamp() + $3 * interval '1 millisecond'

@@ -136,6 +136,7 @@ async function runStatements(
         values: statement.values === undefined ? [] : [...statement.values],
       });
       results.push({ rows: result.rows, rowCount: result.rowCount ?? 0 });
+      if (statement.stopIfRows && result.rows.length > 0) break;
     } catch (error) {
       throw Object.assign(error as Error, { statementIndex: position });
     }

@@ -20,6 +20,11 @@ import {
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
 import { makeLinkedProject } from "../fixtures/linked-project.ts";
+import {
+  postgresMissing,
+  postgresSchemaUrl,
+  postgresUrl,
+} from "../fixtures/postgres-test-store.ts";
 import { projectRoot } from "./run-node.ts";
 
 const MAIN = join(projectRoot, "src/cli/main.ts");
@@ -335,6 +340,36 @@ describe.concurrent("verdict test run", () => {
     await runWholeProject();
     expect(totals(readReport("merged.json"))).toEqual(totals(readReport("all.json")));
   });
+
+  it.skipIf(postgresUrl === null)(
+    `writes the shards of one build into one run of a team's PostgreSQL store, which merge --run reads whole ${postgresMissing}`,
+    async ({ expect }) => {
+      const url = postgresSchemaUrl();
+      const team = { VERDICT_STORE: url, VERDICT_RUN_GROUP: "build-9" };
+      const [first, second] = await Promise.all(
+        ["1/2", "2/2"].map((shard, position) =>
+          verdict(
+            ["test", "run", "--shard", shard, "--identifier", "team-main"],
+            cliEnv({ home: storeHome(`pg-machine-${position}`), extra: team }),
+          ),
+        ),
+      );
+      expect([first?.code, second?.code].sort()).toEqual([0, 1]);
+      // Each machine wrote into the team's store, not into a .verdict/ of its own.
+      expect(existsSync(join(storeHome("pg-machine-0"), "verdict.db"))).toBe(false);
+
+      const merged = await verdict(
+        ["merge", "--run", "team-main", "--output", "json", "--output-file", "pg-merged.json"],
+        cliEnv({ home: storeHome("pg-reader"), extra: { VERDICT_STORE: url } }),
+      );
+      expect(merged.stderr).toBe("");
+      expect(merged.code).toBe(1);
+      expect(merged.stdout).toContain("2 shards of 2, 4 test cases.");
+      expect(merged.stdout).toContain("Test cases: 3 passed, 1 failed, 0 unscored (4 total)");
+      await runWholeProject();
+      expect(totals(readReport("pg-merged.json"))).toEqual(totals(readReport("all.json")));
+    },
+  );
 
   it("runs a file's tests at once and files each case under its own test", async ({ expect }) => {
     // Slow enough that all eight tests are in flight together.

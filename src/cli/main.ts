@@ -68,6 +68,14 @@ function maxDrop(value: string): number {
   return number;
 }
 
+function alpha(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !(number > 0 && number < 1)) {
+    throw new InvalidArgumentError("--alpha takes a number between 0 and 1, e.g. --alpha 0.05.");
+  }
+  return number;
+}
+
 function nonEmpty(flag: string) {
   return (value: string): string => {
     if (value.trim() === "") throw new InvalidArgumentError(`${flag} must not be empty.`);
@@ -230,7 +238,7 @@ function buildProgram(options: {
 
   program
     .command("compare")
-    .description("compare two runs; exit 1 when a metric got worse")
+    .description("compare two runs; exit 1 when a metric got significantly worse")
     .argument("<baseline>", "run id or identifier (its latest run) to compare against")
     .argument("<candidate>", "run id or identifier (its latest run) to check")
     .option(
@@ -239,10 +247,32 @@ function buildProgram(options: {
       maxDrop,
       0,
     )
-    .action(async (baseline: string, candidate: string, flags: { maxDrop: number }) => {
-      const { runCompare } = await import("./commands/compare.ts");
-      setExitCode(await runCompare({ baseline, candidate, maxDrop: flags.maxDrop, cwd, env }));
-    });
+    .option(
+      "--alpha <level>",
+      "significance level of the paired tests: a drop fails only when p < alpha",
+      alpha,
+      0.05,
+    )
+    .option("--no-stats", "fail on any drop beyond --max-drop, without the paired tests")
+    .action(
+      async (
+        baseline: string,
+        candidate: string,
+        flags: { maxDrop: number; alpha: number; stats: boolean },
+      ) => {
+        const { runCompare } = await import("./commands/compare.ts");
+        setExitCode(
+          await runCompare({
+            baseline,
+            candidate,
+            maxDrop: flags.maxDrop,
+            alpha: flags.stats ? flags.alpha : null,
+            cwd,
+            env,
+          }),
+        );
+      },
+    );
 
   program
     .command("set-model")

@@ -20,7 +20,7 @@
  * | `/api/runs/:run/cases?…` ({@link CaseQuery}) | {@link CasesPage}                      |
  * | `/api/runs/:run/cases/:key`             | {@link CaseDetail}                          |
  * | `/api/runs/:run/cases/:key/images/:n`   | the stored image's bytes (data URL / bytes / file inside the project); 404 for URLs. `:n` counts the case's images from 1 over all fields: use {@link ImageView.src} |
- * | `/api/compare?run=A&baseline=B&maxDrop` | {@link RunComparisonView} (`maxDrop` as `verdict compare --max-drop`, default 0) |
+ * | `/api/compare?run=A&baseline=B&maxDrop&alpha&stats` | {@link RunComparisonView} (`maxDrop` as `verdict compare --max-drop`, default 0; `alpha` as `--alpha`, default 0.05; `stats=0` as `--no-stats`) |
  * | `/api/runs/:run/events?after=V`         | server-sent events, {@link LiveEvent}       |
  * | `/api/runs/:run/export?format=html\|json\|junit\|csv` | a download (content-disposition) |
  *
@@ -30,6 +30,7 @@
  * routes on the client; `/assets/*` are the app's built files.
  */
 
+import type { PairedTests } from "../report/compare-runs.ts";
 import type { MetricSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import type { JudgeCallRecord } from "../results/metric-data.ts";
 
@@ -334,6 +335,10 @@ export interface RunComparisonView {
   baseline: RunRow;
   /** The `maxDrop` the regressions were judged with. (Added by the server.) */
   maxDrop: number;
+  /** The significance level of the paired tests; `null` when they are off (`stats=0`). */
+  alpha: number | null;
+  /** Cases of one run with no counterpart in the other: not compared. */
+  unmatched: { baseline: string[]; candidate: string[] };
   metrics: Array<{
     name: string;
     lowerIsBetter: boolean;
@@ -347,7 +352,12 @@ export interface RunComparisonView {
      * score's, read in the metric's direction; `null` when neither can be compared.
      */
     direction: "better" | "worse" | "same" | null;
+    /** Worse beyond `maxDrop` and significant (p < `alpha`): what fails `verdict compare`. */
     regressions: string[];
+    /** Worse beyond `maxDrop` but not significant: within the judge's noise. */
+    notSignificant: string[];
+    /** The paired tests (McNemar on pass/fail, Wilcoxon signed-rank on scores); `null` when off. */
+    tests: PairedTests | null;
   }>;
   /** Cases whose verdict on a metric changed, both sides with their reasons. */
   changes: Array<{

@@ -26,6 +26,11 @@ export interface CompareCommandOptions {
    * @default 0
    */
   maxDrop?: number | undefined;
+  /**
+   * Significance level of the paired tests: a drop beyond `maxDrop` fails only when p < alpha;
+   * `null` fails on any such drop (`--no-stats`). @default 0.05
+   */
+  alpha?: number | null | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** @default the SQLite store of the verdict home folder (never created by compare) */
@@ -78,8 +83,9 @@ function describeMissing(
 }
 
 /**
- * `verdict compare A B`: per-metric differences between two stored runs and the test cases
- * that changed verdict. Exits 1 when a metric got worse by more than `maxDrop`, 2 when a run
+ * `verdict compare A B`: per-metric differences between two stored runs, paired tests of each
+ * change, and the test cases that changed verdict. Exits 1 when a metric got worse by more
+ * than `maxDrop` and significantly (p < `alpha`; any such drop with `alpha: null`), 2 when a run
  * or the store cannot be found or read, else 0.
  * @example
  * process.exitCode = await runCompare({ baseline: "main", candidate: "pr-42", cwd, env });
@@ -122,6 +128,7 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
       baseline: load(baseline),
       candidate: load(candidate),
       maxDrop,
+      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
     });
     const shown = [showRun(baseline, liveness), showRun(candidate, liveness)] as const;
     stdout.write(

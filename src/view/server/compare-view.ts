@@ -47,6 +47,8 @@ export function toComparisonView(options: {
     run: options.run,
     baseline: options.baseline,
     maxDrop: options.maxDrop,
+    alpha: comparison.alpha,
+    unmatched: comparison.unmatched,
     metrics: comparison.metrics.map((metric) => {
       const lowerIsBetter = metric.direction === "lower-is-better";
       const meanScoreChange = change(metric.baseline?.meanScore, metric.candidate?.meanScore);
@@ -60,6 +62,8 @@ export function toComparisonView(options: {
         passRateChange,
         direction: directionOf({ lowerIsBetter, meanScoreChange, passRateChange }),
         regressions: metric.regressions,
+        notSignificant: metric.notSignificant,
+        tests: metric.tests,
       };
     }),
     changes: comparison.changes.map((item) => ({

@@ -477,15 +477,18 @@ describe("/api/runs/:run/cases/:key/images/:n", () => {
 describe("/api/compare", () => {
   it("gives the same numbers as verdict compare, direction-aware, with the changed cases' reasons", async () => {
     const { getJson, store } = await dashboard();
+    // The plain --max-drop rule (stats=0, --no-stats): two cases are too few to test.
     const { status, body } = await getJson<RunComparisonView>(
-      `/api/compare?run=nightly&baseline=${baseline}`,
+      `/api/compare?run=nightly&baseline=${baseline}&stats=0`,
     );
     expect(status).toBe(200);
     const expected = compareRuns({
       baseline: { run: store.getRun(baseline) as never, results: baselineResults() },
       candidate: { run: store.getRun(candidate) as never, results: candidateResults() },
       maxDrop: 0,
+      alpha: null,
     });
+    expect(body.alpha).toBeNull();
     expect(body.run.id).toBe(candidate);
     expect(body.baseline.id).toBe(baseline);
     expect(body.regressed).toBe(expected.regressed);
@@ -531,6 +534,7 @@ describe("/api/compare", () => {
     const code = await runCompare({
       baseline,
       candidate: "nightly",
+      alpha: null,
       cwd: "/",
       env: {},
       store,
@@ -540,6 +544,33 @@ describe("/api/compare", () => {
     expect(code).toBe(1);
     expect(printed).toMatch(/Toxicity\s+lower\s+0\.20 → 0\.40 \(\+0\.20\)\s+100\.0% → 50\.0%/);
     expect(printed).toMatch(/insults the user\s+Toxicity\s+passed → failed\s+score 0\.30 → 0\.90/);
+  });
+
+  it("tests each change as verdict compare does: paired tests, not-significant drops, unmatched cases", async () => {
+    const { getJson, store } = await dashboard();
+    const { body } = await getJson<RunComparisonView>(
+      `/api/compare?run=${candidate}&baseline=${baseline}&alpha=0.1`,
+    );
+    const expected = compareRuns({
+      baseline: { run: store.getRun(baseline) as never, results: baselineResults() },
+      candidate: { run: store.getRun(candidate) as never, results: candidateResults() },
+      maxDrop: 0,
+      alpha: 0.1,
+    });
+    expect(body.alpha).toBe(0.1);
+    expect(body.regressed).toBe(false);
+    expect(body.unmatched).toEqual(expected.unmatched);
+    expect(body.metrics.map((metric) => [metric.tests, metric.notSignificant])).toEqual(
+      expected.metrics.map((metric) => [metric.tests, metric.notSignificant]),
+    );
+    const toxicity = body.metrics.find((metric) => metric.name === "Toxicity");
+    expect(toxicity?.tests?.passFail).toMatchObject({ passToFail: 2, failToPass: 0 });
+    // One-sided mid-p of 2 pass→fail, 0 fail→pass: P(X = 2 | n = 2) / 2.
+    expect(toxicity?.tests?.passFail?.pValue).toBeCloseTo(0.125, 12);
+    expect(toxicity?.notSignificant[0]).toMatch(/^pass rate 100\.0% → 50\.0% \(p = 0\.125\)$/);
+    expect(
+      (await getJson(`/api/compare?run=${candidate}&baseline=${baseline}&alpha=2`)).status,
+    ).toBe(400);
   });
 
   it("reads maxDrop as verdict compare --max-drop, and needs both runs", async () => {

@@ -25,6 +25,7 @@ import { RunResultsCache } from "./run-results-cache.ts";
 import { type FullSummary, isFullSummary, summarizeStoredRun, toRunRow } from "./run-rows.ts";
 import { BadQueryError, NotFoundError } from "./view-errors.ts";
 import {
+  alphaParameter,
   integerParameter,
   maxDropParameter,
   parseCaseQuery,
@@ -241,11 +242,12 @@ export class ViewApi {
     return toCaseDetail({ loaded, entry });
   }
 
-  /** `/api/compare?run&baseline&maxDrop`: `compareRuns`, as `verdict compare` prints it. */
+  /** `/api/compare?run&baseline&maxDrop&alpha&stats`: `compareRuns`, as `verdict compare` prints it. */
   async compare(query: URLSearchParams): Promise<RunComparisonView> {
     const runName = requiredParameter(query, "run", "run=<run id or identifier>");
     const baselineName = requiredParameter(query, "baseline", "baseline=<run id or identifier>");
     const maxDrop = maxDropParameter(query);
+    const alpha = alphaParameter(query);
     const candidate = await this.findRun(runName);
     const baseline = await this.findRun(baselineName);
     const [candidateResults, baselineResults] = [
@@ -256,6 +258,7 @@ export class ViewApi {
       baseline: { run: baseline.run, results: baselineResults },
       candidate: { run: candidate.run, results: candidateResults },
       maxDrop,
+      alpha,
     });
     return toComparisonView({ run: candidate.row, baseline: baseline.row, comparison, maxDrop });
   }

@@ -144,3 +144,18 @@ export function maxDropParameter(query: URLSearchParams): number {
   }
   return number;
 }
+
+/** `alpha` (default 0.05) and `stats=0` of `/api/compare`, as `--alpha` and `--no-stats`. */
+export function alphaParameter(query: URLSearchParams): number | null {
+  const stats = query.get("stats");
+  if (stats === "0" || stats === "false") return null;
+  const value = query.get("alpha");
+  if (value === null || value === "") return 0.05;
+  const number = Number(value);
+  if (value.trim() === "" || !(number > 0 && number < 1)) {
+    throw new BadQueryError(
+      `alpha must be a number between 0 and 1, e.g. 0.05; got ${JSON.stringify(value.slice(0, 50))}.`,
+    );
+  }
+  return number;
+}

@@ -1,7 +1,8 @@
 // The regression statistics of `verdict compare` on simulated runs (issue 12): with 500 paired
 // cases, how often a true 5-point pass-rate drop is flagged, and how often a zero change is
-// (the false alarms), over 200 seeds each; the plain --max-drop rule for contrast.
-//   node --conditions=verdict-source bench/compare-power.ts [--seeds 200] [--noise 0.05]
+// (the false alarms), over 200 seeds each, at each judge noise (the probability that the
+// judge flips a verdict, independently in each run); the plain --max-drop rule for contrast.
+//   node --conditions=verdict-source bench/compare-power.ts [--seeds 200] [--noise 0.03,0.05]
 import { parseArgs } from "node:util";
 import { flaggedShare } from "../test/fixtures/simulated-comparisons.ts";
 
@@ -12,19 +13,17 @@ const { values } = parseArgs({
   },
 });
 const seeds = Number(values.seeds);
-const noise = Number(values.noise);
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+console.log(`500 paired cases, ${seeds} seeds each.\n`);
 console.log(
-  `500 paired cases, judge noise ${noise} (verdict flip probability), ${seeds} seeds each:\n`,
+  "| judge noise | true change | flagged (paired tests, alpha 0.05) | flagged (plain rule, --no-stats) |",
 );
-console.log(
-  "| true change | flagged (paired tests, alpha 0.05) | flagged (plain rule, --no-stats) |",
-);
-console.log("|---|---|---|");
-for (const drop of [0.05, 0.02, 0]) {
-  const tested = flaggedShare({ seeds, drop, noise });
-  const plain = flaggedShare({ seeds, drop, noise, alpha: null });
-  console.log(
-    `| ${drop === 0 ? "none" : `${drop * 100}-point drop`} | ${percent(tested)} | ${percent(plain)} |`,
-  );
+console.log("|---|---|---|---|");
+for (const noise of values.noise.split(",").map(Number)) {
+  for (const drop of [0.05, 0.02, 0]) {
+    const tested = flaggedShare({ seeds, drop, noise });
+    const plain = flaggedShare({ seeds, drop, noise, alpha: null });
+    const change = drop === 0 ? "none" : `${drop * 100}-point drop`;
+    console.log(`| ${noise} | ${change} | ${percent(tested)} | ${percent(plain)} |`);
+  }
 }

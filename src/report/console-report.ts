@@ -14,8 +14,8 @@ import {
   formatScore,
   showControlCharacters,
   toOneLine,
-  truncateText,
 } from "./format.ts";
+import { truncateText } from "./truncate-text.ts";
 
 /** Which test cases the console report shows in full. */
 export type ConsoleReportDisplay = "all" | "failing" | "passing";

@@ -1,0 +1,165 @@
+import {
+  formatCostUsd,
+  formatCount,
+  formatDuration,
+  formatScore,
+  formatScoreAgainstThreshold,
+  formatTokens,
+  MISSING_VALUE,
+} from "../../../report/format.ts";
+import type { JudgeCallView, MetricDetailView, StepTable } from "../../api.ts";
+import { MetricOutcomeBadge } from "../components/status-badge.tsx";
+import { TextBlock } from "../components/text-block.tsx";
+
+const SOURCE_LABELS: Record<JudgeCallView["source"], string> = {
+  judge: "judge (paid)",
+  cache: "cache hit",
+  shared: "shared call",
+};
+
+function scoreText(metric: MetricDetailView): string {
+  if (metric.score === null) return `score ${MISSING_VALUE}`;
+  if (metric.threshold === null) return `score ${formatScore(metric.score)} (no threshold)`;
+  return formatScoreAgainstThreshold(metric.score, metric.threshold);
+}
+
+/**
+ * One metric on a case: outcome, score against threshold, reason or error, judge and spend;
+ * the judge's steps as tables (opinion / statement → verdict → reason); every judge call.
+ * `headingLevel` keeps the page's heading outline (3 on a case, 5 inside a span).
+ */
+export function MetricDetail(props: { metric: MetricDetailView; headingLevel?: 3 | 4 | 5 }) {
+  const { metric } = props;
+  const Heading = `h${props.headingLevel ?? 3}` as "h3";
+  const tone =
+    metric.error !== null
+      ? "error"
+      : metric.success === false
+        ? "fail"
+        : metric.success
+          ? "pass"
+          : "none";
+  return (
+    <article class={`metric metric-${tone}`}>
+      <div class="metric-header">
+        <Heading class="metric-name">{metric.name}</Heading>
+        <MetricOutcomeBadge success={metric.success} error={metric.error} />
+        <span class="metric-score">
+          <strong>{scoreText(metric)}</strong>
+          {metric.lowerIsBetter ? " · lower is better" : " · higher is better"}
+        </span>
+      </div>
+      {metric.reason !== null && <p class="metric-reason">{metric.reason}</p>}
+      {metric.error !== null && <p class="error-message">{metric.error}</p>}
+      <dl class="metric-facts">
+        <div>
+          <dt>Judge</dt>
+          <dd>{metric.evaluationModel ?? MISSING_VALUE}</dd>
+        </div>
+        <div>
+          <dt>Cost</dt>
+          <dd>{formatCostUsd(metric.costUsd)}</dd>
+        </div>
+        <div>
+          <dt>Tokens</dt>
+          <dd>{formatTokens(metric.inputTokens, metric.outputTokens)}</dd>
+        </div>
+      </dl>
+      {metric.steps.map((step, index) =>
+        "rows" in step ? (
+          <StepTableView key={index} step={step} />
+        ) : (
+          <div class="step" key={index}>
+            <p class="step-label">{step.label}</p>
+            <TextBlock text={step.text} />
+          </div>
+        ),
+      )}
+      {metric.calls.length > 0 && <JudgeCalls metricName={metric.name} calls={metric.calls} />}
+    </article>
+  );
+}
+
+function StepTableView(props: { step: StepTable }) {
+  const { step } = props;
+  return (
+    <div class="table-scroll step">
+      <table class="data-table step-table">
+        <caption>{step.label}</caption>
+        <thead>
+          <tr>
+            <th scope="col" class="numeric">
+              #
+            </th>
+            {step.columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {step.rows.map((row, rowIndex) => (
+            <tr key={rowIndex}>
+              <td class="numeric">{rowIndex + 1}</td>
+              {row.map((cell, cellIndex) => (
+                <td key={cellIndex} class={verdictClass(step.columns[cellIndex], cell)}>
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Colours a verdict cell ("yes"/"no"/"idk") — the word itself is always shown. */
+function verdictClass(column: string | undefined, cell: string): string | undefined {
+  if (column !== "verdict") return undefined;
+  return `verdict-cell verdict-cell-${cell.trim().toLowerCase() === "yes" ? "yes" : cell.trim().toLowerCase() === "no" ? "no" : "other"}`;
+}
+
+function JudgeCalls(props: { metricName: string; calls: JudgeCallView[] }) {
+  return (
+    <details class="judge-calls" open>
+      <summary>Judge calls ({formatCount(props.calls.length)})</summary>
+      <div class="table-scroll">
+        <table class="data-table">
+          <caption class="visually-hidden">Judge calls of {props.metricName}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col">Model</th>
+              <th scope="col">Source</th>
+              <th scope="col" class="numeric">
+                Tokens
+              </th>
+              <th scope="col" class="numeric">
+                Cost
+              </th>
+              <th scope="col" class="numeric">
+                Latency
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.calls.map((call, index) => (
+              <tr key={index}>
+                <td>{call.step}</td>
+                <td>{call.model ?? MISSING_VALUE}</td>
+                <td>{SOURCE_LABELS[call.source] ?? call.source}</td>
+                <td class="numeric">{formatTokens(call.inputTokens, call.outputTokens)}</td>
+                <td class="numeric">{formatCostUsd(call.costUsd)}</td>
+                <td class="numeric">
+                  {call.latencyMs === null ? MISSING_VALUE : formatDuration(call.latencyMs)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}

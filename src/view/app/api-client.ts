@@ -36,14 +36,14 @@ export function takeTokenFromLocation(): void {
   }
 }
 
-/** A query string's values: `undefined`, `null` and `""` are left out. */
+/** A query string's values: `undefined` and `null` are left out (`""` is sent: it can mean "none"). */
 export type QueryValues = Record<string, string | number | null | undefined>;
 
-/** `/api/…?a=1&b=2`, leaving out empty values. */
+/** `/api/…?a=1&b=2`, leaving out `null` and `undefined` values. */
 export function apiPath(path: string, query: QueryValues = {}): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    if (value === undefined || value === null || value === "") continue;
+    if (value === undefined || value === null) continue;
     search.set(name, String(value));
   }
   const text = search.toString();

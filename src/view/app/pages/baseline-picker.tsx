@@ -13,13 +13,13 @@ export function runOptionLabel(run: RunRow): string {
 }
 
 /**
- * Picks the run to compare with: the latest runs of the same identifier (of all runs when it
- * has none). Submitting opens `/runs/:run?baseline=<id>`, a link that can be shared.
+ * Picks the run to compare with: the latest runs of the same identifier (or, without one, of
+ * the runs without one), the newest earlier run first picked. Submitting opens `/runs/:run?baseline=<id>`, a link that can be shared.
  */
 export function BaselinePicker(props: { run: RunRow; baselineId: string | null }) {
   const { run } = props;
   const candidates = useApi<RunsPage>(
-    apiPath("/api/runs", { identifier: run.identifier, limit: CANDIDATES }),
+    apiPath("/api/runs", { identifier: run.identifier ?? "", limit: CANDIDATES }),
   );
   const others = candidates.data?.runs.filter((candidate) => candidate.id !== run.id) ?? [];
   const [choice, setChoice] = useState<string | null>(null);

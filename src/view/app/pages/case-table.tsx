@@ -58,6 +58,7 @@ export function CaseTable(props: {
   const caseQuery = caseQueryOf(props.query);
   const url = apiPath(`/api/runs/${encodeURIComponent(props.runId)}/cases`, {
     ...caseQuery,
+    q: caseQuery.q || null,
     sort: caseQuery.sort === "case" ? null : caseQuery.sort,
     dir: caseQuery.dir === "asc" ? null : caseQuery.dir,
     filter: caseQuery.filter === "all" ? null : caseQuery.filter,

@@ -41,11 +41,11 @@ export function RunsPage(props: { query: URLSearchParams }) {
   useTitle(identifier === null ? "Runs" : `Runs of ${identifier}`);
 
   const runsUrl = apiPath("/api/runs", {
-    q,
-    identifier,
-    status,
-    from,
-    to,
+    q: q || null,
+    identifier: identifier === NO_IDENTIFIER ? "" : identifier,
+    status: status || null,
+    from: from || null,
+    to: to || null,
     offset,
     limit: PAGE_SIZE,
   });
@@ -58,7 +58,13 @@ export function RunsPage(props: { query: URLSearchParams }) {
   return (
     <div class="page" aria-busy={runs.loading}>
       <div class="page-heading">
-        <h1 tabIndex={-1}>{identifier === null ? "Runs" : identifier}</h1>
+        <h1 tabIndex={-1}>
+          {identifier === null
+            ? "Runs"
+            : identifier === NO_IDENTIFIER
+              ? "Runs without identifier"
+              : identifier}
+        </h1>
         {identifier !== null && (
           <p class="page-subtitle">
             Runs with this identifier · <Link href={runsPath()}>all runs</Link>
@@ -130,7 +136,9 @@ export function RunsPage(props: { query: URLSearchParams }) {
         )}
       </search>
 
-      {identifier !== null && identifier !== NO_IDENTIFIER && <Trends identifier={identifier} />}
+      {identifier !== null && (
+        <Trends identifier={identifier === NO_IDENTIFIER ? null : identifier} />
+      )}
 
       {runs.error && <ErrorNotice error={runs.error} what="runs" />}
       {runs.data === null && !runs.error && <Loading what="runs" />}

@@ -23,9 +23,9 @@ const SCORE_RANGE: [number, number] = [0, 1];
  * chart each), and the cost per run. Clicking a point opens that run; the same numbers are
  * in a table below, each run a link, for keyboard and screen-reader users.
  */
-export function Trends(props: { identifier: string }) {
+export function Trends(props: { identifier: string | null }) {
   const trend = useApi<Trend>(
-    apiPath("/api/trends", { identifier: props.identifier, limit: TREND_RUNS }),
+    apiPath("/api/trends", { identifier: props.identifier ?? "", limit: TREND_RUNS }),
   );
   return (
     <section class="trends" aria-labelledby="trends-heading">

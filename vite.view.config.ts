@@ -1,22 +1,46 @@
+import { existsSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 /**
  * Builds the dashboard's browser app (src/view/app/) into dist/view-app/: index.html and
  * hashed assets that `verdict view` serves. Vite 8 transforms TSX with oxc; JSX goes to
  * Preact's automatic runtime, so no Preact plugin is needed (no dev server, no fast refresh).
  */
-export const VIEW_APP_ROOT = fileURLToPath(new URL("src/view/app", import.meta.url));
-export const VIEW_APP_OUT_DIR = fileURLToPath(new URL("dist/view-app", import.meta.url));
+const ROOT = fileURLToPath(new URL("src/view/app", import.meta.url));
+const OUT_DIR = fileURLToPath(new URL("dist/view-app", import.meta.url));
+const STAGING_DIR = `${OUT_DIR}.next`;
+const PREVIOUS_DIR = `${OUT_DIR}.previous`;
+
+/**
+ * Writes the build next to dist/view-app/ and then swaps it in with two renames, so that a
+ * `verdict view` serving the folder never finds it half-written or gone (`npm pack` rebuilds
+ * while the browser tests run).
+ */
+function swapIntoPlace(): Plugin {
+  return {
+    name: "verdict-view-app-swap",
+    apply: "build",
+    closeBundle() {
+      if (!existsSync(join(STAGING_DIR, "index.html"))) return;
+      rmSync(PREVIOUS_DIR, { recursive: true, force: true });
+      if (existsSync(OUT_DIR)) renameSync(OUT_DIR, PREVIOUS_DIR);
+      renameSync(STAGING_DIR, OUT_DIR);
+      rmSync(PREVIOUS_DIR, { recursive: true, force: true });
+    },
+  };
+}
 
 export default defineConfig({
-  root: VIEW_APP_ROOT,
+  root: ROOT,
   base: "/",
   publicDir: false,
   logLevel: "warn",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  plugins: [swapIntoPlace()],
   build: {
-    outDir: VIEW_APP_OUT_DIR,
+    outDir: STAGING_DIR,
     emptyOutDir: true,
     // No source maps: the package ships no sources for them to point at.
     sourcemap: false,

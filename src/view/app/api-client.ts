@@ -1,12 +1,10 @@
 /**
  * How the app talks to `verdict view`'s JSON API (src/view/api.ts): every request is a GET to
  * the page's own origin, with `Authorization: Bearer <token>` when the server was started with
- * `--token`. The token comes from the first URL's `?token=`; it is kept in memory (and in this
- * tab's sessionStorage, so a reload keeps working) and removed from the address bar, so that
- * links copied from the dashboard never carry it.
+ * `--token`. The token comes from the first URL's `?token=`; it is kept in memory only and
+ * removed from the address bar, so that links copied from the dashboard never carry it (the
+ * server also answers that first request with an HttpOnly cookie, so a reload still works).
  */
-
-const TOKEN_STORAGE_KEY = "verdict-view-token";
 
 let token: string | null = null;
 
@@ -14,26 +12,10 @@ let token: string | null = null;
 export function takeTokenFromLocation(): void {
   const url = new URL(window.location.href);
   const fromUrl = url.searchParams.get("token");
-  if (fromUrl !== null && fromUrl !== "") {
-    token = fromUrl;
-    url.searchParams.delete("token");
-    window.history.replaceState(
-      window.history.state,
-      "",
-      `${url.pathname}${url.search}${url.hash}`,
-    );
-    try {
-      window.sessionStorage.setItem(TOKEN_STORAGE_KEY, fromUrl);
-    } catch {
-      // Storage may be disabled: the token then lasts until the page is reloaded.
-    }
-    return;
-  }
-  try {
-    token = window.sessionStorage.getItem(TOKEN_STORAGE_KEY);
-  } catch {
-    token = null;
-  }
+  if (fromUrl === null || fromUrl === "") return;
+  token = fromUrl;
+  url.searchParams.delete("token");
+  window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
 }
 
 /** A query string's values: `undefined` and `null` are left out (`""` is sent: it can mean "none"). */

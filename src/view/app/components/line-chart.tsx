@@ -2,6 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { useTheme } from "../theme.ts";
+import { formatTime } from "./time-text.tsx";
 
 /** One line of a {@link LineChart}. */
 export interface ChartSeries {
@@ -50,19 +51,29 @@ export function LineChart(props: {
       stroke: text,
       grid: { stroke: grid, width: 1 },
       ticks: { stroke: grid, width: 1 },
-      ...(format ? { values: (_chart, values) => values.map((value) => format(value)) } : {}),
+      ...(format
+        ? { values: (_chart, values) => values.map((value) => format(value)), size: 64 }
+        : {}),
     });
     const firstFormat = props.series[0]?.format;
     const options: uPlot.Options = {
       width,
       height: HEIGHT,
+      // Times read in UTC, as everywhere else in the dashboard.
+      tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), "Etc/UTC"),
       scales: {
         x: { time: true },
         y: props.yRange ? { range: props.yRange } : { auto: true },
       },
       axes: [axis(), axis(firstFormat)],
       series: [
-        { label: "Run started" },
+        {
+          label: "Run started",
+          value: (_chart, value) =>
+            value === null
+              ? "–"
+              : formatTime(new Date(value * 1000).toISOString(), { withSeconds: false }),
+        },
         ...props.series.map(
           (series): uPlot.Series => ({
             label: series.label,

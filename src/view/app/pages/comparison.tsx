@@ -93,6 +93,12 @@ export function Comparison(props: { runId: string; baselineId: string; embedded?
   );
 }
 
+/** Green for a change the metric's direction calls better, red for worse (the sign says which). */
+function changeClass(change: number | null, lowerIsBetter: boolean): string {
+  if (change === null || Math.abs(change) < 0.00005) return "change-none";
+  return change > 0 !== lowerIsBetter ? "change-good" : "change-bad";
+}
+
 function MetricChangeRow(props: { metric: MetricChange }) {
   const { metric } = props;
   const summary = (side: MetricChange["baseline"]) =>
@@ -110,8 +116,12 @@ function MetricChangeRow(props: { metric: MetricChange }) {
       </th>
       <td class="numeric">{summary(metric.baseline)}</td>
       <td class="numeric">{summary(metric.candidate)}</td>
-      <td class="numeric">{formatScoreChange(metric.meanScoreChange)}</td>
-      <td class="numeric">{formatRateChange(metric.passRateChange)}</td>
+      <td class={`numeric ${changeClass(metric.meanScoreChange, metric.lowerIsBetter)}`}>
+        {formatScoreChange(metric.meanScoreChange)}
+      </td>
+      <td class={`numeric ${changeClass(metric.passRateChange, false)}`}>
+        {formatRateChange(metric.passRateChange)}
+      </td>
       <td>
         <span class={`direction direction-${tone}`}>
           {metric.direction === null ? MISSING_VALUE : DIRECTION_WORDS[metric.direction]}

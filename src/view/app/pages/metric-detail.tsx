@@ -67,7 +67,7 @@ export function MetricDetail(props: { metric: MetricDetailView; headingLevel?: 3
       </dl>
       {metric.steps.map((step, index) =>
         "rows" in step ? (
-          <StepTableView key={index} step={step} />
+          <StepTableView key={index} step={step} lowerIsBetter={metric.lowerIsBetter} />
         ) : (
           <div class="step" key={index}>
             <p class="step-label">{step.label}</p>
@@ -80,7 +80,7 @@ export function MetricDetail(props: { metric: MetricDetailView; headingLevel?: 3
   );
 }
 
-function StepTableView(props: { step: StepTable }) {
+function StepTableView(props: { step: StepTable; lowerIsBetter: boolean }) {
   const { step } = props;
   return (
     <div class="table-scroll step">
@@ -103,7 +103,10 @@ function StepTableView(props: { step: StepTable }) {
             <tr key={rowIndex}>
               <td class="numeric">{rowIndex + 1}</td>
               {row.map((cell, cellIndex) => (
-                <td key={cellIndex} class={verdictClass(step.columns[cellIndex], cell)}>
+                <td
+                  key={cellIndex}
+                  class={verdictClass(step.columns[cellIndex], cell, props.lowerIsBetter)}
+                >
                   {cell}
                 </td>
               ))}
@@ -115,10 +118,16 @@ function StepTableView(props: { step: StepTable }) {
   );
 }
 
-/** Colours a verdict cell ("yes"/"no"/"idk") — the word itself is always shown. */
-function verdictClass(column: string | undefined, cell: string): string | undefined {
+/**
+ * Colours a verdict cell — the word itself is always shown. A "yes" counts against a metric
+ * whose lower score is better (a toxic opinion) and for the others (a relevant statement).
+ */
+function verdictClass(column: string | undefined, cell: string, lowerIsBetter: boolean) {
   if (column !== "verdict") return undefined;
-  return `verdict-cell verdict-cell-${cell.trim().toLowerCase() === "yes" ? "yes" : cell.trim().toLowerCase() === "no" ? "no" : "other"}`;
+  const word = cell.trim().toLowerCase();
+  if (word !== "yes" && word !== "no") return "verdict-cell";
+  const good = (word === "yes") !== lowerIsBetter;
+  return `verdict-cell ${good ? "verdict-cell-good" : "verdict-cell-bad"}`;
 }
 
 function JudgeCalls(props: { metricName: string; calls: JudgeCallView[] }) {

@@ -22,8 +22,9 @@ function Verdict(props: { detail: RunDetail }) {
     );
     tone = "warn";
   } else if (cases.failed + cases.errored > 0) {
+    const errored = cases.errored > 0 ? ` (${formatCount(cases.errored)} with an error)` : "";
     parts.push(
-      `${formatCount(cases.failed + cases.errored)} of ${formatPlural(cases.total, "test case")} failed.`,
+      `${formatCount(cases.failed + cases.errored)} of ${formatPlural(cases.total, "test case")} failed${errored}.`,
     );
     tone = "fail";
   } else {
@@ -121,6 +122,7 @@ function MetricCard(props: { metric: MetricAggregate; histogram: HistogramData |
   return (
     <article class="card metric-summary">
       <h3>{metric.name}</h3>
+      <p class="card-detail">{metric.lowerIsBetter ? "lower is better" : "higher is better"}</p>
       <dl class="metric-figures">
         <div>
           <dt>Mean score</dt>
@@ -136,10 +138,6 @@ function MetricCard(props: { metric: MetricAggregate; histogram: HistogramData |
             <dd>{formatScore(histogram.threshold)}</dd>
           </div>
         )}
-        <div>
-          <dt>Better</dt>
-          <dd>{metric.lowerIsBetter ? "lower" : "higher"}</dd>
-        </div>
       </dl>
       <ul class="metric-counts">
         <li class="count-pass">{formatCount(metric.passed)} passed</li>

@@ -256,7 +256,7 @@ function buildProgram(options: {
 
   program
     .command("view")
-    .description("serve the stored runs as a local dashboard on 127.0.0.1")
+    .description("serve the stored runs as a local dashboard (127.0.0.1 unless --host and --token)")
     .option(
       "--port <number>",
       "port to listen on (0 picks a free one)",
@@ -271,9 +271,30 @@ function buildProgram(options: {
       },
       4242,
     )
-    .action(async (flags: { port: number }) => {
+    .option(
+      "--host <address>",
+      "interface to listen on; anything but 127.0.0.1 needs --token (0.0.0.0: every interface)",
+      nonEmpty("--host"),
+      "127.0.0.1",
+    )
+    .option(
+      "--token <token>",
+      "require this token on every request (Bearer header or ?token=): at least 16 characters",
+      nonEmpty("--token"),
+    )
+    .option("--open", "open the dashboard in your browser")
+    .action(async (flags: { port: number; host: string; token?: string; open?: true }) => {
       const { runView } = await import("./commands/view.ts");
-      setExitCode(await runView({ cwd, env, port: flags.port }));
+      setExitCode(
+        await runView({
+          cwd,
+          env,
+          port: flags.port,
+          host: flags.host,
+          ...(flags.token === undefined ? {} : { token: flags.token }),
+          open: flags.open === true,
+        }),
+      );
     });
 
   program

@@ -41,7 +41,14 @@ describe("evaluate", () => {
     expect(result.summary.metrics).toEqual([
       expect.objectContaining({ name: "Toxicity", passed: 3, failed: 3, errored: 0 }),
     ]);
-    expect(result.summary.testCases).toEqual({ total: 6, passed: 3, failed: 3, unscored: 0 });
+    expect(result.summary.testCases).toEqual({
+      total: 6,
+      passed: 3,
+      failed: 3,
+      unscored: 0,
+      errored: 0,
+    });
+    expect(result.summary.judges).toEqual(["mock-judge"]);
     expect(toxicity.score).toBeNull();
     expect(toxicity.judgeCalls).toBe(0);
   });

@@ -1,4 +1,4 @@
-import { metricStatus, metricsOfCase } from "./case-metrics.ts";
+import { caseStatus, metricStatus, metricsOfCase } from "./case-metrics.ts";
 import type {
   EvaluationSummary,
   JudgeSpending,
@@ -51,6 +51,13 @@ export function summarizeRun(options: {
   const { testResults } = options;
   const total = options.total ?? testResults.length;
   const failed = testResults.filter((result) => result.success === false).length;
+  const errored = testResults.filter((result) => caseStatus(result) === "errored").length;
+  const judges = new Set<string>();
+  for (const result of testResults) {
+    for (const metric of metricsOfCase(result)) {
+      if (metric.evaluationModel !== null) judges.add(metric.evaluationModel);
+    }
+  }
   return {
     status: options.status,
     metrics: summarizeMetrics(testResults),
@@ -59,7 +66,9 @@ export function summarizeRun(options: {
       passed: testResults.length - failed,
       failed,
       unscored: total - testResults.length,
+      errored,
     },
+    judges: [...judges].sort(),
     ...snapshotSpending(options.spending),
     durationMs: options.durationMs,
     ...(usesFakeJudge(testResults) ? { fakeJudge: true as const } : {}),

@@ -1,4 +1,4 @@
-import { formatCount, formatDuration, MISSING_VALUE } from "../../../report/format.ts";
+import { formatCount, formatDuration } from "../../../report/format.ts";
 import type { CaseDetail } from "../../api.ts";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
@@ -55,9 +55,7 @@ export function CasePage(props: { runId: string; caseKey: string }) {
               File <code>{data.file}</code>
             </span>
           )}
-          <span>
-            {data.durationMs === null ? MISSING_VALUE : `took ${formatDuration(data.durationMs)}`}
-          </span>
+          {data.durationMs !== null && <span>took {formatDuration(data.durationMs)}</span>}
           {data.tags.map((tag) => (
             <span class="tag" key={tag}>
               {tag}

@@ -26,9 +26,9 @@ function scoreText(metric: MetricDetailView): string {
 /**
  * One metric on a case: outcome, score against threshold, reason or error, judge and spend;
  * the judge's steps as tables (opinion / statement → verdict → reason); every judge call.
- * `headingLevel` keeps the page's heading outline (3 on a case, 5 inside a span).
+ * `headingLevel` keeps the page's heading outline (3 under a section, 4 inside a trial).
  */
-export function MetricDetail(props: { metric: MetricDetailView; headingLevel?: 3 | 4 | 5 }) {
+export function MetricDetail(props: { metric: MetricDetailView; headingLevel?: 3 | 4 }) {
   const { metric } = props;
   const Heading = `h${props.headingLevel ?? 3}` as "h3";
   const tone =

@@ -34,18 +34,18 @@ function SpanNode(props: { span: SpanView; depth: number }) {
           {span.error !== null && <p class="error-message">{span.error}</p>}
           <div class="fields">
             <div class="field">
-              <h4>Input</h4>
+              <p class="field-label">Input</p>
               <JsonBlock value={span.input} />
             </div>
             <div class="field">
-              <h4>Output</h4>
+              <p class="field-label">Output</p>
               <JsonBlock value={span.output} />
             </div>
           </div>
           {span.metrics.length > 0 && (
             <div class="metrics">
               {span.metrics.map((metric) => (
-                <MetricDetail key={metric.name} metric={metric} headingLevel={5} />
+                <MetricDetail key={metric.name} metric={metric} headingLevel={3} />
               ))}
             </div>
           )}

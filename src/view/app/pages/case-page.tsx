@@ -116,7 +116,7 @@ export function CasePage(props: { runId: string; caseKey: string }) {
               </summary>
               <div class="metrics">
                 {trial.metrics.map((metric) => (
-                  <MetricDetail key={metric.name} metric={metric} headingLevel={4} />
+                  <MetricDetail key={metric.name} metric={metric} />
                 ))}
               </div>
             </details>

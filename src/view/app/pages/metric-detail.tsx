@@ -26,11 +26,9 @@ function scoreText(metric: MetricDetailView): string {
 /**
  * One metric on a case: outcome, score against threshold, reason or error, judge and spend;
  * the judge's steps as tables (opinion / statement → verdict → reason); every judge call.
- * `headingLevel` keeps the page's heading outline (3 under a section, 4 inside a trial).
  */
-export function MetricDetail(props: { metric: MetricDetailView; headingLevel?: 3 | 4 }) {
+export function MetricDetail(props: { metric: MetricDetailView }) {
   const { metric } = props;
-  const Heading = `h${props.headingLevel ?? 3}` as "h3";
   const tone =
     metric.error !== null
       ? "error"
@@ -42,7 +40,7 @@ export function MetricDetail(props: { metric: MetricDetailView; headingLevel?: 3
   return (
     <article class={`metric metric-${tone}`}>
       <div class="metric-header">
-        <Heading class="metric-name">{metric.name}</Heading>
+        <h3 class="metric-name">{metric.name}</h3>
         <MetricOutcomeBadge success={metric.success} error={metric.error} />
         <span class="metric-score">
           <strong>{scoreText(metric)}</strong>

@@ -45,7 +45,7 @@ function SpanNode(props: { span: SpanView; depth: number }) {
           {span.metrics.length > 0 && (
             <div class="metrics">
               {span.metrics.map((metric) => (
-                <MetricDetail key={metric.name} metric={metric} headingLevel={3} />
+                <MetricDetail key={metric.name} metric={metric} />
               ))}
             </div>
           )}

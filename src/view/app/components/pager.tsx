@@ -41,15 +41,3 @@ export function Pager(props: {
     </nav>
   );
 }
-
-/** The page number in the URL (`?page=3`) as an offset; a bad value is page 1. */
-export function offsetOfPage(page: string | null, limit: number): number {
-  const number = Number.parseInt(page ?? "1", 10);
-  return Number.isFinite(number) && number > 1 ? (number - 1) * limit : 0;
-}
-
-/** The URL's `page` value of an offset (`null` for the first page, which needs none). */
-export function pageOfOffset(offset: number, limit: number): string | null {
-  const page = Math.floor(offset / limit) + 1;
-  return page === 1 ? null : String(page);
-}

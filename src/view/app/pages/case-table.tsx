@@ -10,9 +10,9 @@ import type { CaseQuery, CaseRow, CasesPage, RunDetail } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice } from "../components/load-state.tsx";
-import { offsetOfPage, Pager, pageOfOffset } from "../components/pager.tsx";
+import { Pager } from "../components/pager.tsx";
 import { CaseStatusBadge } from "../components/status-badge.tsx";
-import { casePath, updateQuery } from "../router.ts";
+import { casePath, offsetOfPage, pageOfOffset, updateQuery } from "../router.ts";
 import { useApi } from "../use-api.ts";
 
 const PAGE_SIZE = 100;

@@ -4,8 +4,8 @@ import type { IdentifierList, RunRow, RunsPage as RunsPageData } from "../../api
 import { apiPath } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
-import { offsetOfPage, Pager, pageOfOffset } from "../components/pager.tsx";
-import { NO_IDENTIFIER, runsPath, updateQuery } from "../router.ts";
+import { Pager } from "../components/pager.tsx";
+import { NO_IDENTIFIER, offsetOfPage, pageOfOffset, runsPath, updateQuery } from "../router.ts";
 import { useApi } from "../use-api.ts";
 import { useTitle } from "../use-title.ts";
 import { RunGroupTable } from "./run-group-table.tsx";

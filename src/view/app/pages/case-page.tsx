@@ -109,10 +109,16 @@ export function CasePage(props: { runId: string; caseKey: string }) {
       {data.trials.length > 1 && (
         <section aria-labelledby="trials-heading">
           <h2 id="trials-heading">Trials</h2>
+          <p class="section-note">
+            {formatCount(data.trials.filter((trial) => trial.success !== false).length)} of{" "}
+            {formatCount(data.trials.length)} trials passed; the metrics above are the first
+            trial's.
+          </p>
           {data.trials.map((trial) => (
-            <details class="trial" key={trial.trial}>
+            <details class="trial" key={trial.trial} open={trial.success === false}>
               <summary>
-                Trial {trial.trial} <MetricOutcomeBadge success={trial.success} error={null} />
+                <MetricOutcomeBadge success={trial.success} error={null} /> Trial {trial.trial + 1}{" "}
+                of {data.trials.length}
               </summary>
               <div class="metrics">
                 {trial.metrics.map((metric) => (

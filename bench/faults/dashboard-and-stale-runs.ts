@@ -21,6 +21,7 @@ import type { RunStore } from "../../src/store/run-store.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import type { RunsPage } from "../../src/view/api.ts";
 import { createViewServer } from "../../src/view/server/view-server.ts";
+import { makeAppFolder } from "../../test/fixtures/dashboard-runs.ts";
 import {
   BAD_VIEW_REQUESTS,
   FOREIGN_HOSTS,
@@ -39,13 +40,16 @@ async function withViewServer<Result>(
   store: RunStore,
   use: (port: number) => Promise<Result>,
 ): Promise<Result> {
-  const server = createViewServer({ store, log: () => {}, appFolder: null });
+  // As installed: the app built (its pages are 503 until `npm run build` in a source checkout).
+  const appFolder = makeAppFolder();
+  const server = createViewServer({ store, log: () => {}, appFolder });
   await new Promise<void>((resolve) => server.listen(0, VIEW_HOST, () => resolve()));
   try {
     return await use((server.address() as AddressInfo).port);
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    rmSync(appFolder, { recursive: true, force: true });
   }
 }
 

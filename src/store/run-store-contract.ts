@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testResultArbitrary } from "../../test/fixtures/result-arbitraries.ts";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, TestResult } from "../results/evaluation-result.ts";
@@ -428,6 +430,19 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         store.startRun(makeStoredRun());
         expect(() => store.saveTestResult("run-1", makeStoredTestResult(-1))).toThrow(StoreError);
         expect(() => store.saveTestResult("run-1", makeStoredTestResult(0.5))).toThrow(StoreError);
+      });
+
+      it("keeps every field of generated results (steps, judge calls, files, tags, image data…)", () => {
+        store.startRun(makeStoredRun());
+        const results = fc.sample(testResultArbitrary, { numRuns: 30, seed: 11 });
+        const byIndex = new Map(results.map((result) => [result.index, result]));
+        for (const result of byIndex.values()) {
+          store.saveTestResult("run-1", { fingerprint: "f", result });
+        }
+        const read = store.getTestResults("run-1").map((stored) => stored.result);
+        expect(read).toStrictEqual(
+          structuredClone([...byIndex.values()].sort((a, b) => a.index - b.index)),
+        );
       });
 
       it("keeps unicode and large values intact", () => {

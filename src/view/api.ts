@@ -31,6 +31,7 @@
  */
 
 import type { MetricSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { JudgeCallRecord } from "../results/metric-data.ts";
 
 /**
  * `/api/runs` parameters. `q`: text found (case-insensitive) in the run's id or identifier;
@@ -241,17 +242,12 @@ export interface CasesPage {
   resultsVersion: number;
 }
 
-/** One judge request behind a metric's score. */
-export interface JudgeCallView {
-  step: string;
-  model: string | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  /** What the answer cost when bought; for `cache` and `shared`, nothing was paid (saved). */
-  costUsd: number | null;
-  latencyMs: number | null;
-  source: "judge" | "cache" | "shared";
-}
+/**
+ * One judge request behind a metric's score, as results record it: step, model, tokens,
+ * `costUsd` (what the answer cost when bought; for `cache` and `shared` nothing was paid),
+ * `latencyMs`, and `source` (`"judge"`, `"cache"` or `"shared"`).
+ */
+export type JudgeCallView = JudgeCallRecord;
 
 /** One of the judge's steps as rows: (opinion / statement / claim) → verdict → reason. */
 export interface StepTable {

@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DASHBOARD_RUNS, dashboardOwner } from "../../../test/fixtures/dashboard-runs.ts";
-import { startDashboard, type TestDashboard } from "../../../test/fixtures/dashboard-server.ts";
+import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
 import { testResult } from "../../../test/fixtures/results.ts";
 import { makeSummary } from "../../store/run-store-contract.ts";
 import type { CaseRow, RunRow } from "../api.ts";
 
-const dashboards: TestDashboard[] = [];
-afterEach(async () => {
-  for (const dashboard of dashboards.splice(0)) await dashboard.close();
-});
-
-async function dashboard(options: Parameters<typeof startDashboard>[0] = {}) {
-  const started = await startDashboard(options);
-  dashboards.push(started);
-  return started;
-}
+const dashboard = useDashboards();
 
 interface ReceivedEvent {
   type: string;

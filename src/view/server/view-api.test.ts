@@ -1,14 +1,14 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "csv/sync";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   baselineResults,
   candidateResults,
   DASHBOARD_RUNS,
   DEAD_PID,
 } from "../../../test/fixtures/dashboard-runs.ts";
-import { startDashboard, type TestDashboard } from "../../../test/fixtures/dashboard-server.ts";
+import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
 import { PNG_BYTES } from "../../../test/fixtures/images.ts";
 import { all, parseXml } from "../../../test/fixtures/parse-xml.ts";
 import { testResult } from "../../../test/fixtures/results.ts";
@@ -27,16 +27,7 @@ import type {
   Trend,
 } from "../api.ts";
 
-const dashboards: TestDashboard[] = [];
-afterEach(async () => {
-  for (const dashboard of dashboards.splice(0)) await dashboard.close();
-});
-
-async function dashboard(options: Parameters<typeof startDashboard>[0] = {}) {
-  const started = await startDashboard(options);
-  dashboards.push(started);
-  return started;
-}
+const dashboard = useDashboards();
 
 const { baseline, candidate, components, repeated, running, dead, legacy } = DASHBOARD_RUNS;
 

@@ -46,7 +46,7 @@ export interface ViewApiOptions {
   store: ViewStore;
   /** The clock, host name and process table that tell a dead run from a live one. */
   liveness: () => RunLivenessOptions;
-  /** @default a cache of 60,000 cases */
+  /** @default a cache of 30,000 cases */
   cache?: RunResultsCache;
 }
 

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { DASHBOARD_RUNS, makeAppFolder } from "../../../test/fixtures/dashboard-runs.ts";
-import { startDashboard, type TestDashboard } from "../../../test/fixtures/dashboard-server.ts";
+import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
 import {
   BAD_VIEW_REQUESTS,
   FOREIGN_HOSTS,
@@ -25,18 +25,12 @@ import {
   type ViewServerOptions,
 } from "./view-server.ts";
 
-const dashboards: TestDashboard[] = [];
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
-  for (const dashboard of dashboards.splice(0)) await dashboard.close();
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function dashboard(options: Parameters<typeof startDashboard>[0] = {}) {
-  const started = await startDashboard(options);
-  dashboards.push(started);
-  return started;
-}
+const dashboard = useDashboards();
 
 /** A server over a memory store (for tests that replace store methods). */
 async function serve(store: MemoryRunStore, options: Partial<ViewServerOptions> = {}) {

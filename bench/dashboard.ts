@@ -1,5 +1,5 @@
-// The dashboard's speed in a browser (issue 11): a store with 1,000 runs (20 identifiers) and
-// one run of 10,000 cases, served by the real `verdict view` command, measured in Debian's
+// The dashboard's speed in a browser (issue 11): a store with 1,000 runs (12 identifiers, 20
+// cases each) and one run of 10,000 cases (bench/view-api.ts seeds it), served by the real `verdict view` command, measured in Debian's
 // Chromium. Not part of `npm test`.
 //
 //   npm run bench:dashboard                 # about a minute on 2 cores
@@ -19,15 +19,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Page } from "playwright-core";
-import { SqliteRunStore } from "../src/store/sqlite-run-store.ts";
 import {
   launchChromium,
   openGuardedPage,
   startViewCommand,
   waitForPage,
 } from "../test/fixtures/dashboard-browser.ts";
-import { saveRun, supportBotResults } from "../test/fixtures/dashboard-showcase.ts";
 import { ensureViewAppBuilt } from "../test/fixtures/view-app-build.ts";
+import { seedViewBenchStore } from "./view-api.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -40,42 +39,18 @@ const { values: options } = parseArgs({
 const RUNS = Number(options.runs);
 const CASES = Number(options.cases);
 const REPEATS = Number(options.repeats);
-const IDENTIFIERS = 20;
-const BIG_RUN = "b16b16b1-0000-4000-8000-000000010000";
-const DAY_MS = 86_400_000;
+/** The 10,000-case run of {@link seedViewBenchStore}. */
+const BIG_RUN = "big";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((first, second) => first - second);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** Seeds the store: RUNS small runs (6 cases each) over IDENTIFIERS identifiers, and the big run. */
+/** Seeds the store as bench/view-api.ts does (the API bench): the same figures, from the browser. */
 function seed(home: string): { seconds: number } {
   const started = performance.now();
-  const store = new SqliteRunStore({ path: path.join(home, "verdict.db") });
-  const small = supportBotResults(3, 6);
-  const first = Date.parse("2025-01-01T00:00:00.000Z");
-  for (let index = 0; index < RUNS - 1; index++) {
-    saveRun(
-      store,
-      {
-        id: `${String(index).padStart(8, "0")}-0000-4000-8000-000000000000`,
-        identifier: `suite-${index % IDENTIFIERS}`,
-        startedAt: new Date(first + index * (DAY_MS / 10)).toISOString(),
-      },
-      small,
-    );
-  }
-  saveRun(
-    store,
-    {
-      id: BIG_RUN,
-      identifier: "suite-big",
-      startedAt: new Date(first + RUNS * (DAY_MS / 10)).toISOString(),
-    },
-    supportBotResults(7, CASES),
-  );
-  store.close();
+  seedViewBenchStore({ path: path.join(home, "verdict.db"), runs: RUNS, cases: CASES });
   return { seconds: (performance.now() - started) / 1000 };
 }
 
@@ -165,10 +140,13 @@ async function keystrokes(options: {
   for (const step of [...steps, ...erase]) {
     const key = step();
     const query = typed.join("");
+    // As the app writes it (URLSearchParams: a space is "+").
+    const encoded = new URLSearchParams({ q: query }).toString();
+    const attribute = options.drawnAttribute;
     const selector =
       query === ""
-        ? `[${options.drawnAttribute}]:not([${options.drawnAttribute}*="q="])`
-        : `[${options.drawnAttribute}*="q=${encodeURIComponent(query)}&"], [${options.drawnAttribute}$="q=${encodeURIComponent(query)}"]`;
+        ? `[${attribute}]:not([${attribute}*="q="])`
+        : `[${attribute}*="${encoded}&"], [${attribute}$="${encoded}"]`;
     await page.keyboard.press(key);
     times.push(
       await page.evaluate(async (css) => {
@@ -177,7 +155,10 @@ async function keystrokes(options: {
           __keydownAt: number;
         };
         const keydown = scope.__keydownAt;
-        return (await scope.__firstSeen(css)) - keydown;
+        const timeout = new Promise<number>((_resolve, reject) =>
+          setTimeout(() => reject(new Error(`Nothing matched ${css} within 10 s.`)), 10_000),
+        );
+        return (await Promise.race([scope.__firstSeen(css), timeout])) - keydown;
       }, selector),
     );
   }
@@ -212,7 +193,7 @@ async function main() {
       page,
       search: ".cases input[type=search]",
       drawnAttribute: "data-cases-url",
-      word: "refund",
+      word: "case 123",
     });
     // The "Failing" filter, clicked in the page: click → that filter's rows drawn.
     const failingClick = await page.evaluate(async () => {
@@ -273,7 +254,7 @@ async function main() {
           `| ${row.figure} | < ${row.goal} ms | ${row.median.toFixed(0)} ms | ${row.slowest.toFixed(0)} ms | ${row.times.length} | ${row.met ? "✓" : "✗"} |`,
       ),
       "",
-      `Seeding the store took ${seeded.seconds.toFixed(1)} s. Keystrokes: "refund" typed and erased one character at a time on the case table, "suite-1" on the runs page.`,
+      `Seeding the store took ${seeded.seconds.toFixed(1)} s. Keystrokes: "case 123" typed and erased one character at a time on the case table (from every case matching to one), "suite-1" on the runs page.`,
       "",
     ];
     const markdown = lines.join("\n");

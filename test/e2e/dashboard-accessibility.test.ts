@@ -2,24 +2,19 @@
 // accessibility violation (axe) and is photographed into test/e2e/__screenshots__/dashboard/;
 // the theme toggle is remembered; everything is reachable and usable from the keyboard.
 
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
-  launchChromium,
   openGuardedPage,
   seriousAccessibilityViolations,
-  startViewCommand,
-  type ViewCommand,
   waitForPage,
 } from "../fixtures/dashboard-browser.ts";
 import { DASHBOARD_RUNS } from "../fixtures/dashboard-runs.ts";
 import { SHOWCASE, seedShowcase } from "../fixtures/dashboard-showcase.ts";
-import { expectNoIncidents } from "./dashboard-expectations.ts";
+import { expectNoIncidents, useBrowserDashboard } from "./dashboard-session.ts";
 
 const SCREENSHOTS = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -53,23 +48,10 @@ const PAGES = [
   },
 ] as const;
 
-let home: string;
-let view: ViewCommand;
-let browser: Browser;
+const dashboard = useBrowserDashboard(seedShowcase);
 
-beforeAll(async () => {
-  home = mkdtempSync(path.join(tmpdir(), "verdict-dashboard-a11y-"));
-  const store = new SqliteRunStore({ path: path.join(home, "verdict.db") });
-  seedShowcase(store);
-  store.close();
+beforeAll(() => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [view, browser] = await Promise.all([startViewCommand({ home }), launchChromium()]);
-}, BROWSER_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await view?.stop();
-  if (home) rmSync(home, { recursive: true, force: true });
 });
 
 async function backgroundOf(page: Page): Promise<string> {
@@ -80,12 +62,16 @@ describe.each(["light", "dark"] as const)("every page in %s mode", (colorScheme)
   it(
     "loads, has no serious accessibility violation, and is photographed",
     async () => {
-      const { page, incidents, close } = await openGuardedPage(browser, view.base, {
-        colorScheme,
-      });
+      const { page, incidents, close } = await openGuardedPage(
+        dashboard.browser,
+        dashboard.view.base,
+        {
+          colorScheme,
+        },
+      );
       const violations: Record<string, string[]> = {};
       for (const entry of PAGES) {
-        await page.goto(`${view.base}${entry.path}`);
+        await page.goto(`${dashboard.view.base}${entry.path}`);
         await waitForPage(page);
         await expect.poll(() => page.locator("h1").textContent()).toBe(entry.heading);
         // Charts draw after their data: wait for them before the picture.
@@ -117,10 +103,14 @@ describe("the theme", () => {
   it(
     "follows the system, and the toggle's choice is remembered over reloads",
     async () => {
-      const { page, incidents, close } = await openGuardedPage(browser, view.base, {
-        colorScheme: "dark",
-      });
-      await page.goto(`${view.base}/`);
+      const { page, incidents, close } = await openGuardedPage(
+        dashboard.browser,
+        dashboard.view.base,
+        {
+          colorScheme: "dark",
+        },
+      );
+      await page.goto(`${dashboard.view.base}/`);
       await waitForPage(page);
       const toggle = page.getByRole("button", { name: "Dark mode" });
       expect(await backgroundOf(page)).toBe("rgb(13, 17, 23)");
@@ -135,7 +125,7 @@ describe("the theme", () => {
       expect(await page.evaluate(() => localStorage.getItem("verdict-view-theme"))).toBe("light");
 
       await toggle.click();
-      await page.goto(`${view.base}/runs/${SHOWCASE.latest}`);
+      await page.goto(`${dashboard.view.base}/runs/${SHOWCASE.latest}`);
       await waitForPage(page);
       expect(await backgroundOf(page)).toBe("rgb(13, 17, 23)");
       await expectNoIncidents(page, incidents);
@@ -175,8 +165,11 @@ describe("the keyboard", () => {
   it(
     "skips to the content, / focuses search, and Tab and Enter go run → sort → case",
     async () => {
-      const { page, incidents, close } = await openGuardedPage(browser, view.base);
-      await page.goto(`${view.base}/`);
+      const { page, incidents, close } = await openGuardedPage(
+        dashboard.browser,
+        dashboard.view.base,
+      );
+      await page.goto(`${dashboard.view.base}/`);
       await waitForPage(page);
 
       await page.keyboard.press("Tab");

@@ -3,43 +3,16 @@
 // and a comparison, filters, paging, grouping and trends. Every test also checks that nothing
 // left 127.0.0.1 and nothing broke the CSP or threw.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
-import {
-  launchChromium,
-  openGuardedPage,
-  startViewCommand,
-  type ViewCommand,
-  waitForPage,
-} from "../fixtures/dashboard-browser.ts";
+import { describe, expect, it } from "vitest";
+import { openGuardedPage, waitForPage } from "../fixtures/dashboard-browser.ts";
 import { SHOWCASE, seedShowcase } from "../fixtures/dashboard-showcase.ts";
-import { expectNoIncidents } from "./dashboard-expectations.ts";
+import { expectNoIncidents, useBrowserDashboard } from "./dashboard-session.ts";
 
 const BROWSER_TIMEOUT_MS = 60_000;
 
-let home: string;
-let view: ViewCommand;
-let browser: Browser;
+const dashboard = useBrowserDashboard(seedShowcase);
 
-beforeAll(async () => {
-  home = mkdtempSync(path.join(tmpdir(), "verdict-dashboard-browser-"));
-  const store = new SqliteRunStore({ path: path.join(home, "verdict.db") });
-  seedShowcase(store);
-  store.close();
-  [view, browser] = await Promise.all([startViewCommand({ home }), launchChromium()]);
-}, BROWSER_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await view?.stop();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
-
-const openPage = () => openGuardedPage(browser, view.base);
+const openPage = () => openGuardedPage(dashboard.browser, dashboard.view.base);
 
 const LATEST = `/runs/${SHOWCASE.latest}`;
 
@@ -48,7 +21,7 @@ describe("verdict view in Chromium", () => {
     "list → filter → open a run → sort by a metric → open a failing case → its verdicts → compare → back",
     async () => {
       const { page, incidents, close } = await openPage();
-      await page.goto(`${view.base}/`);
+      await page.goto(`${dashboard.view.base}/`);
       await waitForPage(page);
       const groups = page.locator("section.run-group h2");
       await expect.poll(() => groups.allTextContents()).toContain("rag-pipeline");
@@ -134,7 +107,7 @@ describe("verdict view in Chromium", () => {
     "filters runs by status and by date",
     async () => {
       const { page, incidents, close } = await openPage();
-      await page.goto(`${view.base}/?status=interrupted`);
+      await page.goto(`${dashboard.view.base}/?status=interrupted`);
       await waitForPage(page);
       const groups = page.locator("section.run-group h2");
       await expect.poll(() => groups.allTextContents()).toEqual(["live", "crashed"]);
@@ -154,7 +127,7 @@ describe("verdict view in Chromium", () => {
     "pages through 230 cases, filters failing ones, searches reasons and groups by file",
     async () => {
       const { page, incidents, close } = await openPage();
-      await page.goto(`${view.base}/runs/${SHOWCASE.full}`);
+      await page.goto(`${dashboard.view.base}/runs/${SHOWCASE.full}`);
       await waitForPage(page);
       const pager = page.getByRole("navigation", { name: "Cases pages" });
       const rows = page.locator("table.case-table tbody tr.case-row");
@@ -207,7 +180,7 @@ describe("verdict view in Chromium", () => {
     "draws an identifier's trends; clicking a point opens its run",
     async () => {
       const { page, incidents, close } = await openPage();
-      await page.goto(`${view.base}/?identifier=${SHOWCASE.identifier}`);
+      await page.goto(`${dashboard.view.base}/?identifier=${SHOWCASE.identifier}`);
       await waitForPage(page);
       const charts = page.locator("figure.chart");
       await expect

@@ -2,56 +2,30 @@
 // test writes them into the store, as a running evaluate() would), and `verdict view --token`
 // serves the app to a browser that opened the URL with the token.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
-import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
-import {
-  launchChromium,
-  openGuardedPage,
-  startViewCommand,
-  type ViewCommand,
-  waitForPage,
-} from "../fixtures/dashboard-browser.ts";
+import { hostname } from "node:os";
+import { describe, expect, it } from "vitest";
+import { openGuardedPage, startViewCommand, waitForPage } from "../fixtures/dashboard-browser.ts";
 import {
   ownerOfThisProcess,
   SHOWCASE,
   seedShowcase,
   supportBotResults,
 } from "../fixtures/dashboard-showcase.ts";
-import { expectNoIncidents } from "./dashboard-expectations.ts";
+import { evaluationSummary } from "../fixtures/results.ts";
+import { expectNoIncidents, useBrowserDashboard } from "./dashboard-session.ts";
 
 const BROWSER_TIMEOUT_MS = 60_000;
 const LIVE_RUN = "0a1b2c3d-live-4000-8000-000000000001";
 const TOKEN = "dashboard-test-token-0123456789";
 
-let home: string;
-let store: SqliteRunStore;
-let view: ViewCommand;
-let browser: Browser;
-
-beforeAll(async () => {
-  home = mkdtempSync(path.join(tmpdir(), "verdict-dashboard-live-"));
-  store = new SqliteRunStore({ path: path.join(home, "verdict.db") });
-  seedShowcase(store);
-  [view, browser] = await Promise.all([startViewCommand({ home }), launchChromium()]);
-}, BROWSER_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await view?.stop();
-  store?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+const dashboard = useBrowserDashboard(seedShowcase);
 
 describe("a run in progress", () => {
   it(
     "shows its progress and spend, and gains rows as its cases are saved",
     async () => {
       const results = supportBotResults(7, 6);
-      store.startRun({
+      dashboard.store.startRun({
         id: LIVE_RUN,
         identifier: "live-demo",
         status: "running",
@@ -64,13 +38,16 @@ describe("a run in progress", () => {
       const save = (index: number) => {
         const result = results[index];
         if (result === undefined) throw new Error(`No result ${index}.`);
-        store.saveTestResult(LIVE_RUN, { fingerprint: `f-${index}`, result });
+        dashboard.store.saveTestResult(LIVE_RUN, { fingerprint: `f-${index}`, result });
       };
       save(0);
       save(1);
 
-      const { page, incidents, close } = await openGuardedPage(browser, view.base);
-      await page.goto(`${view.base}/runs/${LIVE_RUN}`);
+      const { page, incidents, close } = await openGuardedPage(
+        dashboard.browser,
+        dashboard.view.base,
+      );
+      await page.goto(`${dashboard.view.base}/runs/${LIVE_RUN}`);
       await waitForPage(page);
       const live = page.locator("section.live");
       const rows = page.locator("table.case-table tbody tr.case-row");
@@ -96,23 +73,14 @@ describe("a run in progress", () => {
 
       // The run ends: the page says so, with the final status.
       save(5);
-      store.finishRun({
+      dashboard.store.finishRun({
         runId: LIVE_RUN,
         status: "completed",
         endedAt: new Date().toISOString(),
-        summary: {
-          status: "completed",
-          metrics: [],
+        summary: evaluationSummary({
           testCases: { total: 6, passed: 6, failed: 0, unscored: 0 },
-          judgeCalls: 0,
-          cacheHits: 0,
-          sharedCalls: 0,
-          inputTokens: 0,
-          outputTokens: 0,
-          costUsd: 0,
-          saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
           durationMs: 1000,
-        },
+        }),
       });
       await expect
         .poll(() => live.locator("h2").textContent(), { timeout: 10_000 })
@@ -132,12 +100,12 @@ describe("verdict view --token", () => {
   it(
     "keeps the token of the first URL in memory, sends it on every request, and drops it from the address bar",
     async () => {
-      const secured = await startViewCommand({ home, args: ["--token", TOKEN] });
+      const secured = await startViewCommand({ home: dashboard.home, args: ["--token", TOKEN] });
       try {
         const refused = await fetch(`${secured.base}/api/runs`);
         expect(refused.status).toBe(401);
 
-        const { page, incidents, close } = await openGuardedPage(browser, secured.base);
+        const { page, incidents, close } = await openGuardedPage(dashboard.browser, secured.base);
         const authorizations: string[] = [];
         page.on("request", (request) => {
           if (new URL(request.url()).pathname.startsWith("/api/")) {

@@ -4,23 +4,12 @@
 // Chromium, on every page, 0 script executions (no dialog, no `window.__pwned`), 0 requests
 // leaving 127.0.0.1, 0 CSP violations.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reportContent } from "../../src/evaluate/build-test-result.ts";
 import type { TestResult } from "../../src/results/evaluation-result.ts";
 import type { MetricData } from "../../src/results/metric-data.ts";
-import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import { image } from "../../src/test-case/image.ts";
-import {
-  launchChromium,
-  openGuardedPage,
-  startViewCommand,
-  type ViewCommand,
-  waitForPage,
-} from "../fixtures/dashboard-browser.ts";
+import { openGuardedPage, waitForPage } from "../fixtures/dashboard-browser.ts";
 import { receiptPng, saveRun } from "../fixtures/dashboard-showcase.ts";
 import { metricData, testResult } from "../fixtures/results.ts";
 import {
@@ -29,7 +18,7 @@ import {
   XSS_PAYLOADS,
   XSS_TEXT,
 } from "../fixtures/xss-payloads.ts";
-import { expectNoIncidents } from "./dashboard-expectations.ts";
+import { expectNoIncidents, useBrowserDashboard } from "./dashboard-session.ts";
 
 const BROWSER_TIMEOUT_MS = 90_000;
 const IDENTIFIER = `suite ${XSS_TEXT}`;
@@ -148,13 +137,7 @@ function hostileCase(index: number, score: number): TestResult {
   });
 }
 
-let home: string;
-let view: ViewCommand;
-let browser: Browser;
-
-beforeAll(async () => {
-  home = mkdtempSync(path.join(tmpdir(), "verdict-dashboard-xss-"));
-  const store = new SqliteRunStore({ path: path.join(home, "verdict.db") });
+const dashboard = useBrowserDashboard((store) => {
   saveRun(store, { id: BASELINE, identifier: IDENTIFIER, startedAt: "2025-03-01T09:00:00.000Z" }, [
     hostileCase(0, 0.9),
     hostileCase(1, 0.2),
@@ -163,14 +146,6 @@ beforeAll(async () => {
     hostileCase(0, 0.1),
     hostileCase(1, 0.8),
   ]);
-  store.close();
-  [view, browser] = await Promise.all([startViewCommand({ home }), launchChromium()]);
-}, BROWSER_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await view?.stop();
-  if (home) rmSync(home, { recursive: true, force: true });
 });
 
 const run = (id: string, query = "") => `/runs/${encodeURIComponent(id)}${query}`;
@@ -180,7 +155,10 @@ describe("the XSS corpus in every field", () => {
   it(
     "runs no script and loads nothing from elsewhere, on any page",
     async () => {
-      const { page, incidents, close } = await openGuardedPage(browser, view.base);
+      const { page, incidents, close } = await openGuardedPage(
+        dashboard.browser,
+        dashboard.view.base,
+      );
       const pages = [
         "/",
         `/?q=${q("<script>")}`,
@@ -196,7 +174,7 @@ describe("the XSS corpus in every field", () => {
       ];
       const shown: Record<string, boolean> = {};
       for (const target of pages) {
-        await page.goto(`${view.base}${target}`);
+        await page.goto(`${dashboard.view.base}${target}`);
         await waitForPage(page);
         // Open every folded part, so that its text is rendered too.
         await page.evaluate(() => {
@@ -210,7 +188,7 @@ describe("the XSS corpus in every field", () => {
       expect(shown).toEqual(Object.fromEntries(pages.map((target) => [target, true])));
       // A script link never becomes a link; the remote image is a link, not an <img>.
       expect(await page.locator("a[href^='javascript:']").count()).toBe(0);
-      await page.goto(`${view.base}${run(CANDIDATE)}/cases/0`);
+      await page.goto(`${dashboard.view.base}${run(CANDIDATE)}/cases/0`);
       await waitForPage(page);
       const imageHosts = await page
         .locator("img")
@@ -218,7 +196,7 @@ describe("the XSS corpus in every field", () => {
           images.map((element) => new URL((element as HTMLImageElement).src).host),
         );
       expect(imageHosts.length).toBeGreaterThan(0);
-      expect(new Set(imageHosts)).toEqual(new Set([new URL(view.base).host]));
+      expect(new Set(imageHosts)).toEqual(new Set([new URL(dashboard.view.base).host]));
       expect(
         await page.getByRole("link", { name: "Open the remote image" }).getAttribute("href"),
       ).toBe("https://attacker.example/remote.png");

@@ -17,8 +17,18 @@ export interface ChartSeries {
 
 const HEIGHT = 220;
 
-function cssVariable(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
+/**
+ * A colour variable of the stylesheet as the canvas needs it (`rgb(…)`): the variables hold
+ * `light-dark(…)`, which only an element's computed colour resolves.
+ */
+function cssColor(name: string): string {
+  const probe = document.createElement("span");
+  probe.style.color = `var(${name})`;
+  probe.hidden = true;
+  document.body.append(probe);
+  const color = getComputedStyle(probe).color;
+  probe.remove();
+  return color || "#888";
 }
 
 /**
@@ -44,8 +54,8 @@ export function LineChart(props: {
   useEffect(() => {
     const element = container.current;
     if (element === null) return;
-    const text = cssVariable("--text-muted");
-    const grid = cssVariable("--border");
+    const text = cssColor("--text-muted");
+    const grid = cssColor("--border");
     const width = Math.max(240, element.clientWidth);
     const axis = (format?: (value: number) => string): uPlot.Axis => ({
       stroke: text,
@@ -77,9 +87,9 @@ export function LineChart(props: {
         ...props.series.map(
           (series): uPlot.Series => ({
             label: series.label,
-            stroke: cssVariable(series.colorVariable),
+            stroke: cssColor(series.colorVariable),
             width: 2,
-            points: { show: true, size: 7, fill: cssVariable("--surface") },
+            points: { show: true, size: 7, fill: cssColor("--surface") },
             value: (_chart, value) => (value === null ? "–" : series.format(value)),
             spanGaps: false,
           }),

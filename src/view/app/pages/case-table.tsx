@@ -11,6 +11,7 @@ import { apiPath } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice } from "../components/load-state.tsx";
 import { Pager } from "../components/pager.tsx";
+import { SearchBox } from "../components/search-box.tsx";
 import { CaseStatusBadge } from "../components/status-badge.tsx";
 import { casePath, offsetOfPage, pageOfOffset, updateQuery } from "../router.ts";
 import { useApi } from "../use-api.ts";
@@ -80,16 +81,11 @@ export function CaseTable(props: {
     <section class="cases" aria-labelledby="cases-heading" aria-busy={cases.loading}>
       <h2 id="cases-heading">Test cases</h2>
       <search class="filters" aria-label="Filter test cases">
-        <label class="filter filter-search">
-          <span>Search</span>
-          <input
-            type="search"
-            data-search
-            value={caseQuery.q}
-            placeholder="Input, output or reason"
-            onInput={(event) => set({ q: event.currentTarget.value })}
-          />
-        </label>
+        <SearchBox
+          value={caseQuery.q}
+          placeholder="Input, output or reason"
+          onInput={(value) => set({ q: value })}
+        />
         <fieldset class="filter segmented">
           <legend>Show</legend>
           {FILTERS.map((entry) => (

@@ -5,6 +5,7 @@ import { apiPath } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
 import { Pager } from "../components/pager.tsx";
+import { SearchBox } from "../components/search-box.tsx";
 import { NO_IDENTIFIER, offsetOfPage, pageOfOffset, runsPath, updateQuery } from "../router.ts";
 import { useApi } from "../use-api.ts";
 import { useTitle } from "../use-title.ts";
@@ -72,16 +73,11 @@ export function RunsPage(props: { query: URLSearchParams }) {
         )}
       </div>
       <search class="filters" aria-label="Filter runs">
-        <label class="filter filter-search">
-          <span>Search</span>
-          <input
-            type="search"
-            data-search
-            value={q}
-            placeholder="Run id or identifier"
-            onInput={(event) => setFilter("q", event.currentTarget.value)}
-          />
-        </label>
+        <SearchBox
+          value={q}
+          placeholder="Run id or identifier"
+          onInput={(value) => setFilter("q", value)}
+        />
         <label class="filter">
           <span>Identifier</span>
           <select

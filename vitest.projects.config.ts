@@ -23,6 +23,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/**/*.test.ts"],
+          // The dashboard's browser tests load the built app: build it when it is stale.
+          globalSetup: ["test/e2e/view-app-setup.ts"],
           // Concurrent e2e tests each start a program (and its Vitest workers): two at a
           // time beats one on two cores, more only adds contention.
           maxConcurrency: 2,

@@ -16,8 +16,8 @@ import {
   formatScoreInterval,
   showControlCharacters,
   toOneLine,
-  truncateText,
 } from "./format.ts";
+import { truncateText } from "./truncate-text.ts";
 
 /** Which test cases the console report shows in full. */
 export type ConsoleReportDisplay = "all" | "failing" | "passing";

@@ -14,8 +14,8 @@ import {
   MISSING_VALUE,
   showControlCharacters,
   toOneLine,
-  truncateText,
 } from "./format.ts";
+import { truncateText } from "./truncate-text.ts";
 
 describe("format", () => {
   it.each([

@@ -2,9 +2,10 @@
  * How every report (console, HTML, JUnit, progress bar, `verdict compare`/`view`, assertion
  * errors) prints numbers and text: one function per kind of value, so that the same number
  * reads the same wherever it appears.
+ *
+ * It imports nothing, so the dashboard's browser app (src/view/app/) formats with it too;
+ * `truncateText`, which masks secrets first, lives in truncate-text.ts.
  */
-
-import { redactSecretText } from "../secrets/redact-secrets.ts";
 
 /** What a report shows in place of a value it does not have: a score, a rate, an ETA. */
 export const MISSING_VALUE = "–";
@@ -104,21 +105,6 @@ function splitSeconds(milliseconds: number): { hours: number; minutes: number; s
     minutes: Math.floor((totalSeconds % 3600) / 60),
     seconds: String(totalSeconds % 60).padStart(2, "0"),
   };
-}
-
-/**
- * At most `maxLength` characters (code points, so that no emoji is cut in half): longer text is
- * cut, trailing white space dropped, and `…` added. Secrets are masked first
- * (`redactSecretText`): once cut, a key's first half no longer matches its value or pattern.
- */
-export function truncateText(text: string, maxLength: number): string {
-  const masked = redactSecretText(text);
-  const characters = Array.from(masked);
-  if (characters.length <= maxLength) return masked;
-  return `${characters
-    .slice(0, maxLength - 1)
-    .join("")
-    .trimEnd()}…`;
 }
 
 /** Text on one line: every run of white space (newlines too) becomes one space, ends trimmed. */

@@ -7,6 +7,7 @@ import {
   evaluationSummary,
   metricData,
 } from "../../test/fixtures/results.ts";
+import { HTML_PAYLOAD as PAYLOAD } from "../../test/fixtures/xss-payloads.ts";
 import { reportContent } from "../evaluate/build-test-result.ts";
 import type {
   EvaluationResult,
@@ -21,7 +22,6 @@ import {
   renderHtmlReport,
 } from "./html-report.ts";
 
-const PAYLOAD = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
 /** Every element the report itself writes; anything else came from the data. */
 const REPORT_TAGS = new Set(
   (

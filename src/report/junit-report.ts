@@ -11,9 +11,9 @@ import {
   formatScore,
   formatScoreAgainstThreshold,
   toOneLine,
-  truncateText,
 } from "./format.ts";
 import { escapeXml, renderXmlAttributes } from "./junit/escape-xml.ts";
+import { truncateText } from "./truncate-text.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
 /** Options of {@link renderJUnitReport}. */

@@ -7,8 +7,8 @@ import {
   formatDuration,
   formatPlural,
   MISSING_VALUE,
-  truncateText,
 } from "./format.ts";
+import { truncateText } from "./truncate-text.ts";
 
 /** Options of {@link createProgressReporter}. */
 export interface ProgressReporterOptions {

@@ -43,6 +43,17 @@ export interface TestResult {
    * tree, with each span's metric results (of the first trial, with `repeat`).
    */
   trace?: TraceRecord | undefined;
+  /**
+   * The test file the case came from, relative to the project (`verdict test run`). Absent
+   * where unknown (evaluate(), results stored by older versions).
+   */
+  file?: string | undefined;
+  /** The test case's `tags`. Absent when it had none (and in results stored by older versions). */
+  tags?: string[] | undefined;
+  /** The test case's `context`, when it had one. */
+  context?: string[] | undefined;
+  /** The test case's `retrievalContext`, when it had one. */
+  retrievalContext?: string[] | undefined;
 }
 
 /** An image of a test-case field, kept structured so that no report parses it back out of text. */
@@ -57,7 +68,17 @@ export interface ResultImage {
   kind: "url" | "file" | "data-url" | "bytes";
   /** How it is shown: the URL, the path, the start of a `data:` URL, or its size in bytes. */
   label: string;
+  /**
+   * The image itself as a `data:` URL, for images given as bytes or a `data:` URL (up to
+   * {@link MAX_STORED_IMAGE_BYTES}), so that a viewer can show it without reading anything
+   * else. Absent for URLs and files (the label names them), larger images, and results
+   * stored by older versions.
+   */
+  data?: string | undefined;
 }
+
+/** The largest image (in bytes) whose data a result keeps (see {@link ResultImage.data}). */
+export const MAX_STORED_IMAGE_BYTES = 2_000_000;
 
 /** Per-metric aggregate of a run. */
 export interface MetricSummary {
@@ -122,7 +143,15 @@ export interface EvaluationSummary extends JudgeSpending {
     failed: number;
     /** Cases not scored because the run stopped (quota, interruption, error). */
     unscored: number;
+    /**
+     * Of `failed`, the cases with an errored metric (a judge error, a missing field): failed
+     * cases are those that scored past a threshold plus these. Absent in summaries stored by
+     * older versions.
+     */
+    errored?: number | undefined;
   };
+  /** The judge models the results name (`evaluationModel`), sorted. Absent in older summaries. */
+  judges?: string[] | undefined;
   durationMs: number;
   /**
    * Cases of a `repeat` run that passed some trials and failed others, in run order: passes

@@ -1,4 +1,4 @@
-import { metricStatus, metricsOfCase } from "./case-metrics.ts";
+import { caseStatus, metricStatus, metricsOfCase } from "./case-metrics.ts";
 import type {
   EvaluationSummary,
   FlakyCase,
@@ -109,6 +109,13 @@ export function summarizeRun(options: {
   const total = options.total ?? testResults.length;
   const failed = testResults.filter((result) => result.success === false).length;
   const flakyCases = findFlakyCases(testResults);
+  const errored = testResults.filter((result) => caseStatus(result) === "errored").length;
+  const judges = new Set<string>();
+  for (const result of testResults) {
+    for (const metric of metricsOfCase(result)) {
+      if (metric.evaluationModel !== null) judges.add(metric.evaluationModel);
+    }
+  }
   return {
     status: options.status,
     metrics: summarizeMetrics(testResults),
@@ -117,7 +124,9 @@ export function summarizeRun(options: {
       passed: testResults.length - failed,
       failed,
       unscored: total - testResults.length,
+      errored,
     },
+    judges: [...judges].sort(),
     ...snapshotSpending(options.spending),
     durationMs: options.durationMs,
     ...(flakyCases.length > 0 ? { flakyCases } : {}),

@@ -18,6 +18,7 @@ import type {
   StoredRun,
   StoredRunPart,
   StoredTestResult,
+  TestResultsVersion,
 } from "./run-store.ts";
 import { toStoredJson } from "./stored-json.ts";
 import {
@@ -59,7 +60,6 @@ const RUN_COLUMNS =
 const PART_COLUMNS =
   "shard, status, started_at, ended_at, summary, owner_pid, owner_hostname, heartbeat_at";
 const UNIQUE_VIOLATION = "23505";
-const FOREIGN_KEY_VIOLATION = "23503";
 
 /**
  * A store in a PostgreSQL database that a team shares: runs, test results, shards' parts and
@@ -334,22 +334,27 @@ export class PostgresRunStore implements RunStore {
       throw this.failure(action, "result.index must be a non-negative integer");
     }
     const result = this.json(action, stored.result);
-    this.use(action, () => {
-      try {
-        this.run([
-          {
-            text: `INSERT INTO ${this.table("test_results")} (run_id, idx, fingerprint, success, result)
-                   VALUES ($1, $2, $3, $4, $5)
-                   ON CONFLICT (run_id, idx) DO UPDATE SET
-                     fingerprint = excluded.fingerprint, success = excluded.success, result = excluded.result`,
-            values: [runId, index, stored.fingerprint, stored.result.success, result],
-          },
-        ]);
-      } catch (error) {
-        if (codeOf(error) !== FOREIGN_KEY_VIOLATION) throw error;
-        throw this.failure(action, "there is no run with this id: call startRun first");
-      }
-    });
+    const [saved] = this.use(action, () =>
+      this.run([
+        {
+          // The save takes the run's next version under the run row's lock (one statement,
+          // one transaction), so versions commit in the order they are given.
+          text: `WITH bumped AS (
+                   UPDATE ${this.table("runs")} SET results_version = results_version + 1
+                   WHERE id = $1 RETURNING results_version
+                 )
+                 INSERT INTO ${this.table("test_results")} (run_id, idx, fingerprint, success, result, version)
+                 SELECT $1, $2, $3, $4, $5, results_version FROM bumped
+                 ON CONFLICT (run_id, idx) DO UPDATE SET
+                   fingerprint = excluded.fingerprint, success = excluded.success,
+                   result = excluded.result, version = excluded.version`,
+          values: [runId, index, stored.fingerprint, stored.result.success, result],
+        },
+      ]),
+    );
+    if (saved?.rowCount === 0) {
+      throw this.failure(action, "there is no run with this id: call startRun first");
+    }
   }
 
   finishRun(options: {
@@ -402,15 +407,36 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  getTestResults(runId: string): StoredTestResult[] {
+  getTestResults(runId: string, options: { changedAfter?: number } = {}): StoredTestResult[] {
     return this.use(`read the test results of run "${runId}"`, () => {
+      const after = options.changedAfter;
+      const [found] = this.run([
+        after === undefined
+          ? {
+              text: `SELECT fingerprint, result FROM ${this.table("test_results")} WHERE run_id = $1 ORDER BY idx`,
+              values: [runId],
+            }
+          : {
+              text: `SELECT fingerprint, result FROM ${this.table("test_results")}
+                     WHERE run_id = $1 AND version > $2 ORDER BY idx`,
+              values: [runId, after],
+            },
+      ]);
+      return (found?.rows ?? []).map(toStoredTestResult);
+    });
+  }
+
+  getTestResultsVersion(runId: string): TestResultsVersion {
+    return this.use(`read the results version of run "${runId}"`, () => {
       const [found] = this.run([
         {
-          text: `SELECT fingerprint, result FROM ${this.table("test_results")} WHERE run_id = $1 ORDER BY idx`,
+          text: `SELECT (SELECT count(*) FROM ${this.table("test_results")} WHERE run_id = $1) AS count,
+                        (SELECT results_version FROM ${this.table("runs")} WHERE id = $1) AS version`,
           values: [runId],
         },
       ]);
-      return (found?.rows ?? []).map(toStoredTestResult);
+      const row = found?.rows[0] ?? {};
+      return { count: numberOrNull(row, "count") ?? 0, version: numberOrNull(row, "version") ?? 0 };
     });
   }
 

@@ -8,7 +8,10 @@ import type { PostgresMigration } from "./postgres-protocol.ts";
  * JSON values are kept as text, not jsonb: jsonb refuses `\u0000` and lone surrogates, which
  * results may hold, and text gives back exactly what was written. Times are the ISO text the
  * store is given, in the "C" collation so that they sort as they do in SQLite. A run's `seq`
- * keeps the order of starts, which breaks ties between runs started at the same instant.
+ * keeps the order of starts, which breaks ties between runs started at the same instant. A
+ * result's `version` is taken from its run's `results_version` under the run row's lock, so
+ * versions commit in order even while many shards write one run: a viewer that has read up
+ * to version N never misses a result saved before it.
  */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
@@ -27,7 +30,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
          owner_pid bigint,
          owner_hostname text,
          heartbeat_at text,
-         shard_count integer
+         shard_count integer,
+         results_version bigint NOT NULL DEFAULT 0
        )`,
       "CREATE INDEX runs_by_identifier ON {schema}.runs (identifier, started_at DESC, seq DESC)",
       "CREATE INDEX runs_by_start ON {schema}.runs (started_at DESC, seq DESC)",
@@ -49,8 +53,10 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
          fingerprint text NOT NULL,
          success boolean,
          result text NOT NULL,
+         version bigint NOT NULL,
          PRIMARY KEY (run_id, idx)
        )`,
+      "CREATE INDEX test_results_by_version ON {schema}.test_results (run_id, version)",
       // `text` holds the answer's text as a JSON string: a judge's text may hold what a text
       // column refuses (NUL).
       `CREATE TABLE {schema}.judge_cache (

@@ -18,6 +18,7 @@ import type {
   StoredRun,
   StoredRunPart,
   StoredTestResult,
+  TestResultsVersion,
 } from "./run-store.ts";
 import { toStoredJson } from "./stored-json.ts";
 import {
@@ -108,7 +109,13 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
       ALTER TABLE runs ADD COLUMN owner_hostname TEXT;
       ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
     `),
-  // 3: runs that shards write into together, each shard's part; leases on judge requests, so
+  // 3: a version per saved result, so that a viewer re-reads only the results that changed.
+  (database) =>
+    database.exec(`
+      ALTER TABLE test_results ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX test_results_by_version ON test_results (run_id, version);
+    `),
+  // 4: runs that shards write into together, each shard's part; leases on judge requests, so
   // that processes sharing the file ask each request once.
   (database) =>
     database.exec(`
@@ -189,13 +196,24 @@ function prepareStatements(database: DatabaseSync) {
     runsNewestFirst: database.prepare(
       `SELECT ${RUN_COLUMNS} FROM runs ORDER BY started_at DESC, rowid DESC LIMIT ?`,
     ),
+    // Each save takes the run's next version (one statement: atomic under concurrent writers).
     saveTestResult: database.prepare(
-      `INSERT INTO test_results (run_id, idx, fingerprint, success, result) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO test_results (run_id, idx, fingerprint, success, result, version)
+       VALUES (?1, ?2, ?3, ?4, ?5,
+         (SELECT coalesce(max(version), 0) + 1 FROM test_results WHERE run_id = ?1))
        ON CONFLICT (run_id, idx) DO UPDATE SET
-         fingerprint = excluded.fingerprint, success = excluded.success, result = excluded.result`,
+         fingerprint = excluded.fingerprint, success = excluded.success, result = excluded.result,
+         version = excluded.version`,
     ),
     testResults: database.prepare(
       "SELECT fingerprint, result FROM test_results WHERE run_id = ? ORDER BY idx",
+    ),
+    testResultsChangedAfter: database.prepare(
+      "SELECT fingerprint, result FROM test_results WHERE run_id = ? AND version > ? ORDER BY idx",
+    ),
+    testResultsVersion: database.prepare(
+      `SELECT count(*) AS count, coalesce(max(version), 0) AS version
+       FROM test_results WHERE run_id = ?`,
     ),
     cachedAnswer: database.prepare(
       "SELECT text, object, input_tokens, output_tokens, cost_usd FROM judge_cache WHERE key = ?",
@@ -573,10 +591,24 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  getTestResults(runId: string): StoredTestResult[] {
-    return this.use(`read the test results of run "${runId}"`, (statements) =>
-      statements.testResults.all(runId).map(toStoredTestResult),
-    );
+  getTestResults(runId: string, options: { changedAfter?: number } = {}): StoredTestResult[] {
+    return this.use(`read the test results of run "${runId}"`, (statements) => {
+      const rows =
+        options.changedAfter === undefined
+          ? statements.testResults.all(runId)
+          : statements.testResultsChangedAfter.all(runId, options.changedAfter);
+      return rows.map(toStoredTestResult);
+    });
+  }
+
+  getTestResultsVersion(runId: string): TestResultsVersion {
+    return this.use(`read the results version of run "${runId}"`, (statements) => {
+      const row = statements.testResultsVersion.get(runId);
+      return {
+        count: Number(row?.count ?? 0),
+        version: Number(row?.version ?? 0),
+      };
+    });
   }
 
   listRuns(options: { limit?: number } = {}): StoredRun[] {

@@ -19,6 +19,7 @@ import type {
 import type { MetricData } from "../../src/results/metric-data.ts";
 import { image } from "../../src/test-case/image.ts";
 import { testResult as baseTestResult, metricData } from "../fixtures/results.ts";
+import { IMAGE_PAYLOAD, SCRIPT_PAYLOAD } from "../fixtures/xss-payloads.ts";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
 const SCREENSHOT_PATH = join(
@@ -26,8 +27,6 @@ const SCREENSHOT_PATH = join(
   "__screenshots__",
   "html-report.png",
 );
-const SCRIPT_PAYLOAD = "<script>window.__pwned = 1</script>";
-const IMAGE_PAYLOAD = '<img src=x onerror="window.__pwned = 2">';
 const PAYLOAD = `${SCRIPT_PAYLOAD} ${IMAGE_PAYLOAD}`;
 
 function metric(overrides: Partial<MetricData> = {}): MetricData {

@@ -1,4 +1,3 @@
-import { metricsOfCase } from "../../results/case-metrics.ts";
 import type { EvaluationResult, MetricSummary } from "../../results/evaluation-result.ts";
 import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../../results/fake-judge-notice.ts";
 import {
@@ -12,6 +11,7 @@ import {
   formatScoreInterval,
   formatTokens,
 } from "../format.ts";
+import { metricDistributions } from "../score-bins.ts";
 import { renderScoreHistogram } from "./render-score-histogram.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
@@ -127,13 +127,12 @@ function renderTotals(options: { result: EvaluationResult }): SafeHtml {
 function renderMetricSummaries(options: { result: EvaluationResult }): SafeHtml {
   const { result } = options;
   if (result.summary.metrics.length === 0) return html`<p class="empty">No metric results.</p>`;
-  const metricResults = result.testResults.flatMap((testResult) => metricsOfCase(testResult));
+  const distributions = metricDistributions(result.testResults);
   return html`<div class="metric-summaries">${result.summary.metrics.map((summary) => {
-    const results = metricResults.filter((metric) => metric.name === summary.name);
-    const scores = results.flatMap((metric) => (metric.score === null ? [] : [metric.score]));
-    const thresholds = new Set(results.map((metric) => metric.threshold));
-    const [onlyThreshold] = thresholds;
-    const threshold = thresholds.size === 1 && onlyThreshold !== undefined ? onlyThreshold : null;
+    const { scores, threshold } = distributions.get(summary.name) ?? {
+      scores: [],
+      threshold: null,
+    };
     return renderMetricSummary({ summary, scores, threshold });
   })}</div>`;
 }

@@ -1,0 +1,172 @@
+import {
+  formatCostUsd,
+  formatCount,
+  formatDuration,
+  formatScore,
+  formatScoreAgainstThreshold,
+  formatTokens,
+  MISSING_VALUE,
+} from "../../../report/format.ts";
+import type { JudgeCallView, MetricDetailView, StepTable } from "../../api.ts";
+import { MetricOutcomeBadge } from "../components/status-badge.tsx";
+import { TextBlock } from "../components/text-block.tsx";
+
+const SOURCE_LABELS: Record<JudgeCallView["source"], string> = {
+  judge: "judge (paid)",
+  cache: "cache hit",
+  shared: "shared call",
+};
+
+function scoreText(metric: MetricDetailView): string {
+  if (metric.score === null) return `score ${MISSING_VALUE}`;
+  if (metric.threshold === null) return `score ${formatScore(metric.score)} (no threshold)`;
+  return formatScoreAgainstThreshold(metric.score, metric.threshold);
+}
+
+/**
+ * One metric on a case: outcome, score against threshold, reason or error, judge and spend;
+ * the judge's steps as tables (opinion / statement → verdict → reason); every judge call.
+ */
+export function MetricDetail(props: { metric: MetricDetailView }) {
+  const { metric } = props;
+  const tone =
+    metric.error !== null
+      ? "error"
+      : metric.success === false
+        ? "fail"
+        : metric.success
+          ? "pass"
+          : "none";
+  return (
+    <article class={`metric metric-${tone}`}>
+      <div class="metric-header">
+        <h3 class="metric-name">{metric.name}</h3>
+        <MetricOutcomeBadge success={metric.success} error={metric.error} />
+        <span class="metric-score">
+          <strong>{scoreText(metric)}</strong>
+          {metric.lowerIsBetter ? " · lower is better" : " · higher is better"}
+        </span>
+      </div>
+      {metric.reason !== null && <p class="metric-reason">{metric.reason}</p>}
+      {metric.error !== null && <p class="error-message">{metric.error}</p>}
+      <dl class="metric-facts">
+        <div>
+          <dt>Judge</dt>
+          <dd>{metric.evaluationModel ?? MISSING_VALUE}</dd>
+        </div>
+        <div>
+          <dt>Cost</dt>
+          <dd>{formatCostUsd(metric.costUsd)}</dd>
+        </div>
+        <div>
+          <dt>Tokens</dt>
+          <dd>{formatTokens(metric.inputTokens, metric.outputTokens)}</dd>
+        </div>
+      </dl>
+      {metric.steps.map((step, index) =>
+        "rows" in step ? (
+          <StepTableView key={index} step={step} lowerIsBetter={metric.lowerIsBetter} />
+        ) : (
+          <div class="step" key={index}>
+            <p class="step-label">{step.label}</p>
+            <TextBlock text={step.text} />
+          </div>
+        ),
+      )}
+      {metric.calls.length > 0 && <JudgeCalls metricName={metric.name} calls={metric.calls} />}
+    </article>
+  );
+}
+
+function StepTableView(props: { step: StepTable; lowerIsBetter: boolean }) {
+  const { step } = props;
+  return (
+    <div class="table-scroll step">
+      <table class="data-table step-table">
+        <caption>{step.label}</caption>
+        <thead>
+          <tr>
+            <th scope="col" class="numeric">
+              #
+            </th>
+            {step.columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {step.rows.map((row, rowIndex) => (
+            <tr key={rowIndex}>
+              <td class="numeric">{rowIndex + 1}</td>
+              {row.map((cell, cellIndex) => (
+                <td
+                  key={cellIndex}
+                  class={verdictClass(step.columns[cellIndex], cell, props.lowerIsBetter)}
+                >
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * Colours a verdict cell — the word itself is always shown. A "yes" counts against a metric
+ * whose lower score is better (a toxic opinion) and for the others (a relevant statement).
+ */
+function verdictClass(column: string | undefined, cell: string, lowerIsBetter: boolean) {
+  if (column !== "verdict") return undefined;
+  const word = cell.trim().toLowerCase();
+  if (word !== "yes" && word !== "no") return "verdict-cell";
+  const good = (word === "yes") !== lowerIsBetter;
+  return `verdict-cell ${good ? "verdict-cell-good" : "verdict-cell-bad"}`;
+}
+
+function JudgeCalls(props: { metricName: string; calls: JudgeCallView[] }) {
+  return (
+    <details class="judge-calls" open>
+      <summary>Judge calls ({formatCount(props.calls.length)})</summary>
+      <div class="table-scroll">
+        <table class="data-table">
+          <caption class="visually-hidden">Judge calls of {props.metricName}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col">Model</th>
+              <th scope="col">Source</th>
+              <th scope="col" class="numeric">
+                Tokens
+              </th>
+              <th scope="col" class="numeric">
+                Cost
+              </th>
+              <th scope="col" class="numeric">
+                Latency
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.calls.map((call, index) => (
+              <tr key={index}>
+                <td>{call.step}</td>
+                <td>{call.model ?? MISSING_VALUE}</td>
+                <td>{SOURCE_LABELS[call.source] ?? call.source}</td>
+                <td class="numeric">{formatTokens(call.inputTokens, call.outputTokens)}</td>
+                <td class="numeric">{formatCostUsd(call.costUsd)}</td>
+                <td class="numeric">
+                  {call.latencyMs === null ? MISSING_VALUE : formatDuration(call.latencyMs)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}

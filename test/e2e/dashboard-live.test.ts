@@ -1,0 +1,135 @@
+// The dashboard while runs happen: a run in progress gains cases while its page is open (this
+// test writes them into the store, as a running evaluate() would), and `verdict view --token`
+// serves the app to a browser that opened the URL with the token.
+
+import { hostname } from "node:os";
+import { describe, expect, it } from "vitest";
+import { openGuardedPage, startViewCommand, waitForPage } from "../fixtures/dashboard-browser.ts";
+import {
+  ownerOfThisProcess,
+  SHOWCASE,
+  seedShowcase,
+  supportBotResults,
+} from "../fixtures/dashboard-showcase.ts";
+import { evaluationSummary } from "../fixtures/results.ts";
+import { expectNoIncidents, useBrowserDashboard } from "./dashboard-session.ts";
+
+const BROWSER_TIMEOUT_MS = 60_000;
+const LIVE_RUN = "0a1b2c3d-live-4000-8000-000000000001";
+const TOKEN = "dashboard-test-token-0123456789";
+
+const dashboard = useBrowserDashboard(seedShowcase);
+
+describe("a run in progress", () => {
+  it(
+    "shows its progress and spend, and gains rows as its cases are saved",
+    async () => {
+      const results = supportBotResults(7, 6);
+      dashboard.store.startRun({
+        id: LIVE_RUN,
+        identifier: "live-demo",
+        status: "running",
+        startedAt: new Date().toISOString(),
+        endedAt: null,
+        config: { testCases: results.length },
+        summary: null,
+        owner: ownerOfThisProcess(hostname()),
+      });
+      const save = (index: number) => {
+        const result = results[index];
+        if (result === undefined) throw new Error(`No result ${index}.`);
+        dashboard.store.saveTestResult(LIVE_RUN, { fingerprint: `f-${index}`, result });
+      };
+      save(0);
+      save(1);
+
+      const { page, incidents, close } = await openGuardedPage(
+        dashboard.browser,
+        dashboard.view.base,
+      );
+      await page.goto(`${dashboard.view.base}/runs/${LIVE_RUN}`);
+      await waitForPage(page);
+      const live = page.locator("section.live");
+      const rows = page.locator("table.case-table tbody tr.case-row");
+      await expect.poll(() => live.locator("h2").textContent()).toBe("Live");
+      await expect
+        .poll(() => live.locator(".live-figures").textContent())
+        .toMatch(/^2 cases finished \(/);
+      expect(await rows.count()).toBe(2);
+      expect(await page.locator(".run-header-side .badge").textContent()).toBe("● running");
+
+      // Three more cases finish while the page is open.
+      for (const index of [2, 3, 4]) {
+        save(index);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(5);
+      await expect
+        .poll(() => live.locator(".live-figures").textContent())
+        .toMatch(
+          /^5 cases finished \(.*\$0\.\d{4} spent.* · 3 new cases since you opened this page$/,
+        );
+      expect(await page.locator(".cards .card-value").first().textContent()).toMatch(/^\d+ \/ 6$/);
+
+      // The run ends: the page says so, with the final status.
+      save(5);
+      dashboard.store.finishRun({
+        runId: LIVE_RUN,
+        status: "completed",
+        endedAt: new Date().toISOString(),
+        summary: evaluationSummary({
+          testCases: { total: 6, passed: 6, failed: 0, unscored: 0 },
+          durationMs: 1000,
+        }),
+      });
+      await expect
+        .poll(() => live.locator("h2").textContent(), { timeout: 10_000 })
+        .toBe("Run finished");
+      await expect
+        .poll(() => page.locator(".run-header-side .badge").textContent())
+        .toBe("completed");
+      await expect.poll(() => rows.count()).toBe(6);
+      await expectNoIncidents(page, incidents);
+      await close();
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+});
+
+describe("verdict view --token", () => {
+  it(
+    "keeps the token of the first URL in memory, sends it on every request, and drops it from the address bar",
+    async () => {
+      const secured = await startViewCommand({ home: dashboard.home, args: ["--token", TOKEN] });
+      try {
+        const refused = await fetch(`${secured.base}/api/runs`);
+        expect(refused.status).toBe(401);
+
+        const { page, incidents, close } = await openGuardedPage(dashboard.browser, secured.base);
+        const authorizations: string[] = [];
+        page.on("request", (request) => {
+          if (new URL(request.url()).pathname.startsWith("/api/")) {
+            authorizations.push(request.headers().authorization ?? "none");
+          }
+        });
+        await page.goto(`${secured.base}/?token=${TOKEN}`);
+        await waitForPage(page);
+        expect(new URL(page.url()).search).toBe("");
+        await page.getByRole("link", { name: SHOWCASE.latest.slice(0, 8) }).click();
+        await waitForPage(page);
+        await expect.poll(() => page.locator("h1").textContent()).toBe("support-bot");
+        expect(authorizations.length).toBeGreaterThan(2);
+        expect(new Set(authorizations)).toEqual(new Set([`Bearer ${TOKEN}`]));
+        // An export link works with the token (downloads cannot send the header).
+        const exportHref = await page.getByRole("link", { name: "JSON" }).getAttribute("href");
+        const exported = await fetch(`${secured.base}${exportHref}`);
+        expect(exported.status).toBe(200);
+        await expectNoIncidents(page, incidents);
+        await close();
+      } finally {
+        await secured.stop();
+      }
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+});

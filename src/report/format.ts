@@ -47,6 +47,11 @@ export function formatPassRate(rate: number | null): string {
   return rate === null ? MISSING_VALUE : `${(rate * 100).toFixed(1)}%`;
 }
 
+/** A p-value like `p = 0.012`, or `p < 0.001`. */
+export function formatPValue(pValue: number): string {
+  return pValue < 0.001 ? "p < 0.001" : `p = ${pValue.toFixed(3)}`;
+}
+
 /** A score interval like `0.55–0.70`; `""` when there is none. */
 export function formatScoreInterval(
   interval: readonly [number, number] | null | undefined,

@@ -203,7 +203,8 @@ describe("cohensKappa and wilsonInterval on a judge that flips labels at a known
         for (let item = 0; item < n; item++) {
           const label = item < n * prevalence ? 0 : 1;
           const answer = random() < flip ? 1 - label : label;
-          matrix[label][answer] += 1;
+          const row = label === 0 ? matrix[0] : matrix[1];
+          row[answer === 0 ? 0 : 1] += 1;
         }
         const [low, high] = cohensKappa({ matrix }).interval ?? [2, -2];
         if (low <= truth && truth <= high) kappaCovered += 1;

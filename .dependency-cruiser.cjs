@@ -13,7 +13,7 @@ const LAYERS = [
   ["metrics", "store", "dataset"],
   ["testing", "tracing", "report"],
   ["evaluate"],
-  ["vitest"],
+  ["vitest", "calibrate"],
   ["cli"],
 ];
 

@@ -1,0 +1,325 @@
+import { randomUUID } from "node:crypto";
+import type { DatasetFormat } from "../dataset/dataset-format.ts";
+import {
+  type LabelledRow,
+  type LabelValue,
+  readLabelledRows,
+} from "../dataset/read-labelled-rows.ts";
+import { ConfigError } from "../errors/config-error.ts";
+import { StoreError } from "../errors/store-error.ts";
+import { evaluate } from "../evaluate/evaluate.ts";
+import type { RunOptions } from "../evaluate/run-options.ts";
+import type { ModelSpec } from "../judge/resolve-model.ts";
+import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
+import { BaseMetric } from "../metrics/base-metric.ts";
+import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import type {
+  CalibrationExample,
+  CalibrationReport,
+  UnscoredRow,
+} from "../results/calibration-report.ts";
+import type { EvaluationResult } from "../results/evaluation-result.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
+import type { RunStore } from "../store/run-store.ts";
+import { SqliteRunStore } from "../store/sqlite-run-store.ts";
+import { computeCalibrationFigures, type ScoredRow } from "./calibration-figures.ts";
+
+/** The built-in metrics `calibrate()` and `verdict calibrate` build by name. */
+export type CalibrationMetricName = "toxicity" | "bias" | "relevancy";
+
+const METRICS: Record<
+  CalibrationMetricName,
+  (options: { threshold?: number; model?: ModelSpec }) => BaseMetric<object>
+> = {
+  toxicity: (options) => new ToxicityMetric(options),
+  bias: (options) => new BiasMetric(options),
+  relevancy: (options) => new AnswerRelevancyMetric(options),
+};
+
+/** Other spellings of the metric names (the display names, the class-like names). */
+const ALIASES: Record<string, CalibrationMetricName> = {
+  "answer-relevancy": "relevancy",
+  answer_relevancy: "relevancy",
+  "answer relevancy": "relevancy",
+};
+
+/** Options of {@link calibrate}. */
+export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display"> {
+  /**
+   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, or a metric object
+   * (e.g. `new ToxicityMetric({ threshold: 0.3, model })`). It needs a threshold.
+   */
+  metric: CalibrationMetricName | "answer-relevancy" | BaseMetric<object>;
+  /** Labelled rows: a `.jsonl`, `.json` or `.csv` file, or an array of plain objects. */
+  data: string | ReadonlyArray<Record<string, unknown>>;
+  /** @default from the file's extension */
+  format?: DatasetFormat;
+  /** Field (or CSV column) of the input. @default "input" */
+  inputField?: string;
+  /** Field of the output the metric judges. @default "actual_output" */
+  outputField?: string;
+  /** Field of people's label. @default "label" */
+  labelField?: string;
+  /** Field naming each row (the test case's name); rows without it are `row <n>`. @default "id" */
+  idField?: string;
+  /**
+   * The label of a positive row, compared as text: toxic (Toxicity), biased (Bias), relevant
+   * (Answer Relevancy).
+   * @default "1"
+   */
+  positiveLabel?: LabelValue;
+  /** The label of a negative row; given, any third value is an error naming its row. */
+  negativeLabel?: LabelValue;
+  /** Calibrate on the first `limit` rows only. */
+  limit?: number;
+  /** The judge of a metric given by name. @default VERDICT_MODEL, else the saved default */
+  model?: ModelSpec;
+  /** The threshold of a metric given by name. @default 0.5 */
+  threshold?: number;
+  /** How many wrong rows (and unscored ones) the report lists. @default 20 */
+  maxExamples?: number;
+  /** Text encoding of the data file. @default "utf8" */
+  encoding?: BufferEncoding;
+}
+
+/** The metric of a calibration, built from a name or checked when given as an object. */
+function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
+  const { metric } = options;
+  if (metric instanceof BaseMetric) {
+    if (options.model !== undefined || options.threshold !== undefined) {
+      throw new ConfigError(
+        "calibrate() takes model and threshold only with a metric name: set them on the metric object instead, e.g. new ToxicityMetric({ threshold: 0.3, model }).",
+      );
+    }
+    if (metric.threshold === null) {
+      throw new ConfigError(
+        `The metric "${metric.name}" has no threshold (score-only), so it calls no row positive or negative: give it one, e.g. threshold: 0.5.`,
+      );
+    }
+    return metric;
+  }
+  const key = typeof metric === "string" ? metric.trim().toLowerCase() : "";
+  const name = (key in METRICS ? key : ALIASES[key]) as CalibrationMetricName | undefined;
+  if (name === undefined) {
+    throw new ConfigError(
+      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias" or "relevancy", or pass a metric object.`,
+    );
+  }
+  return METRICS[name]({
+    ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+    ...(options.model === undefined ? {} : { model: options.model }),
+  });
+}
+
+/** The store the run and the calibration go to, and whether calibrate() opened it. */
+function openStore(options: CalibrateOptions): { store: RunStore | false; owned: boolean } {
+  if (options.store === false) return { store: false, owned: false };
+  if (options.store) return { store: options.store, owned: false };
+  try {
+    return { store: SqliteRunStore.open({ env: options.env ?? process.env }), owned: true };
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    console.warn(
+      redactSecretText(
+        `Warning: ${error.message} The calibration goes on without the store: no judge cache, and neither the run nor the calibration is kept.`,
+      ),
+    );
+    return { store: false, owned: false };
+  }
+}
+
+/**
+ * Measures how well a metric agrees with people: runs it over labelled rows (through the same
+ * runner as evaluate(): one judge scheduler, the judge cache, `identifier` + `resume`, cost
+ * accounting, the run stored), then compares its calls with the labels. Returns accuracy
+ * (Wilson 95% interval), precision, recall, F1, Cohen's κ (95% interval), the confusion
+ * matrix, ROC AUC of the scores, the thresholds that maximise κ and F1, and the rows the
+ * metric got wrong, most confident first. The report is kept in the store, linked to the run.
+ *
+ * The positive class is what a high score means: toxic (Toxicity) and biased (Bias) rows are
+ * positive when the metric flags them (score above the threshold, the metric fails);
+ * relevant rows (Answer Relevancy) when it passes them (score at or above the threshold).
+ * @throws ConfigError or DatasetFileError (file, line, row, field) for data or options that
+ * cannot work, before any judge call.
+ * @example
+ * const report = await calibrate({
+ *   metric: "toxicity",
+ *   data: "labels/toxicity.jsonl",   // {"input": …, "actual_output": …, "label": 1}
+ *   model: "openai:gpt-4.1",
+ * });
+ * console.log(report.kappa, report.kappaCi, report.bestKappa?.threshold);
+ */
+export async function calibrate(options: CalibrateOptions): Promise<CalibrationReport> {
+  const metric = resolveMetric(options);
+  const maxExamples = options.maxExamples ?? 20;
+  if (!Number.isSafeInteger(maxExamples) || maxExamples < 0) {
+    throw new ConfigError(
+      `maxExamples must be a whole number of 0 or more; got ${String(options.maxExamples)}.`,
+    );
+  }
+  const read = await readLabelledRows({
+    data: options.data,
+    format: options.format,
+    inputField: options.inputField,
+    outputField: options.outputField,
+    labelField: options.labelField,
+    idField: options.idField,
+    positiveLabel: options.positiveLabel,
+    negativeLabel: options.negativeLabel,
+    limit: options.limit,
+    encoding: options.encoding,
+  });
+  const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
+  const { store, owned } = openStore(options);
+  try {
+    const {
+      metric: _metric,
+      data: _data,
+      format: _format,
+      inputField: _input,
+      outputField: _output,
+      labelField: _label,
+      idField: _id,
+      positiveLabel: _positive,
+      negativeLabel: _negative,
+      limit: _limit,
+      model: _model,
+      threshold: _threshold,
+      maxExamples: _maxExamples,
+      encoding: _encoding,
+      ...runOptions
+    } = options;
+    const result = await evaluate({
+      ...runOptions,
+      testCases: read.rows.map((row, index) => ({
+        input: row.input,
+        actualOutput: row.actualOutput,
+        name: names[index] as string,
+      })),
+      metrics: [metric],
+      store,
+      display: "none",
+    });
+    const report = buildReport({
+      result,
+      rows: read.rows,
+      names,
+      metric,
+      read,
+      maxExamples,
+      options,
+    });
+    if (store !== false) store.saveCalibration(report);
+    return report;
+  } finally {
+    if (owned && store !== false) store.close();
+  }
+}
+
+function buildReport(options: {
+  result: EvaluationResult;
+  rows: readonly LabelledRow[];
+  names: readonly string[];
+  metric: BaseMetric<object>;
+  read: Awaited<ReturnType<typeof readLabelledRows>>;
+  maxExamples: number;
+  options: CalibrateOptions;
+}): CalibrationReport {
+  const { result, rows, names, metric, read, maxExamples } = options;
+  const threshold = metric.threshold as number;
+  const byIndex = new Map(result.testResults.map((testResult) => [testResult.index, testResult]));
+  const scored: Array<ScoredRow & { row: LabelledRow; reason: string | null }> = [];
+  const unscored: UnscoredRow[] = [];
+  let judge: string | null = null;
+  for (const row of rows) {
+    const place = { row: row.index + 1, line: row.line, name: names[row.index] as string };
+    const data = byIndex.get(row.index)?.metricsData[0];
+    if (data === undefined || data.score === null) {
+      unscored.push({
+        ...place,
+        error:
+          data?.error ??
+          `Not scored: the run ended "${result.summary.status}" before this row (resume it with the same identifier).`,
+      });
+      continue;
+    }
+    judge ??= data.evaluationModel;
+    scored.push({
+      row,
+      positive: row.positive,
+      score: data.score,
+      // The metric's own call: it fails a flagged row (lower is better), passes a good one.
+      predicted: metric.lowerIsBetter ? data.success === false : data.success === true,
+      reason: data.reason,
+    });
+  }
+  const figures = computeCalibrationFigures({
+    rows: scored,
+    threshold,
+    lowerIsBetter: metric.lowerIsBetter,
+  });
+  const wrong = scored
+    .filter((entry) => entry.positive !== entry.predicted)
+    .sort(
+      (left, right) =>
+        Math.abs(right.score - threshold) - Math.abs(left.score - threshold) ||
+        left.row.index - right.row.index,
+    );
+  const disagreements = wrong.slice(0, maxExamples).map(
+    (entry): CalibrationExample => ({
+      row: entry.row.index + 1,
+      line: entry.row.line,
+      name: names[entry.row.index] as string,
+      input: entry.row.input,
+      actualOutput: entry.row.actualOutput,
+      label: entry.row.label,
+      expected: entry.positive,
+      predicted: entry.predicted,
+      score: entry.score,
+      reason: entry.reason,
+    }),
+  );
+  const { summary } = result;
+  return {
+    id: randomUUID(),
+    runId: result.testRunId,
+    createdAt: new Date().toISOString(),
+    status: summary.status,
+    metric: {
+      name: metric.name,
+      threshold,
+      lowerIsBetter: metric.lowerIsBetter,
+      strictMode: metric.strictMode,
+      judge,
+    },
+    data: {
+      source: typeof options.options.data === "string" ? options.options.data : null,
+      inputField: read.fields.input,
+      outputField: read.fields.output,
+      labelField: read.fields.label,
+      positiveLabel: read.positiveLabel,
+      negativeLabel: read.negativeLabel,
+      limit: options.options.limit ?? null,
+    },
+    rows: { total: rows.length, scored: scored.length, unscored: unscored.length },
+    labels: {
+      positive: scored.filter((entry) => entry.positive).length,
+      negative: scored.filter((entry) => !entry.positive).length,
+    },
+    ...figures,
+    disagreementCount: wrong.length,
+    disagreements,
+    unscored: unscored.slice(0, maxExamples),
+    spending: {
+      judgeCalls: summary.judgeCalls,
+      cacheHits: summary.cacheHits,
+      sharedCalls: summary.sharedCalls,
+      inputTokens: summary.inputTokens,
+      outputTokens: summary.outputTokens,
+      costUsd: summary.costUsd,
+      saved: summary.saved,
+    },
+    ...(summary.fakeJudge ? { fakeJudge: true as const } : {}),
+  };
+}

@@ -1,10 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { DatasetFormat } from "../dataset/dataset-format.ts";
-import {
-  type LabelledRow,
-  type LabelValue,
-  readLabelledRows,
-} from "../dataset/read-labelled-rows.ts";
+import { type LabelValue, readLabelledRows } from "../dataset/read-labelled-rows.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
@@ -14,16 +9,11 @@ import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-releva
 import { BaseMetric } from "../metrics/base-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
-import type {
-  CalibrationExample,
-  CalibrationReport,
-  UnscoredRow,
-} from "../results/calibration-report.ts";
-import type { EvaluationResult } from "../results/evaluation-result.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
-import { computeCalibrationFigures, type ScoredRow } from "./calibration-figures.ts";
+import { buildCalibrationReport } from "./build-calibration-report.ts";
 
 /** The built-in metrics `calibrate()` and `verdict calibrate` build by name. */
 export type CalibrationMetricName = "toxicity" | "bias" | "relevancy";
@@ -201,125 +191,18 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
       store,
       display: "none",
     });
-    const report = buildReport({
+    const report = buildCalibrationReport({
       result,
-      rows: read.rows,
       names,
       metric,
       read,
       maxExamples,
-      options,
+      source: typeof options.data === "string" ? options.data : null,
+      limit: options.limit ?? null,
     });
     if (store !== false) store.saveCalibration(report);
     return report;
   } finally {
     if (owned && store !== false) store.close();
   }
-}
-
-function buildReport(options: {
-  result: EvaluationResult;
-  rows: readonly LabelledRow[];
-  names: readonly string[];
-  metric: BaseMetric<object>;
-  read: Awaited<ReturnType<typeof readLabelledRows>>;
-  maxExamples: number;
-  options: CalibrateOptions;
-}): CalibrationReport {
-  const { result, rows, names, metric, read, maxExamples } = options;
-  const threshold = metric.threshold as number;
-  const byIndex = new Map(result.testResults.map((testResult) => [testResult.index, testResult]));
-  const scored: Array<ScoredRow & { row: LabelledRow; reason: string | null }> = [];
-  const unscored: UnscoredRow[] = [];
-  let judge: string | null = null;
-  for (const row of rows) {
-    const place = { row: row.index + 1, line: row.line, name: names[row.index] as string };
-    const data = byIndex.get(row.index)?.metricsData[0];
-    if (data === undefined || data.score === null) {
-      unscored.push({
-        ...place,
-        error:
-          data?.error ??
-          `Not scored: the run ended "${result.summary.status}" before this row (resume it with the same identifier).`,
-      });
-      continue;
-    }
-    judge ??= data.evaluationModel;
-    scored.push({
-      row,
-      positive: row.positive,
-      score: data.score,
-      // The metric's own call: it fails a flagged row (lower is better), passes a good one.
-      predicted: metric.lowerIsBetter ? data.success === false : data.success === true,
-      reason: data.reason,
-    });
-  }
-  const figures = computeCalibrationFigures({
-    rows: scored,
-    threshold,
-    lowerIsBetter: metric.lowerIsBetter,
-  });
-  const wrong = scored
-    .filter((entry) => entry.positive !== entry.predicted)
-    .sort(
-      (left, right) =>
-        Math.abs(right.score - threshold) - Math.abs(left.score - threshold) ||
-        left.row.index - right.row.index,
-    );
-  const disagreements = wrong.slice(0, maxExamples).map(
-    (entry): CalibrationExample => ({
-      row: entry.row.index + 1,
-      line: entry.row.line,
-      name: names[entry.row.index] as string,
-      input: entry.row.input,
-      actualOutput: entry.row.actualOutput,
-      label: entry.row.label,
-      expected: entry.positive,
-      predicted: entry.predicted,
-      score: entry.score,
-      reason: entry.reason,
-    }),
-  );
-  const { summary } = result;
-  return {
-    id: randomUUID(),
-    runId: result.testRunId,
-    createdAt: new Date().toISOString(),
-    status: summary.status,
-    metric: {
-      name: metric.name,
-      threshold,
-      lowerIsBetter: metric.lowerIsBetter,
-      strictMode: metric.strictMode,
-      judge,
-    },
-    data: {
-      source: typeof options.options.data === "string" ? options.options.data : null,
-      inputField: read.fields.input,
-      outputField: read.fields.output,
-      labelField: read.fields.label,
-      positiveLabel: read.positiveLabel,
-      negativeLabel: read.negativeLabel,
-      limit: options.options.limit ?? null,
-    },
-    rows: { total: rows.length, scored: scored.length, unscored: unscored.length },
-    labels: {
-      positive: scored.filter((entry) => entry.positive).length,
-      negative: scored.filter((entry) => !entry.positive).length,
-    },
-    ...figures,
-    disagreementCount: wrong.length,
-    disagreements,
-    unscored: unscored.slice(0, maxExamples),
-    spending: {
-      judgeCalls: summary.judgeCalls,
-      cacheHits: summary.cacheHits,
-      sharedCalls: summary.sharedCalls,
-      inputTokens: summary.inputTokens,
-      outputTokens: summary.outputTokens,
-      costUsd: summary.costUsd,
-      saved: summary.saved,
-    },
-    ...(summary.fakeJudge ? { fakeJudge: true as const } : {}),
-  };
 }

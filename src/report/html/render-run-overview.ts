@@ -11,6 +11,7 @@ import {
   formatTokens,
 } from "../format.ts";
 import { renderScoreHistogram } from "./render-score-histogram.ts";
+import { renderTime } from "./render-time.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
 /** Options of {@link renderRunOverview}. */
@@ -159,12 +160,4 @@ ${options.threshold === null ? null : html`<div><dt>Threshold</dt><dd>${formatSc
 <ul class="metric-counts">${counts}</ul>
 ${renderScoreHistogram({ metricName: summary.name, scores: options.scores, threshold: options.threshold })}
 </article>`;
-}
-
-function renderTime(options: { iso: string }): SafeHtml {
-  const date = new Date(options.iso);
-  if (Number.isNaN(date.getTime())) return html`${options.iso}`;
-  // UTC, so the same report reads the same wherever it is opened.
-  const text = `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
-  return html`<time datetime="${date.toISOString()}">${text}</time>`;
 }

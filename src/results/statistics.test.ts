@@ -150,14 +150,16 @@ describe("cohensKappa", () => {
         ],
       }).interval,
     ).toBeNull();
-    expect(
-      cohensKappa({
-        matrix: [
-          [0, 20],
-          [0, 30],
-        ],
-      }).kappa,
-    ).toBeCloseTo(0, 12);
+    // A judge that always says "no", and perfect agreement: κ is defined, a 0-width interval
+    // would claim certainty, so there is none.
+    const constant = cohensKappa({
+      matrix: [
+        [0, 20],
+        [0, 30],
+      ],
+    });
+    expect(constant.kappa).toBeCloseTo(0, 12);
+    expect(constant.interval).toBeNull();
     expect(
       cohensKappa({
         matrix: [
@@ -165,7 +167,7 @@ describe("cohensKappa", () => {
           [0, 30],
         ],
       }),
-    ).toMatchObject({ kappa: 1, interval: [1, 1] });
+    ).toMatchObject({ kappa: 1, interval: null });
     expect(() =>
       cohensKappa({
         matrix: [

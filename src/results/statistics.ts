@@ -169,9 +169,12 @@ export function pairedBootstrap(options: {
  * one SPSS, R's `psych::cohen.kappa` and most textbooks use. Analytic rather than bootstrapped:
  * it is exact arithmetic on the four (or k²) counts, so a report never changes with a seed or
  * the number of resamples, it costs nothing at any size, and its coverage at the sizes people
- * calibrate with (50 rows and up) is at or above 95% (see statistics.test.ts). `matrix[i][j]`
+ * calibrate with (100 rows and up) is close to 95% (see statistics.test.ts). `matrix[i][j]`
  * counts the items people put in class `i` and the judge in class `j`. `kappa` is `null` when
  * it is undefined: no items, or both raters always give the same one class (chance agreement 1).
+ * `interval` is also `null` when the standard error is 0 — perfect agreement, or a rater who
+ * always gives the same class — where a zero-width interval would claim a certainty that the
+ * sample cannot give.
  * @example
  * cohensKappa({ matrix: [[45, 5], [10, 40]] }); // { kappa: 0.7, interval: [0.56, 0.84], … }
  */
@@ -228,6 +231,8 @@ export function cohensKappa(options: { matrix: readonly (readonly number[])[] })
   }
   sum -= (kappa - chance * (1 - kappa)) ** 2;
   const standardError = Math.sqrt(Math.max(0, sum) / n) / (1 - chance);
+  const constantRater = [...rowShare, ...columnShare].some((share) => share > 1 - 1e-12);
+  if (observed > 1 - 1e-12 || constantRater) return { kappa, standardError: 0, interval: null };
   return {
     kappa,
     standardError,

@@ -39,18 +39,23 @@ function oneLine(prefix: string, text: string, width: number): string {
  */
 function wrapped(text: string, width: number, indent: string): string[] {
   const lines: string[] = [];
-  let line = "";
+  // The text's own leading spaces start its first line.
+  const lead = /^ */.exec(text)?.[0] ?? "";
+  let line = lead;
   const room = Math.max(10, width - Array.from(indent).length);
-  const words = text.split(" ").flatMap((word) => {
-    const characters = Array.from(word);
-    if (characters.length <= room) return [word];
-    return Array.from({ length: Math.ceil(characters.length / room) }, (_, part) =>
-      characters.slice(part * room, (part + 1) * room).join(""),
-    );
-  });
+  const words = text
+    .slice(lead.length)
+    .split(" ")
+    .flatMap((word) => {
+      const characters = Array.from(word);
+      if (characters.length <= room) return [word];
+      return Array.from({ length: Math.ceil(characters.length / room) }, (_, part) =>
+        characters.slice(part * room, (part + 1) * room).join(""),
+      );
+    });
   for (const word of words) {
-    const candidate = line === "" ? word : `${line} ${word}`;
-    if (Array.from(candidate).length > width && line !== "") {
+    const candidate = line.trim() === "" ? `${line}${word}` : `${line} ${word}`;
+    if (Array.from(candidate).length > width && line.trim() !== "") {
       lines.push(line);
       line = `${indent}${word}`;
     } else line = candidate;
@@ -59,15 +64,14 @@ function wrapped(text: string, width: number, indent: string): string[] {
   return lines;
 }
 
-/** `q-7, row 7, line 7`; the name only when it is not the default `row <n>`. */
+/** `q-7 (line 7)`, or `row 3, line 3` for a row without an id. */
 function placeOf(place: { name: string; row: number; line: number | null }): string {
-  return [
-    place.name === `row ${place.row}` ? null : place.name,
-    `row ${place.row}`,
-    place.line === null ? null : `line ${place.line}`,
-  ]
-    .filter((part) => part !== null)
-    .join(", ");
+  const where = place.line === null ? `row ${place.row}` : `line ${place.line}`;
+  return place.name === `row ${place.row}`
+    ? place.line === null
+      ? place.name
+      : `${place.name}, ${where}`
+    : `${place.name} (${where})`;
 }
 
 function thresholdLine(label: string, choice: ThresholdChoice | null, current: number): string {
@@ -103,8 +107,9 @@ export function renderCalibrationConsoleReport(
     `Judge     ${metric.judge ?? "none (no row scored)"} · threshold ${formatScore(metric.threshold)}${metric.strictMode ? " (strict mode)" : ""}`,
   );
   push(`Positive  ${describePositiveCall(metric)}`);
+  push(`Run       ${report.runId} · ${report.status}`);
   push(
-    `Run       ${report.runId} · ${report.status} · ${formatPlural(report.spending.judgeCalls, "judge call")}, ${formatCount(report.spending.cacheHits)} cached · ${formatCostUsd(report.spending.costUsd)}`,
+    `Spent     ${formatPlural(report.spending.judgeCalls, "judge call")} (${formatCount(report.spending.cacheHits)} more from the cache) · ${formatCostUsd(report.spending.costUsd)}`,
   );
   const incomplete = describeIncompleteRun(report);
   if (incomplete !== null) lines.push("", ...wrapped(`! ${incomplete}`, width, "  "));
@@ -155,7 +160,7 @@ export function renderCalibrationConsoleReport(
       lines.push(
         oneLine(
           "  ",
-          `${placeOf(example)} · people: ${example.expected ? "positive" : "negative"} · metric: ${example.predicted ? "positive" : "negative"} · score ${formatScore(example.score)}`,
+          `${placeOf(example)}: people ${example.expected ? "positive" : "negative"}, metric ${example.predicted ? "positive" : "negative"}, score ${formatScore(example.score)}`,
           width,
         ),
         oneLine("    output  ", example.actualOutput, width),
@@ -166,7 +171,9 @@ export function renderCalibrationConsoleReport(
   if (report.unscored.length > 0) {
     lines.push("", `Rows not scored: ${formatCount(report.rows.unscored)}`);
     for (const row of report.unscored) {
-      lines.push(oneLine("  ", `${placeOf(row)}: ${row.error}`, width));
+      // The whole error, wrapped: it says what to do (up to a few lines).
+      const error = truncateText(toOneLine(showControlCharacters(row.error)), 400);
+      lines.push(...wrapped(`  ${placeOf(row)}: ${error}`, width, "    "));
     }
   }
   return `${redactSecretText(lines.join("\n"))}\n`;

@@ -87,8 +87,8 @@ export function agreementOf(confusion: ConfusionMatrix): {
  * Every figure of a calibration: the confusion matrix at the metric's threshold, accuracy
  * (Wilson interval), precision, recall, F1, Cohen's κ (interval), ROC AUC of the scores, and
  * the thresholds that maximise κ and F1 (ties go to the one nearest the metric's threshold).
- * Candidate thresholds are 0, 1 and every score seen: between two seen scores, every
- * threshold makes the same calls.
+ * Candidate thresholds are 0, 1, the metric's own and every score seen: between two seen
+ * scores, every threshold makes the same calls, and the metric's own wins a tie.
  */
 export function computeCalibrationFigures(options: {
   rows: readonly ScoredRow[];
@@ -98,7 +98,9 @@ export function computeCalibrationFigures(options: {
   const { rows, threshold, lowerIsBetter } = options;
   const confusion = confusionOf(rows);
   const agreement = agreementOf(confusion);
-  const candidates = [...new Set([0, 1, ...rows.map((row) => row.score)])].sort((a, b) => a - b);
+  const candidates = [...new Set([0, threshold, 1, ...rows.map((row) => row.score)])].sort(
+    (a, b) => a - b,
+  );
   const choices = candidates.map((candidate): ThresholdChoice => {
     const figures = agreementOf(
       confusionOf(

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { type CalibrationMetricName, calibrate } from "../src/calibrate/calibrate.ts";
 import { readLabelledRows } from "../src/dataset/read-labelled-rows.ts";
 import { renderCalibrationConsoleReport } from "../src/report/calibration/calibration-console-report.ts";
-import { cohensKappa, wilsonInterval } from "../src/results/statistics.ts";
+import { cohensKappa, seededRandom, wilsonInterval } from "../src/results/statistics.ts";
 import { createSyntheticJudge, expectedKappa, flipsRow } from "../test/fixtures/synthetic-judge.ts";
 
 const USAGE = `Usage: npm run bench:calibrate -- [options]
@@ -26,6 +26,8 @@ const USAGE = `Usage: npm run bench:calibrate -- [options]
   --seed S          the seed of the printed report (default 1)
   --seeds N         calibrate() runs for the coverage figure (default 100)
   --coins N         seeds of the runner-free coverage figure (default 10000)
+  --grid            instead: coverage of the κ and accuracy intervals over 45 simulated
+                    settings (n 50–500, 10–50% positive, p 0.05–0.3; 3,000 seeds each); no data
   --help            this text`;
 
 function fail(message: string): never {
@@ -44,6 +46,7 @@ try {
       seed: { type: "string" },
       seeds: { type: "string" },
       coins: { type: "string" },
+      grid: { type: "boolean" },
       help: { type: "boolean" },
     },
   }));
@@ -70,6 +73,67 @@ if (!(flipProbability >= 0 && flipProbability < 0.5))
 const metric = (values.metric ?? "toxicity") as CalibrationMetricName;
 if (!["toxicity", "bias", "relevancy"].includes(metric))
   fail("--metric takes toxicity, bias or relevancy.");
+
+function covers(interval: readonly [number, number] | null, value: number): boolean {
+  return interval !== null && interval[0] <= value && value <= interval[1];
+}
+
+if (values.grid) {
+  printCoverageGrid();
+  process.exit(0);
+}
+
+/**
+ * Coverage of the intervals where the truth is known exactly: labels fixed (the first n·π rows
+ * positive), each answer flipped with probability p by a seeded generator.
+ */
+function printCoverageGrid(): void {
+  const lines = [
+    "| rows | positive | p | κ interval holds the true κ | accuracy interval holds 1 − p |",
+    "|---|---|---|---|---|",
+  ];
+  const deviations: number[] = [];
+  const kappaCoverages: number[] = [];
+  const accuracyCoverages: number[] = [];
+  const runs = 3000;
+  for (const n of [50, 100, 200, 300, 500]) {
+    for (const prevalence of [0.1, 0.3, 0.5]) {
+      for (const flip of [0.05, 0.15, 0.3]) {
+        const positives = Math.round(n * prevalence);
+        const truth = expectedKappa({ prevalence: positives / n, flip });
+        let kappaCount = 0;
+        let accuracyCount = 0;
+        for (let seed = 1; seed <= runs; seed++) {
+          const random = seededRandom(seed * 13 + n);
+          const matrix: [[number, number], [number, number]] = [
+            [0, 0],
+            [0, 0],
+          ];
+          for (let row = 0; row < n; row++) {
+            const positive = row < positives;
+            const said = random() < flip ? !positive : positive;
+            (positive ? matrix[0] : matrix[1])[said ? 0 : 1] += 1;
+          }
+          if (covers(cohensKappa({ matrix }).interval, truth)) kappaCount += 1;
+          const accuracy = wilsonInterval({ successes: matrix[0][0] + matrix[1][1], trials: n });
+          if (covers(accuracy, 1 - flip)) accuracyCount += 1;
+        }
+        kappaCoverages.push(kappaCount / runs);
+        accuracyCoverages.push(accuracyCount / runs);
+        deviations.push(Math.abs(kappaCount / runs - 0.95));
+        lines.push(
+          `| ${n} | ${prevalence * 100}% | ${flip} | ${((100 * kappaCount) / runs).toFixed(1)}% | ${((100 * accuracyCount) / runs).toFixed(1)}% |`,
+        );
+      }
+    }
+  }
+  const mean = deviations.reduce((sum, value) => sum + value, 0) / deviations.length;
+  lines.push(
+    "",
+    `κ interval: coverage ${(100 * Math.min(...kappaCoverages)).toFixed(1)}–${(100 * Math.max(...kappaCoverages)).toFixed(1)}%, on average ${(100 * mean).toFixed(1)} points from 95%; accuracy interval: ${(100 * Math.min(...accuracyCoverages)).toFixed(1)}–${(100 * Math.max(...accuracyCoverages)).toFixed(1)}% (${runs} seeds a setting).`,
+  );
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
 
 const dataName = String(values.data ?? "toxicity/davidson_hate_offensive.jsonl");
 const dataFile = fileURLToPath(new URL(`../../shared/data/${dataName}`, import.meta.url));
@@ -105,9 +169,6 @@ async function calibrateSeed(seed: number) {
     ...quiet,
   });
 }
-
-const covers = (interval: readonly [number, number] | null, value: number) =>
-  interval !== null && interval[0] <= value && value <= interval[1];
 
 process.stdout.write(
   `verdict calibration bench · ${dataName} · first ${rows.length} rows (${Math.round(prevalence * 1000) / 10}% positive) · ${metric} · synthetic judge p = ${flipProbability}\n` +

@@ -103,6 +103,7 @@ export type {
   TrialResult,
 } from "./results/evaluation-result.ts";
 export type { MetricData } from "./results/metric-data.ts";
+export type { Interval } from "./results/statistics.ts";
 export type {
   MetricEndEvent,
   RunEndEvent,

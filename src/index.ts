@@ -103,7 +103,6 @@ export type {
   TrialResult,
 } from "./results/evaluation-result.ts";
 export type { MetricData } from "./results/metric-data.ts";
-export type { Interval } from "./results/statistics.ts";
 export type {
   MetricEndEvent,
   RunEndEvent,
@@ -112,6 +111,7 @@ export type {
   RunStartEvent,
   TestCaseEndEvent,
 } from "./results/runner-events.ts";
+export type { Interval } from "./results/statistics.ts";
 export type {
   JsonValue,
   SpanRecord,

@@ -1,4 +1,8 @@
-import type { ConfusionMatrix, ThresholdChoice } from "../results/calibration-report.ts";
+import type {
+  CalibrationReport,
+  ConfusionMatrix,
+  ThresholdChoice,
+} from "../results/calibration-report.ts";
 import { cohensKappa, type Interval, rocAuc, wilsonInterval } from "../results/statistics.ts";
 
 /** A scored row: people's label, the metric's score and what the metric called it. */
@@ -10,20 +14,21 @@ export interface ScoredRow {
   predicted: boolean;
 }
 
-/** The agreement figures of a set of scored rows. */
-export interface CalibrationFigures {
-  confusion: ConfusionMatrix;
-  accuracy: number | null;
-  accuracyCi: Interval | null;
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-  kappa: number | null;
-  kappaCi: Interval | null;
-  rocAuc: number | null;
-  bestKappa: ThresholdChoice | null;
-  bestF1: ThresholdChoice | null;
-}
+/** The agreement figures of a set of scored rows: these fields of a calibration report. */
+export type CalibrationFigures = Pick<
+  CalibrationReport,
+  | "confusion"
+  | "accuracy"
+  | "accuracyCi"
+  | "precision"
+  | "recall"
+  | "f1"
+  | "kappa"
+  | "kappaCi"
+  | "rocAuc"
+  | "bestKappa"
+  | "bestF1"
+>;
 
 /**
  * Whether a score is a positive call at `threshold`, by the metric's own rule: a

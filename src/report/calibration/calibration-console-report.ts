@@ -18,6 +18,7 @@ import {
   describePositiveCall,
   describeThresholdRule,
   formatInterval,
+  placeOf,
 } from "./describe-calibration.ts";
 
 /** Options of {@link renderCalibrationConsoleReport}. */
@@ -62,16 +63,6 @@ function wrapped(text: string, width: number, indent: string): string[] {
   }
   lines.push(line);
   return lines;
-}
-
-/** `q-7 (line 7)`, or `row 3, line 3` for a row without an id. */
-function placeOf(place: { name: string; row: number; line: number | null }): string {
-  const where = place.line === null ? `row ${place.row}` : `line ${place.line}`;
-  return place.name === `row ${place.row}`
-    ? place.line === null
-      ? place.name
-      : `${place.name}, ${where}`
-    : `${place.name} (${where})`;
 }
 
 function thresholdLine(label: string, choice: ThresholdChoice | null, current: number): string {

@@ -15,7 +15,7 @@ describe("renderCalibrationHtmlReport", () => {
     });
     expect(page).toContain("<title>verdict calibration: Toxicity</title>");
     expect(page).toMatch(
-      /Cohen&#39;s κ<\/p><p class="card-value">0\.60<\/p><p class="card-detail">95% CI 0\.10 – 1\.00/,
+      /Cohen's <span class="symbol">κ<\/span><\/p><p class="card-value">0\.60<\/p><p class="card-detail">95% CI 0\.10 – 1\.00/,
     );
     expect(page).toMatch(
       /Accuracy<\/p><p class="card-value">80\.0%<\/p><p class="card-detail">95% CI 49\.0% – 94\.0% \(Wilson\)/,
@@ -24,6 +24,7 @@ describe("renderCalibrationHtmlReport", () => {
       '<tr><th scope="row">People: positive</th><td class="agree">4</td><td class="disagree">1</td></tr>',
     );
     expect(page).toContain("<td>κ (the current threshold)</td><td>0.50</td><td>0.60</td>");
+    expect(page).toContain('<span class="case-meta">line 7 · people: negative');
     expect(page).toContain("Rows the metric got wrong (2)");
     expect(page).toContain("flagged by Toxicity (score &gt; 0.50)");
     expect(page).toContain('people: negative (label "0") · metric: positive · score 1.00');

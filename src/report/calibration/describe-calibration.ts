@@ -49,3 +49,18 @@ export function describeIncompleteRun(report: CalibrationReport): string | null 
   const ended = report.status === "completed" ? "" : ` The run ended "${report.status}".`;
   return `${formatCount(report.rows.unscored)} of ${formatCount(report.rows.total)} rows were not scored and are left out of the figures.${ended} Run again with the same identifier and resume to score them; judge answers already paid for come from the cache.`;
 }
+
+/** Where a row is: `q-7 (line 7)`, or `row 3, line 3` for a row without an id. */
+export function placeOf(place: { name: string; row: number; line: number | null }): string {
+  const where = place.line === null ? `row ${place.row}` : `line ${place.line}`;
+  return place.name === `row ${place.row}`
+    ? place.line === null
+      ? place.name
+      : `${place.name}, ${where}`
+    : `${place.name} (${where})`;
+}
+
+/** Where a row is in its file, without its name: `line 7`, or `row 7` in memory. */
+export function lineOf(place: { row: number; line: number | null }): string {
+  return place.line === null ? `row ${place.row}` : `line ${place.line}`;
+}

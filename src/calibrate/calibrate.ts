@@ -163,6 +163,8 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
   const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
   const { store, owned } = openStore(options);
   try {
+    // What is left once calibrate()'s own options are taken out are the run's options, passed
+    // to evaluate() as they are.
     const {
       metric: _metric,
       data: _data,

@@ -14,6 +14,8 @@ const LAYERS = [
   ["testing", "tracing", "report"],
   ["evaluate"],
   ["vitest", "calibrate"],
+  // The dashboard: its server reads the store and renders the reports; the CLI starts it.
+  ["view"],
   ["cli"],
 ];
 

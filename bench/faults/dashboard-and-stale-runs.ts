@@ -15,10 +15,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { reply, startFakeOpenAIServer } from "verdict/testing";
 import { runCompare } from "../../src/cli/commands/compare.ts";
-import { createViewServer, VIEW_HOST } from "../../src/cli/commands/view.ts";
+import { VIEW_HOST } from "../../src/cli/commands/view.ts";
 import { MemoryRunStore } from "../../src/store/memory-run-store.ts";
 import type { RunStore } from "../../src/store/run-store.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
+import type { RunsPage } from "../../src/view/api.ts";
+import { createViewServer } from "../../src/view/server/view-server.ts";
+import { makeAppFolder } from "../../test/fixtures/dashboard-runs.ts";
 import {
   BAD_VIEW_REQUESTS,
   FOREIGN_HOSTS,
@@ -37,13 +40,16 @@ async function withViewServer<Result>(
   store: RunStore,
   use: (port: number) => Promise<Result>,
 ): Promise<Result> {
-  const server = createViewServer({ store, log: () => {} });
+  // As installed: the app built (its pages are 503 until `npm run build` in a source checkout).
+  const appFolder = makeAppFolder();
+  const server = createViewServer({ store, log: () => {}, appFolder });
   await new Promise<void>((resolve) => server.listen(0, VIEW_HOST, () => resolve()));
   try {
     return await use((server.address() as AddressInfo).port);
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    rmSync(appFolder, { recursive: true, force: true });
   }
 }
 
@@ -72,7 +78,7 @@ async function measureDashboard(): Promise<FaultFigures["rows"]> {
     let foreignTotal = 0;
     const all: RawResponse[] = [];
     for (const host of hosts) {
-      for (const target of ["/", "/runs/secret-run"]) {
+      for (const target of ["/", "/runs/secret-run", "/api/runs"]) {
         const response = await rawHttpRequest({ port, target, host });
         all.push(response);
         foreignTotal += 1;
@@ -84,7 +90,7 @@ async function measureDashboard(): Promise<FaultFigures["rows"]> {
     let loopbackServed = 0;
     const loopbackHosts = ["127.0.0.1", "localhost", "[::1]"].map((name) => `${name}:${port}`);
     for (const host of loopbackHosts) {
-      const response = await rawHttpRequest({ port, target: "/", host });
+      const response = await rawHttpRequest({ port, target: "/api/runs", host });
       all.push(response);
       if (response.status === 200 && response.body.includes("private-outputs")) loopbackServed += 1;
     }
@@ -92,6 +98,9 @@ async function measureDashboard(): Promise<FaultFigures["rows"]> {
       { target: "/" },
       { target: "/runs/secret-run" },
       { target: "/runs/missing" },
+      { target: "/api/runs" },
+      { target: "/api/runs/secret-run/cases" },
+      { target: "/api/nope" },
       { target: "/", method: "HEAD" },
     ];
     for (const request of routes) all.push(await rawHttpRequest({ port, ...request }));
@@ -106,7 +115,7 @@ async function measureDashboard(): Promise<FaultFigures["rows"]> {
     const framed = all.filter(hasFrameHeaders).length;
     return [
       {
-        figure: `verdict view: foreign Host refused (${hosts.length} hosts incl. DNS-rebinding names and none, × 2 routes)`,
+        figure: `verdict view: foreign Host refused (${hosts.length} hosts incl. DNS-rebinding names and none, × 3 routes)`,
         goal: "yes",
         measured: `${refused === foreignTotal ? "yes" : "no"}: ${refused}/${foreignTotal} refused; loopback served ${loopbackServed}/${loopbackHosts.length}`,
         pass: refused === foreignTotal && loopbackServed === loopbackHosts.length,
@@ -172,10 +181,12 @@ async function killAndResume(killAfter: number): Promise<KillOutcome> {
     const store = new SqliteRunStore({ path: databasePath });
     const killed = store.getRun("killed-run");
     const before = killed ? store.getTestResults(killed.id) : [];
-    const listHtml = await withViewServer(
+    const listed = await withViewServer(
       store,
-      async (port) => (await rawHttpRequest({ port, target: "/" })).body,
+      async (port) =>
+        JSON.parse((await rawHttpRequest({ port, target: "/api/runs" })).body) as RunsPage,
     );
+    const row = listed.runs.find((run) => run.identifier === "killed-run");
     store.close();
     let compared = "";
     await runCompare({
@@ -186,10 +197,10 @@ async function killAndResume(killAfter: number): Promise<KillOutcome> {
       stdout: { write: (text: string) => (compared += text) },
       stderr: { write: () => true },
     });
-    const resume = "evaluate({ identifier: &quot;killed-run&quot;, resume: true, … })";
+    const resume = 'evaluate({ identifier: "killed-run", resume: true, … })';
     const shownInterrupted =
-      listHtml.includes("<td>interrupted<br>") &&
-      listHtml.includes(resume) &&
+      row?.status === "interrupted" &&
+      row.stale?.resumeCommand === resume &&
       compared.includes(", interrupted)") &&
       compared.includes('Resume it with evaluate({ identifier: "killed-run", resume: true, … })');
 

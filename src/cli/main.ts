@@ -98,6 +98,14 @@ function threshold(value: string): number {
   return number;
 }
 
+function alpha(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !(number > 0 && number < 1)) {
+    throw new InvalidArgumentError("--alpha takes a number between 0 and 1, e.g. --alpha 0.05.");
+  }
+  return number;
+}
+
 function countOrZero(flag: string) {
   return (value: string): number => {
     const number = Number(value);
@@ -270,7 +278,7 @@ function buildProgram(options: {
 
   program
     .command("compare")
-    .description("compare two runs; exit 1 when a metric got worse")
+    .description("compare two runs; exit 1 when a metric got significantly worse")
     .argument("<baseline>", "run id or identifier (its latest run) to compare against")
     .argument("<candidate>", "run id or identifier (its latest run) to check")
     .option(
@@ -279,10 +287,32 @@ function buildProgram(options: {
       maxDrop,
       0,
     )
-    .action(async (baseline: string, candidate: string, flags: { maxDrop: number }) => {
-      const { runCompare } = await import("./commands/compare.ts");
-      setExitCode(await runCompare({ baseline, candidate, maxDrop: flags.maxDrop, cwd, env }));
-    });
+    .option(
+      "--alpha <level>",
+      "significance level of the paired tests: a drop fails only when p < alpha",
+      alpha,
+      0.05,
+    )
+    .option("--no-stats", "fail on any drop beyond --max-drop, without the paired tests")
+    .action(
+      async (
+        baseline: string,
+        candidate: string,
+        flags: { maxDrop: number; alpha: number; stats: boolean },
+      ) => {
+        const { runCompare } = await import("./commands/compare.ts");
+        setExitCode(
+          await runCompare({
+            baseline,
+            candidate,
+            maxDrop: flags.maxDrop,
+            alpha: flags.stats ? flags.alpha : null,
+            cwd,
+            env,
+          }),
+        );
+      },
+    );
 
   program
     .command("calibrate")
@@ -407,7 +437,7 @@ function buildProgram(options: {
 
   program
     .command("view")
-    .description("serve the stored runs as a local dashboard on 127.0.0.1")
+    .description("serve the stored runs as a local dashboard (127.0.0.1 unless --host and --token)")
     .option(
       "--port <number>",
       "port to listen on (0 picks a free one)",
@@ -422,9 +452,30 @@ function buildProgram(options: {
       },
       4242,
     )
-    .action(async (flags: { port: number }) => {
+    .option(
+      "--host <address>",
+      "interface to listen on; anything but 127.0.0.1 needs --token (0.0.0.0: every interface)",
+      nonEmpty("--host"),
+      "127.0.0.1",
+    )
+    .option(
+      "--token <token>",
+      "require this token on every request (Bearer header or ?token=): at least 16 characters",
+      nonEmpty("--token"),
+    )
+    .option("--open", "open the dashboard in your browser")
+    .action(async (flags: { port: number; host: string; token?: string; open?: true }) => {
       const { runView } = await import("./commands/view.ts");
-      setExitCode(await runView({ cwd, env, port: flags.port }));
+      setExitCode(
+        await runView({
+          cwd,
+          env,
+          port: flags.port,
+          host: flags.host,
+          ...(flags.token === undefined ? {} : { token: flags.token }),
+          open: flags.open === true,
+        }),
+      );
     });
 
   program

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { PNG_BYTES, PNG_DATA_URL } from "../../test/fixtures/images.ts";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import { MAX_STORED_IMAGE_BYTES } from "../results/evaluation-result.ts";
 import { image } from "../test-case/image.ts";
 import { LLMTestCase } from "../test-case/llm-test-case.ts";
 import { buildTestResult, fingerprintTestCase } from "./build-test-result.ts";
@@ -76,6 +78,44 @@ describe("buildTestResult", () => {
     for (const part of result.images) {
       const text = part.field === "input" ? result.input : result.actualOutput;
       expect(text?.slice(part.start, part.end)).toBe(`[image ${part.number}: ${part.label}]`);
+    }
+  });
+
+  it("keeps the data of images given as bytes or data: URLs, so a viewer can show them", () => {
+    const large = new Uint8Array(MAX_STORED_IMAGE_BYTES + 1);
+    large.set(PNG_BYTES);
+    const testCase = new LLMTestCase({
+      input: [image(PNG_BYTES), image(PNG_DATA_URL), image("cat.png"), image(large)],
+    });
+    const [bytes, dataUrl, file, tooLarge] = buildTestResult({
+      testCase,
+      index: 0,
+      trials: [],
+      repeat: 1,
+    }).images;
+    expect(bytes?.data).toBe(PNG_DATA_URL);
+    expect(bytes?.label).toBe(`${PNG_BYTES.byteLength} bytes`);
+    expect(dataUrl?.data).toBe(PNG_DATA_URL);
+    expect(file).not.toHaveProperty("data");
+    expect(tooLarge).not.toHaveProperty("data");
+  });
+
+  it("keeps the case's tags and contexts, and leaves them out when it has none", () => {
+    const tagged = buildTestResult({
+      testCase: { input: "q", tags: ["a", "b"], context: ["c"], retrievalContext: [] },
+      index: 0,
+      trials: [],
+      repeat: 1,
+    });
+    expect(tagged).toMatchObject({ tags: ["a", "b"], context: ["c"], retrievalContext: [] });
+    const bare = buildTestResult({
+      testCase: { input: "q", tags: [] },
+      index: 0,
+      trials: [],
+      repeat: 1,
+    });
+    for (const field of ["tags", "context", "retrievalContext", "file"]) {
+      expect(bare).not.toHaveProperty(field);
     }
   });
 });

@@ -1,10 +1,16 @@
 import { createHash } from "node:crypto";
 import { decideSuccess } from "../results/case-metrics.ts";
-import type { ResultImage, TestResult, TrialResult } from "../results/evaluation-result.ts";
+import {
+  MAX_STORED_IMAGE_BYTES,
+  type ResultImage,
+  type TestResult,
+  type TrialResult,
+} from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
-import { type Content, describeImage, isImagePart } from "../test-case/image.ts";
+import { type Content, describeImage, type ImagePart, isImagePart } from "../test-case/image.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
+import { checkImageBytes } from "../test-case/sniff-image.ts";
 import type { JudgeResolver } from "./judge-resolver.ts";
 
 /** Content as report text: images appear as `[image N: source]`. */
@@ -31,6 +37,7 @@ export function reportContent(options: { field: ResultImage["field"]; content: C
     }
     const label = describeImage(part);
     const marker = `[image ${images.length + 1}: ${label}]`;
+    const data = imageData(part);
     images.push({
       field,
       number: images.length + 1,
@@ -38,16 +45,37 @@ export function reportContent(options: { field: ResultImage["field"]; content: C
       end: text.length + marker.length,
       kind: part.source.kind,
       label,
+      ...(data === null ? {} : { data }),
     });
     text += marker;
   }
   return { text, images };
 }
 
+/**
+ * An image given as bytes or a `data:` URL, as a `data:` URL a viewer can show (see
+ * {@link ResultImage.data}); `null` for URLs and files, images over
+ * {@link MAX_STORED_IMAGE_BYTES}, and bytes that are no image.
+ */
+function imageData(part: ImagePart): string | null {
+  const source = part.source;
+  if (source.kind === "data-url") {
+    // Base64 takes 4 characters per 3 bytes; the media type and its prefix a few more.
+    return source.url.length <= (MAX_STORED_IMAGE_BYTES * 4) / 3 + 200 ? source.url : null;
+  }
+  if (source.kind !== "bytes" || source.data.byteLength > MAX_STORED_IMAGE_BYTES) return null;
+  const checked = checkImageBytes(source.data, part.mediaType);
+  if ("problem" in checked) return null;
+  return `data:${checked.mediaType};base64,${Buffer.from(source.data).toString("base64")}`;
+}
+
 /** Assembles a test case's result from its trials. */
 export function buildTestResult(options: {
   /** The case, or what an invalid case's result shows of it. */
-  testCase: Pick<LLMTestCaseFields, "name" | "input" | "actualOutput" | "expectedOutput">;
+  testCase: Pick<
+    LLMTestCaseFields,
+    "name" | "input" | "actualOutput" | "expectedOutput" | "tags" | "context" | "retrievalContext"
+  >;
   index: number;
   trials: Array<{ trial: number; metricsData: MetricData[] }>;
   repeat: number;
@@ -82,6 +110,13 @@ export function buildTestResult(options: {
     trials: options.repeat > 1 ? trials : [],
     passedTrials: trials.filter((trial) => trial.success !== false).length,
     ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
+    ...(testCase.tags === undefined || testCase.tags.length === 0
+      ? {}
+      : { tags: [...testCase.tags] }),
+    ...(testCase.context === undefined ? {} : { context: [...testCase.context] }),
+    ...(testCase.retrievalContext === undefined
+      ? {}
+      : { retrievalContext: [...testCase.retrievalContext] }),
   };
 }
 

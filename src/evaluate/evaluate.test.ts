@@ -41,9 +41,66 @@ describe("evaluate", () => {
     expect(result.summary.metrics).toEqual([
       expect.objectContaining({ name: "Toxicity", passed: 3, failed: 3, errored: 0 }),
     ]);
-    expect(result.summary.testCases).toEqual({ total: 6, passed: 3, failed: 3, unscored: 0 });
+    expect(result.summary.testCases).toEqual({
+      total: 6,
+      passed: 3,
+      failed: 3,
+      unscored: 0,
+      errored: 0,
+    });
+    expect(result.summary.judges).toEqual(["mock-judge"]);
     expect(toxicity.score).toBeNull();
     expect(toxicity.judgeCalls).toBe(0);
+  });
+
+  it("keeps each metric's steps as data and every judge call, paid or from the cache", async () => {
+    const judge = new MockJudge({ answers: answer });
+    const store = new MemoryRunStore();
+    const run = () =>
+      evaluate({
+        testCases: [
+          {
+            input: "q",
+            actualOutput: "a nasty answer",
+            tags: ["smoke"],
+            context: ["Ground truth."],
+            retrievalContext: ["Fetched."],
+          },
+        ],
+        metrics: [new ToxicityMetric({ model: judge })],
+        store,
+        ...quiet,
+      });
+    const first = (await run()).testResults[0];
+    expect(first).toMatchObject({
+      tags: ["smoke"],
+      context: ["Ground truth."],
+      retrievalContext: ["Fetched."],
+    });
+    const metric = first?.metricsData[0];
+    expect(metric?.steps).toEqual([
+      { label: "Opinions", value: ["It is nasty.", "It is fine."] },
+      {
+        label: "Verdicts",
+        value: [
+          { verdict: "yes", reason: "r" },
+          { verdict: "no", reason: "r" },
+        ],
+      },
+    ]);
+    expect(metric?.calls?.map((call) => [call.step, call.model, call.source])).toEqual([
+      ["generateOpinions", "mock-judge", "judge"],
+      ["generateVerdicts", "mock-judge", "judge"],
+      ["generateReason", "mock-judge", "judge"],
+    ]);
+    for (const call of metric?.calls ?? []) {
+      expect(call.latencyMs).toBeGreaterThanOrEqual(0);
+      expect(call.inputTokens).toBeGreaterThan(0);
+    }
+    // The same case again: every answer comes from the store's judge cache.
+    const again = (await run()).testResults[0]?.metricsData[0];
+    expect(again?.calls?.map((call) => call.source)).toEqual(["cache", "cache", "cache"]);
+    expect(again?.calls?.length).toBe(again?.judgeCalls);
   });
 
   it("asks the shared opinion question once when Toxicity and Bias run on a case", async () => {

@@ -53,7 +53,13 @@ describe("RunRecorder", () => {
       message: null,
     });
     expect(store.getRun("nightly")).toMatchObject({ status: "completed", config: { repeat: 1 } });
-    expect(result.summary.testCases).toEqual({ total: 2, passed: 1, failed: 0, unscored: 1 });
+    expect(result.summary.testCases).toEqual({
+      total: 2,
+      passed: 1,
+      failed: 0,
+      unscored: 1,
+      errored: 0,
+    });
     expect(events.map((event) => event.type)).toEqual(["run-start", "test-case-end", "run-end"]);
   });
 
@@ -175,7 +181,7 @@ describe("counters gathered from results (Vitest, merge) equal the scheduler's (
     // The second run meets the first one's answers in the cache, and one new case.
     const second = await run([...cases, { input: "q", actualOutput: "another nasty answer" }]);
     for (const result of [first, second]) {
-      const { durationMs, status, metrics, testCases, ...counted } = result.summary;
+      const { durationMs, status, metrics, testCases, judges, ...counted } = result.summary;
       expect(spendingOfResults(result.testResults)).toEqual(counted);
     }
     expect(first.summary.sharedCalls).toBeGreaterThan(0);

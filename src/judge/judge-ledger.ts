@@ -1,3 +1,4 @@
+import type { JudgeCallRecord } from "../results/metric-data.ts";
 import { addCosts } from "../results/spending.ts";
 import type { JudgeResponse } from "./judge-transport.ts";
 
@@ -16,6 +17,15 @@ export interface JudgeTotals {
   costUsd: number | null;
   /** What the cached or shared answers would have cost. */
   saved: { inputTokens: number; outputTokens: number; costUsd: number | null };
+  /** Each call, in order. */
+  calls: JudgeCallRecord[];
+}
+
+/** What the ledger records of a call beyond its response: which step asked, whom, and how long it took. */
+export interface JudgeCallContext {
+  step: string;
+  model: string | null;
+  latencyMs: number | null;
 }
 
 /** Adds up usage and cost over judge calls; unknown stays unknown. */
@@ -27,10 +37,25 @@ export class JudgeLedger {
   outputTokens: number | null = 0;
   costUsd: number | null = 0;
   readonly saved: JudgeTotals["saved"] = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  readonly calls: JudgeCallRecord[] = [];
 
-  /** Counts one answered call. A cached answer adds a call, costs nothing, and counts as saved. */
-  record(response: JudgeResponse): void {
+  /**
+   * Counts one answered call. A cached answer adds a call, costs nothing, and counts as saved.
+   * With `call`, the call is also listed (step, model, tokens, cost, latency, where it came from).
+   */
+  record(response: JudgeResponse, call?: JudgeCallContext): void {
     this.judgeCalls += 1;
+    if (call !== undefined) {
+      this.calls.push({
+        step: call.step,
+        model: call.model,
+        inputTokens: response.usage?.inputTokens ?? null,
+        outputTokens: response.usage?.outputTokens ?? null,
+        costUsd: response.costUsd,
+        latencyMs: call.latencyMs,
+        source: response.cached ? (response.shared ? "shared" : "cache") : "judge",
+      });
+    }
     if (response.cached) {
       this.cachedCalls += 1;
       if (response.shared) this.sharedCalls += 1;
@@ -59,6 +84,7 @@ export class JudgeLedger {
       outputTokens: this.outputTokens,
       costUsd: this.costUsd,
       saved: { ...this.saved },
+      calls: this.calls.map((call) => ({ ...call })),
     };
   }
 }

@@ -139,6 +139,7 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
     return attempt;
   };
   const send = async (prompt: string) => {
+    const sentAt = performance.now();
     const response = await transport.send(
       judge,
       {
@@ -150,7 +151,11 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
       },
       { ...meta, validate: (answer) => read(answer).ok },
     );
-    ledger.record(response);
+    ledger.record(response, {
+      step: step.step,
+      model: judge.name,
+      latencyMs: Math.round(performance.now() - sentAt),
+    });
     return response;
   };
 

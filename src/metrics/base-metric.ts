@@ -8,6 +8,7 @@ import type { JudgeTransport } from "../judge/judge-transport.ts";
 import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
 import { askJudge, type JudgeStep } from "../judge/structured-output.ts";
 import type { MetricData } from "../results/metric-data.ts";
+import { toJsonValue } from "../results/to-json-value.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { hasImages, type ImagePart, loadImage, renderContent } from "../test-case/image.ts";
 import {
@@ -313,6 +314,8 @@ export abstract class BaseMetric<Template extends object> {
         cachedJudgeCalls: totals.cachedCalls,
         sharedJudgeCalls: totals.sharedCalls,
         saved: totals.saved,
+        steps: steps.map((step) => ({ label: step.label, value: toJsonValue(step.value) })),
+        calls: totals.calls,
       };
       if (options.verbose ?? this.verboseMode) printVerbose(data);
       return { data, error: outcome.error, details: outcome.details ?? {} };

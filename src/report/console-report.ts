@@ -11,7 +11,9 @@ import {
   formatDuration,
   formatPassRate,
   formatPlural,
+  formatRateInterval,
   formatScore,
+  formatScoreInterval,
   showControlCharacters,
   toOneLine,
   truncateText,
@@ -263,10 +265,12 @@ function renderAggregateMetrics(options: { result: EvaluationResult; width: numb
       `errored ${metric.errored}`,
     ];
     if (metric.scoreOnly > 0) counts.push(`score-only ${metric.scoreOnly}`);
+    const meanInterval = formatScoreInterval(metric.meanScoreInterval);
+    const rateInterval = formatRateInterval(metric.passRateInterval);
     return [
       cellText(metric.name),
-      formatScore(metric.meanScore),
-      `${formatPassRate(metric.passRate)} (${counts.join(", ")})`,
+      `${formatScore(metric.meanScore)}${meanInterval ? ` [${meanInterval}]` : ""}`,
+      `${formatPassRate(metric.passRate)}${rateInterval ? ` [${rateInterval}]` : ""} (${counts.join(", ")})`,
     ];
   });
   const columns: Column[] = [
@@ -274,9 +278,27 @@ function renderAggregateMetrics(options: { result: EvaluationResult; width: numb
     { header: "Mean score", align: "right" },
     { header: "Pass rate", align: "left", wrap: true },
   ];
+  const withIntervals = metrics.some(
+    (metric) => metric.meanScoreInterval || metric.passRateInterval,
+  );
   return [
-    "Aggregate metrics",
+    withIntervals ? "Aggregate metrics ([low–high]: 95% confidence interval)" : "Aggregate metrics",
     ...renderTable({ columns, rows, color: false, indent: "", width: options.width }),
+    ...renderFlakyCases({ result: options.result }),
+  ];
+}
+
+/** Cases of a `repeat` run that passed some trials and failed others. */
+function renderFlakyCases(options: { result: EvaluationResult }): string[] {
+  const flaky = options.result.summary.flakyCases ?? [];
+  if (flaky.length === 0) return [];
+  return [
+    "",
+    `Flaky cases (passed some trials, failed others): ${formatCount(flaky.length)}`,
+    ...flaky.map(
+      (entry) =>
+        `  #${entry.position} ${showControlCharacters(entry.name)}: passed ${entry.passedTrials}/${entry.trials} trials (95% CI ${formatRateInterval(entry.passRateInterval)})`,
+    ),
   ];
 }
 

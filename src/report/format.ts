@@ -46,6 +46,18 @@ export function formatPassRate(rate: number | null): string {
   return rate === null ? MISSING_VALUE : `${(rate * 100).toFixed(1)}%`;
 }
 
+/** A score interval like `0.55–0.70`; `""` when there is none. */
+export function formatScoreInterval(
+  interval: readonly [number, number] | null | undefined,
+): string {
+  return interval ? `${interval[0].toFixed(2)}–${interval[1].toFixed(2)}` : "";
+}
+
+/** A rate interval like `65.2–89.5%`; `""` when there is none. */
+export function formatRateInterval(interval: readonly [number, number] | null | undefined): string {
+  return interval ? `${(interval[0] * 100).toFixed(1)}–${(interval[1] * 100).toFixed(1)}%` : "";
+}
+
 /** A difference of two pass rates in percentage points, like `33.3 pts` (no sign). */
 export function formatRatePoints(difference: number): string {
   return `${(difference * 100).toFixed(1)} pts`;

@@ -7,6 +7,7 @@ import {
   LONG_PROJECT_KEY,
   leakedPieces,
 } from "../../test/fixtures/long-secrets.ts";
+import { all, child, parseXml, type XmlElement } from "../../test/fixtures/parse-xml.ts";
 import {
   evaluationResult as baseEvaluationResult,
   testResult as baseTestResult,
@@ -44,77 +45,6 @@ function evaluationResult(overrides: Partial<EvaluationResult> = {}): Evaluation
     summary: evaluationSummary({ durationMs: 2500 }),
     ...overrides,
   });
-}
-
-interface XmlElement {
-  name: string;
-  attributes: Record<string, string>;
-  children: XmlElement[];
-  text: string;
-}
-
-/**
- * A strict little XML reader for the subset the report writes: it throws on a mismatched or
- * unclosed tag, a raw `<`/`>`/`&` in text or attributes, or an unknown entity, and decodes the
- * five entities and numeric references. The browser test checks the same XML with DOMParser.
- */
-function parseXml(xml: string): XmlElement {
-  const body = xml.replace(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n/, "");
-  const root: XmlElement = { name: "#document", attributes: {}, children: [], text: "" };
-  const stack = [root];
-  const tag = /<(\/?)([A-Za-z][\w.-]*)((?:\s+[\w.-]+="[^"<>]*")*)\s*(\/?)>/y;
-  let position = 0;
-  while (position < body.length) {
-    const next = body.indexOf("<", position);
-    const text = body.slice(position, next === -1 ? body.length : next);
-    (stack.at(-1) as XmlElement).text += decode(text);
-    if (next === -1) break;
-    tag.lastIndex = next;
-    const match = tag.exec(body);
-    if (match === null) throw new Error(`Malformed tag at ${next}: ${body.slice(next, next + 40)}`);
-    const [whole, closing, name = "", attributeText = "", selfClosing] = match;
-    if (closing === "/") {
-      const open = stack.pop();
-      if (open?.name !== name) throw new Error(`</${name}> closes <${open?.name}>`);
-    } else {
-      const attributes: Record<string, string> = {};
-      for (const [, key = "", value = ""] of attributeText.matchAll(/([\w.-]+)="([^"]*)"/g)) {
-        attributes[key] = decode(value);
-      }
-      const element: XmlElement = { name, attributes, children: [], text: "" };
-      (stack.at(-1) as XmlElement).children.push(element);
-      if (selfClosing !== "/") stack.push(element);
-    }
-    position = next + whole.length;
-  }
-  if (stack.length !== 1) throw new Error(`Unclosed <${stack.at(-1)?.name}>`);
-  const [document, ...rest] = root.children;
-  if (document === undefined || rest.length > 0 || root.text.trim() !== "") {
-    throw new Error("Expected exactly one root element");
-  }
-  return document;
-}
-
-function decode(text: string): string {
-  if (/[<>]/.test(text)) throw new Error(`Raw markup character in ${JSON.stringify(text)}`);
-  return text.replace(/&([^;]*);?/g, (whole, entity: string) => {
-    if (!whole.endsWith(";")) throw new Error(`Bare & in ${JSON.stringify(text)}`);
-    const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-    if (entity in named) return named[entity] as string;
-    if (/^#\d+$/.test(entity)) return String.fromCodePoint(Number(entity.slice(1)));
-    throw new Error(`Unknown entity &${entity};`);
-  });
-}
-
-function all(element: XmlElement, name: string): XmlElement[] {
-  return element.children.flatMap((child) => [
-    ...(child.name === name ? [child] : []),
-    ...all(child, name),
-  ]);
-}
-
-function child(element: XmlElement, name: string): XmlElement | undefined {
-  return element.children.find((candidate) => candidate.name === name);
 }
 
 const mixedResult = evaluationResult({

@@ -7,6 +7,7 @@ import {
   formatCostUsd,
   formatCount,
   formatPlural,
+  formatRateInterval,
   formatScore,
   formatScoreAgainstThreshold,
   toOneLine,
@@ -285,6 +286,13 @@ function renderProperties(result: EvaluationResult): string[] {
   if (result.identifier !== null) values.push(["verdict.identifier", result.identifier]);
   values.push(["verdict.status", result.summary.status]);
   if (usesFakeJudge(result.testResults)) values.push(["verdict.fakeJudge", FAKE_JUDGE_NOTICE]);
+  // Flaky cases of a repeat run: passed some trials, failed others.
+  for (const flaky of result.summary.flakyCases ?? []) {
+    values.push([
+      "verdict.flakyCase",
+      `#${flaky.position} ${flaky.name}: passed ${flaky.passedTrials}/${flaky.trials} trials (95% CI ${formatRateInterval(flaky.passRateInterval)})`,
+    ]);
+  }
   return [
     "<properties>",
     ...values.map(([name, value]) => `  <property${renderXmlAttributes({ name, value })}/>`),

@@ -60,3 +60,19 @@ export function caseStatus(result: Pick<TestResult, "trials" | "metricsData">): 
 export function hasThresholdFailure(result: Pick<TestResult, "trials" | "metricsData">): boolean {
   return metricsOfCase(result).some((metric) => metricStatus(metric) === "failed");
 }
+
+/**
+ * How a case ended, as the dashboard and the CSV export show it: {@link caseStatus} for a
+ * case with a threshold, `"scored"` when every metric was score-only, `"unscored"` when it has
+ * no metric result at all.
+ */
+export type CaseOutcome = CaseStatus | "scored" | "unscored";
+
+/** The {@link CaseOutcome} of a case over all its trials. */
+export function caseOutcome(result: Pick<TestResult, "trials" | "metricsData">): CaseOutcome {
+  const statuses = metricsOfCase(result).map(metricStatus);
+  if (statuses.length === 0) return "unscored";
+  if (statuses.includes("errored")) return "errored";
+  if (statuses.includes("failed")) return "failed";
+  return statuses.includes("passed") ? "passed" : "scored";
+}

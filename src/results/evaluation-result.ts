@@ -43,6 +43,17 @@ export interface TestResult {
    * tree, with each span's metric results (of the first trial, with `repeat`).
    */
   trace?: TraceRecord | undefined;
+  /**
+   * The test file the case came from, relative to the project (`verdict test run`). Absent
+   * where unknown (evaluate(), results stored by older versions).
+   */
+  file?: string | undefined;
+  /** The test case's `tags`. Absent when it had none (and in results stored by older versions). */
+  tags?: string[] | undefined;
+  /** The test case's `context`, when it had one. */
+  context?: string[] | undefined;
+  /** The test case's `retrievalContext`, when it had one. */
+  retrievalContext?: string[] | undefined;
 }
 
 /** An image of a test-case field, kept structured so that no report parses it back out of text. */
@@ -57,7 +68,17 @@ export interface ResultImage {
   kind: "url" | "file" | "data-url" | "bytes";
   /** How it is shown: the URL, the path, the start of a `data:` URL, or its size in bytes. */
   label: string;
+  /**
+   * The image itself as a `data:` URL, for images given as bytes or a `data:` URL (up to
+   * {@link MAX_STORED_IMAGE_BYTES}), so that a viewer can show it without reading anything
+   * else. Absent for URLs and files (the label names them), larger images, and results
+   * stored by older versions.
+   */
+  data?: string | undefined;
 }
+
+/** The largest image (in bytes) whose data a result keeps (see {@link ResultImage.data}). */
+export const MAX_STORED_IMAGE_BYTES = 2_000_000;
 
 /** Per-metric aggregate of a run. */
 export interface MetricSummary {
@@ -68,6 +89,13 @@ export interface MetricSummary {
   meanScore: number | null;
   /** passed ÷ (passed + failed + errored): an error counts against; `null` when nothing had a threshold. */
   passRate: number | null;
+  /**
+   * 95% interval of `meanScore` (seeded percentile bootstrap over the scored results), `null`
+   * when nothing was scored. Absent in summaries stored by older versions.
+   */
+  meanScoreInterval?: [number, number] | null | undefined;
+  /** 95% Wilson interval of `passRate`; `null` when it is. Absent in older summaries. */
+  passRateInterval?: [number, number] | null | undefined;
   passed: number;
   failed: number;
   errored: number;
@@ -94,6 +122,17 @@ export interface JudgeSpending {
   saved: { judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null };
 }
 
+/** A case of a `repeat` run that neither always passed nor always failed. */
+export interface FlakyCase {
+  name: string;
+  /** Its place in the run, from 1. */
+  position: number;
+  passedTrials: number;
+  trials: number;
+  /** 95% Wilson interval of the case's pass rate. */
+  passRateInterval: [number, number];
+}
+
 /** Totals of a run. */
 export interface EvaluationSummary extends JudgeSpending {
   status: RunStatus;
@@ -104,8 +143,22 @@ export interface EvaluationSummary extends JudgeSpending {
     failed: number;
     /** Cases not scored because the run stopped (quota, interruption, error). */
     unscored: number;
+    /**
+     * Of `failed`, the cases with an errored metric (a judge error, a missing field): failed
+     * cases are those that scored past a threshold plus these. Absent in summaries stored by
+     * older versions.
+     */
+    errored?: number | undefined;
   };
+  /** The judge models the results name (`evaluationModel`), sorted. Absent in older summaries. */
+  judges?: string[] | undefined;
   durationMs: number;
+  /**
+   * Cases of a `repeat` run that passed some trials and failed others, in run order: passes
+   * `passedTrials` of `trials`, with a 95% Wilson interval of the case's pass rate. Absent when
+   * none (and in older summaries).
+   */
+  flakyCases?: FlakyCase[] | undefined;
   /**
    * `true` when some score came from verdict's fake judge (`VERDICT_MODEL=fake`): the scores
    * are not real. Absent otherwise.

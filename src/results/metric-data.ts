@@ -1,3 +1,36 @@
+import type { JsonValue } from "./json-value.ts";
+
+/** Where a judge request's answer came from. */
+export type JudgeCallSource = "judge" | "cache" | "shared";
+
+/** One judge request behind a metric result (a re-asked step is a second request). */
+export interface JudgeCallRecord {
+  /** The metric's step (its prompt function), e.g. `"generateVerdicts"`. */
+  step: string;
+  /** The judge model's name; `null` when unknown. */
+  model: string | null;
+  /** Tokens of the answer; `null` when the judge did not report usage. */
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /**
+   * USD the answer cost when it was bought (`null` when unknown). For a cache hit or a shared
+   * call nothing was paid: this is what it would have cost (counted as saved).
+   */
+  costUsd: number | null;
+  /** Wall time from sending the request to its answer, retries and queueing included. */
+  latencyMs: number | null;
+  /** `"judge"`: paid for; `"cache"`: read from the judge cache; `"shared"`: an identical request in flight answered it. */
+  source: JudgeCallSource;
+}
+
+/** One intermediate step of a metric (what `verboseLogs` shows as text), as data. */
+export interface MetricStep {
+  /** E.g. `"Opinions"`, `"Verdicts"`, `"Statements"`. */
+  label: string;
+  /** What the step extracted or judged: a list of strings, of `{ verdict, reason }`, … */
+  value: JsonValue;
+}
+
 /**
  * The result of one metric on one test case, as plain JSON: what evaluate() returns, the
  * store keeps and every report reads.
@@ -27,6 +60,13 @@ export interface MetricData {
   outputTokens: number | null;
   /** The intermediate steps (extracted items, verdicts), as text. */
   verboseLogs: string;
+  /**
+   * The same steps as data, in order. Absent in results stored by older versions (and in
+   * results of metrics that record none).
+   */
+  steps?: MetricStep[] | undefined;
+  /** Every judge request of the metric, in order. Absent in results stored by older versions. */
+  calls?: JudgeCallRecord[] | undefined;
   /** Judge requests answered for this metric (including cached or shared ones). */
   judgeCalls: number;
   /** Of `judgeCalls`, how many were served from the cache or a shared call (no cost). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { JudgeSpending, ResultImage, TrialResult } from "./evaluation-result.ts";
-import type { MetricData } from "./metric-data.ts";
+import type { JudgeCallRecord, MetricData, MetricStep } from "./metric-data.ts";
 import type {
   JsonValue,
   SpanRecord,
@@ -44,6 +44,39 @@ function withLowerIsBetter(value: unknown): unknown {
   return { ...value, lowerIsBetter };
 }
 
+/** Whether a value is plain JSON (what JSON.parse gives), checked without copying it. */
+function isJsonValue(value: unknown): value is JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (typeof value !== "object") return false;
+  return Object.values(value).every(isJsonValue);
+}
+
+// User data (span inputs, outputs, metadata) is checked, never rebuilt: a rebuilt object would
+// lose a key such as "__proto__", which JSON.parse keeps as an ordinary key.
+const jsonValueSchema = z.custom<JsonValue>(isJsonValue, "expected a JSON value");
+const jsonObjectSchema = z.custom<{ [key: string]: JsonValue }>(
+  (value) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) && isJsonValue(value),
+  "expected a JSON object",
+);
+
+export const metricStepSchema = z.object({
+  label: z.string(),
+  value: jsonValueSchema,
+}) satisfies z.ZodType<MetricStep>;
+
+export const judgeCallRecordSchema = z.object({
+  step: z.string(),
+  model: z.string().nullable(),
+  inputTokens: z.number().nullable(),
+  outputTokens: z.number().nullable(),
+  costUsd: z.number().nullable(),
+  latencyMs: z.number().nullable(),
+  source: z.enum(["judge", "cache", "shared"]),
+}) satisfies z.ZodType<JudgeCallRecord>;
+
 /** {@link MetricData} as stored and reported. */
 export const metricDataObject = z.object({
   name: z.string(),
@@ -63,27 +96,11 @@ export const metricDataObject = z.object({
   cachedJudgeCalls: z.number(),
   sharedJudgeCalls: z.number().default(0),
   saved: savedSchema.optional(),
+  steps: z.array(metricStepSchema).optional(),
+  calls: z.array(judgeCallRecordSchema).optional(),
 });
 
 export const metricDataSchema = z.preprocess(withLowerIsBetter, metricDataObject);
-
-/** Whether a value is plain JSON (what JSON.parse gives), checked without copying it. */
-function isJsonValue(value: unknown): value is JsonValue {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
-  if (typeof value === "number") return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every(isJsonValue);
-  if (typeof value !== "object") return false;
-  return Object.values(value).every(isJsonValue);
-}
-
-// User data (span inputs, outputs, metadata) is checked, never rebuilt: a rebuilt object would
-// lose a key such as "__proto__", which JSON.parse keeps as an ordinary key.
-const jsonValueSchema = z.custom<JsonValue>(isJsonValue, "expected a JSON value");
-const jsonObjectSchema = z.custom<{ [key: string]: JsonValue }>(
-  (value) =>
-    typeof value === "object" && value !== null && !Array.isArray(value) && isJsonValue(value),
-  "expected a JSON object",
-);
 
 export const testCaseRecordSchema = z.object({
   input: z.string(),
@@ -129,6 +146,7 @@ export const resultImageSchema = z.object({
   end: z.number().int().nonnegative(),
   kind: z.enum(["url", "file", "data-url", "bytes"]),
   label: z.string(),
+  data: z.string().optional(),
 }) satisfies z.ZodType<ResultImage>;
 
 export const trialResultSchema = z.object({
@@ -150,6 +168,10 @@ export const testResultSchema = z.object({
   passedTrials: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative().optional(),
   trace: traceRecordSchema.optional(),
+  file: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  context: z.array(z.string()).optional(),
+  retrievalContext: z.array(z.string()).optional(),
 });
 
 export const metricSummaryObject = z.object({
@@ -157,6 +179,8 @@ export const metricSummaryObject = z.object({
   lowerIsBetter: z.boolean(),
   meanScore: z.number().nullable(),
   passRate: z.number().nullable(),
+  meanScoreInterval: z.tuple([z.number(), z.number()]).nullable().optional(),
+  passRateInterval: z.tuple([z.number(), z.number()]).nullable().optional(),
   passed: z.number(),
   failed: z.number(),
   errored: z.number(),
@@ -191,8 +215,21 @@ export const evaluationSummarySchema = z.object({
     passed: z.number(),
     failed: z.number(),
     unscored: z.number(),
+    errored: z.number().optional(),
   }),
+  judges: z.array(z.string()).optional(),
   durationMs: z.number(),
+  flakyCases: z
+    .array(
+      z.object({
+        name: z.string(),
+        position: z.number().int().positive(),
+        passedTrials: z.number().int().nonnegative(),
+        trials: z.number().int().positive(),
+        passRateInterval: z.tuple([z.number(), z.number()]),
+      }),
+    )
+    .optional(),
   fakeJudge: z.literal(true).optional(),
 });
 

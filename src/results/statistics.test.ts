@@ -3,9 +3,11 @@ import {
   bootstrapMeanInterval,
   cohensKappa,
   mcnemarExact,
+  midRanks,
   pairedBootstrap,
   rocAuc,
   seededRandom,
+  wilcoxonSignedRank,
   wilsonInterval,
 } from "./statistics.ts";
 
@@ -241,5 +243,62 @@ describe("rocAuc", () => {
   it("is null without both classes and refuses unpaired input", () => {
     expect(rocAuc({ scores: [0.2, 0.4], positives: [true, true] })).toBeNull();
     expect(() => rocAuc({ scores: [0.2], positives: [] })).toThrow(/one label per score/);
+  });
+});
+
+describe("midRanks", () => {
+  it("gives tied values the mean of their ranks, within the tolerance, in the values' order", () => {
+    expect(midRanks({ values: [0.5, 0.1, 0.5] })).toEqual({
+      ranks: [2.5, 1, 2.5],
+      tieSizes: [1, 2],
+    });
+    expect(midRanks({ values: [3, 1, 2, 1 + 1e-13], tolerance: 1e-12 })).toEqual({
+      ranks: [4, 1.5, 3, 1.5],
+      tieSizes: [2, 1, 1],
+    });
+    expect(midRanks({ values: [] })).toEqual({ ranks: [], tieSizes: [] });
+  });
+});
+
+describe("one-sided tests", () => {
+  it("McNemar 'worse' is the one-sided mid-p; Wilcoxon 'less'/'greater' the one-sided tails", () => {
+    // P(X >= 12 | n = 14) = 106 / 16384, minus half of P(X = 12) = 91 / 16384.
+    expect(mcnemarExact({ passToFail: 12, failToPass: 2, alternative: "worse" })).toBeCloseTo(
+      (106 - 45.5) / 16384,
+      10,
+    );
+    // Improvements are never "worse".
+    expect(mcnemarExact({ passToFail: 2, failToPass: 12, alternative: "worse" })).toBeGreaterThan(
+      0.99,
+    );
+    const before = [0.9, 0.8, 0.7, 0.6, 0.5];
+    const lower = [0.5, 0.4, 0.3, 0.2, 0.1];
+    // All five lower: one-sided exact p = 1/32; the other side almost 1.
+    expect(wilcoxonSignedRank({ before, after: lower, alternative: "less" })).toBeCloseTo(
+      1 / 32,
+      10,
+    );
+    expect(wilcoxonSignedRank({ before, after: lower, alternative: "greater" })).toBeCloseTo(1, 10);
+    expect(wilcoxonSignedRank({ before, after: lower })).toBeCloseTo(2 / 32, 10);
+    // Three pairs all worse are not evidence at 5%.
+    expect(wilcoxonSignedRank({ before: [0.9, 0.8, 0.7], after: [0.6, 0.5, 0.4] })).toBe(0.25);
+    expect(() => wilcoxonSignedRank({ before: [1], after: [] })).toThrow(/paired values/);
+  });
+
+  it("the large-sample signed-rank test (over 50 pairs) agrees with the exact one", () => {
+    const random = seededRandom(11);
+    const before = Array.from({ length: 50 }, () => random());
+    const after = before.map((value) => value - 0.03 + (random() - 0.5) * 0.2);
+    const exact = wilcoxonSignedRank({ before, after, alternative: "less" });
+    // One more pair (51: the normal approximation), a tiny difference of the lowest rank.
+    const approximate = wilcoxonSignedRank({
+      before: [...before, 0.5],
+      after: [...after, 0.5 + 1e-9],
+      alternative: "less",
+    });
+    expect(exact).toBeGreaterThan(1e-5);
+    expect(exact).toBeLessThan(1e-3);
+    expect(approximate / exact).toBeGreaterThan(0.6);
+    expect(approximate / exact).toBeLessThan(1.6);
   });
 });

@@ -1,13 +1,7 @@
+import type { JsonValue } from "./json-value.ts";
 import type { MetricData } from "./metric-data.ts";
 
-/** A plain JSON value: what span inputs, outputs and metadata are stored as. */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue };
+export type { JsonValue } from "./json-value.ts";
 
 /** What a span does; any other name is allowed. */
 export type SpanType = "agent" | "llm" | "retriever" | "tool" | (string & {});

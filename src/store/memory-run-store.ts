@@ -10,13 +10,17 @@ import type {
   RunStore,
   StoredRun,
   StoredTestResult,
+  TestResultsVersion,
 } from "./run-store.ts";
 
 interface RunEntry {
   run: StoredRun;
   /** Order of startRun calls: breaks ties between runs started at the same instant. */
   sequence: number;
-  results: Map<number, StoredTestResult>;
+  /** Each result with the version its save took. */
+  results: Map<number, { stored: StoredTestResult; version: number }>;
+  /** The version of the latest save. */
+  version: number;
 }
 
 function isNewer(left: RunEntry, right: RunEntry): boolean {
@@ -70,7 +74,12 @@ export class MemoryRunStore implements RunStore {
       );
     }
     const stored = this.write(action, { ...run, owner: run.owner ?? null });
-    this.runs.set(run.id, { run: stored, sequence: this.sequence++, results: new Map() });
+    this.runs.set(run.id, {
+      run: stored,
+      sequence: this.sequence++,
+      results: new Map(),
+      version: 0,
+    });
   }
 
   reopenRun(runId: string): void {
@@ -96,7 +105,8 @@ export class MemoryRunStore implements RunStore {
     const entry = this.runs.get(runId);
     if (entry === undefined)
       throw failure(action, "there is no run with this id: call startRun first");
-    entry.results.set(index, this.write(action, stored));
+    entry.version += 1;
+    entry.results.set(index, { stored: this.write(action, stored), version: entry.version });
   }
 
   finishRun(options: {
@@ -128,14 +138,22 @@ export class MemoryRunStore implements RunStore {
     return found === undefined ? null : this.copy(action, found.run);
   }
 
-  getTestResults(runId: string): StoredTestResult[] {
+  getTestResults(runId: string, options: { changedAfter?: number } = {}): StoredTestResult[] {
     const action = `read the test results of run "${runId}"`;
     this.assertOpen(action);
     const results = this.runs.get(runId)?.results;
     if (results === undefined) return [];
+    const after = options.changedAfter ?? Number.NEGATIVE_INFINITY;
     return [...results.entries()]
+      .filter(([, saved]) => saved.version > after)
       .sort(([left], [right]) => left - right)
-      .map(([, stored]) => this.copy(action, stored));
+      .map(([, saved]) => this.copy(action, saved.stored));
+  }
+
+  getTestResultsVersion(runId: string): TestResultsVersion {
+    this.assertOpen(`read the results version of run "${runId}"`);
+    const entry = this.runs.get(runId);
+    return { count: entry?.results.size ?? 0, version: entry?.version ?? 0 };
   }
 
   listRuns(options: { limit?: number } = {}): StoredRun[] {

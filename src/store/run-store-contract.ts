@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { calibrationReport } from "../../test/fixtures/calibration.ts";
+import { testResultArbitrary } from "../../test/fixtures/result-arbitraries.ts";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, TestResult } from "../results/evaluation-result.ts";
@@ -393,6 +395,32 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         expect(store.getTestResults("unknown")).toEqual([]);
       });
 
+      it("counts results and versions every save, so a reader re-reads only what changed", () => {
+        store.startRun(makeStoredRun());
+        store.startRun(makeStoredRun({ id: "other" }));
+        expect(store.getTestResultsVersion("run-1")).toEqual({ count: 0, version: 0 });
+        expect(store.getTestResultsVersion("unknown")).toEqual({ count: 0, version: 0 });
+        store.saveTestResult("run-1", makeStoredTestResult(0));
+        store.saveTestResult("run-1", makeStoredTestResult(1));
+        store.saveTestResult("other", makeStoredTestResult(0));
+        const seen = store.getTestResultsVersion("run-1");
+        expect(seen.count).toBe(2);
+        expect(seen.version).toBeGreaterThan(0);
+        expect(store.getTestResults("run-1", { changedAfter: seen.version })).toEqual([]);
+        const replacement = makeStoredTestResult(0, { input: "again" });
+        store.saveTestResult("run-1", replacement);
+        store.saveTestResult("run-1", makeStoredTestResult(5));
+        const now = store.getTestResultsVersion("run-1");
+        expect(now.count).toBe(3);
+        expect(now.version).toBeGreaterThan(seen.version);
+        expect(store.getTestResults("run-1", { changedAfter: seen.version })).toEqual([
+          replacement,
+          makeStoredTestResult(5),
+        ]);
+        expect(store.getTestResults("run-1", { changedAfter: 0 })).toHaveLength(3);
+        expect(store.getTestResultsVersion("other").count).toBe(1);
+      });
+
       it("refuses a result for a run that was never started", () => {
         expect(() => store.saveTestResult("nope", makeStoredTestResult(0))).toThrow(
           /call startRun first/,
@@ -403,6 +431,19 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         store.startRun(makeStoredRun());
         expect(() => store.saveTestResult("run-1", makeStoredTestResult(-1))).toThrow(StoreError);
         expect(() => store.saveTestResult("run-1", makeStoredTestResult(0.5))).toThrow(StoreError);
+      });
+
+      it("keeps every field of generated results (steps, judge calls, files, tags, image data…)", () => {
+        store.startRun(makeStoredRun());
+        const results = fc.sample(testResultArbitrary, { numRuns: 30, seed: 11 });
+        const byIndex = new Map(results.map((result) => [result.index, result]));
+        for (const result of byIndex.values()) {
+          store.saveTestResult("run-1", { fingerprint: "f", result });
+        }
+        const read = store.getTestResults("run-1").map((stored) => stored.result);
+        expect(read).toStrictEqual(
+          structuredClone([...byIndex.values()].sort((a, b) => a.index - b.index)),
+        );
       });
 
       it("keeps unicode and large values intact", () => {
@@ -620,6 +661,7 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         expect(() => store.startRun(makeStoredRun({ id: "run-2" }))).toThrow(StoreError);
         expect(() => store.saveTestResult("run-1", makeStoredTestResult(0))).toThrow(StoreError);
         expect(() => store.getTestResults("run-1")).toThrow(StoreError);
+        expect(() => store.getTestResultsVersion("run-1")).toThrow(StoreError);
         expect(() => store.reopenRun("run-1")).toThrow(StoreError);
         expect(() => store.heartbeatRun({ runId: "run-1", owner: makeRunOwner() })).toThrow(
           StoreError,

@@ -38,6 +38,13 @@ export interface StoredTestResult {
   result: TestResult;
 }
 
+/** See {@link RunStore.getTestResultsVersion}. */
+export interface TestResultsVersion {
+  count: number;
+  /** Grows with every save; 0 for results stored before versions were kept. */
+  version: number;
+}
+
 /**
  * Where runs and their test results are kept. Every test result is written as soon as it
  * is known, so a run killed half-way keeps what it finished.
@@ -61,8 +68,17 @@ export interface RunStore {
   }): void;
   /** A run by id, or the latest run with that identifier. */
   getRun(idOrIdentifier: string): StoredRun | null;
-  /** Test results of a run, in index order. */
-  getTestResults(runId: string): StoredTestResult[];
+  /**
+   * Test results of a run, in index order. With `changedAfter`, only those saved or replaced
+   * after that {@link TestResultsVersion.version}: what a viewer of a running run reads again.
+   */
+  getTestResults(runId: string, options?: { changedAfter?: number }): StoredTestResult[];
+  /**
+   * How many results a run has, and a number that grows whenever one of them is saved or
+   * replaced (`{ count: 0, version: 0 }` for an unknown run). A cheap question, so that a
+   * viewer can poll a running run and read again only what changed.
+   */
+  getTestResultsVersion(runId: string): TestResultsVersion;
   /** Runs, newest first. */
   listRuns(options?: { limit?: number }): StoredRun[];
   /**

@@ -149,7 +149,7 @@ describe("SqliteRunStore", () => {
     raw.close();
   });
 
-  it("migrates a schema 1 file in place: its runs stay readable, with no owner, take heartbeats and calibrations", () => {
+  it("migrates a schema 1 file in place: its runs stay readable, with no owner, take heartbeats, versioned results and calibrations", () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
     const writer = new SqliteRunStore({ path: databasePath });
     writer.startRun(makeStoredRun({ identifier: "before-owners" }));
@@ -159,6 +159,8 @@ describe("SqliteRunStore", () => {
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
       DROP TABLE calibrations;
+      DROP INDEX test_results_by_version;
+      ALTER TABLE test_results DROP COLUMN version;
       ALTER TABLE runs DROP COLUMN owner_pid;
       ALTER TABLE runs DROP COLUMN owner_hostname;
       ALTER TABLE runs DROP COLUMN heartbeat_at;
@@ -173,13 +175,17 @@ describe("SqliteRunStore", () => {
     expect(reader.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
     reader.heartbeatRun({ runId: "run-1", owner: makeRunOwner() });
     expect(reader.getRun("run-1")?.owner).toEqual(makeRunOwner());
+    // Results stored before versions were kept are version 0; new saves are versioned.
+    expect(reader.getTestResultsVersion("run-1")).toEqual({ count: 1, version: 0 });
+    reader.saveTestResult("run-1", makeStoredTestResult(1));
+    expect(reader.getTestResults("run-1", { changedAfter: 0 })).toEqual([makeStoredTestResult(1)]);
     reader.saveCalibration(calibrationReport());
     expect(reader.listCalibrations({ runId: "run-1" })).toEqual([calibrationReport()]);
     reader.close();
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

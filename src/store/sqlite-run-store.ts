@@ -17,6 +17,7 @@ import type {
   RunStore,
   StoredRun,
   StoredTestResult,
+  TestResultsVersion,
 } from "./run-store.ts";
 
 /** Options of {@link SqliteRunStore}. */
@@ -93,7 +94,13 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
       ALTER TABLE runs ADD COLUMN owner_hostname TEXT;
       ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
     `),
-  // 3: calibration reports (`verdict calibrate`), each linked to the run that scored its rows.
+  // 3: a version per saved result, so that a viewer re-reads only the results that changed.
+  (database) =>
+    database.exec(`
+      ALTER TABLE test_results ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX test_results_by_version ON test_results (run_id, version);
+    `),
+  // 4: calibration reports (`verdict calibrate`), each linked to the run that scored its rows.
   (database) =>
     database.exec(`
       CREATE TABLE calibrations (
@@ -136,13 +143,24 @@ function prepareStatements(database: DatabaseSync) {
     runsNewestFirst: database.prepare(
       `SELECT ${RUN_COLUMNS} FROM runs ORDER BY started_at DESC, rowid DESC LIMIT ?`,
     ),
+    // Each save takes the run's next version (one statement: atomic under concurrent writers).
     saveTestResult: database.prepare(
-      `INSERT INTO test_results (run_id, idx, fingerprint, success, result) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO test_results (run_id, idx, fingerprint, success, result, version)
+       VALUES (?1, ?2, ?3, ?4, ?5,
+         (SELECT coalesce(max(version), 0) + 1 FROM test_results WHERE run_id = ?1))
        ON CONFLICT (run_id, idx) DO UPDATE SET
-         fingerprint = excluded.fingerprint, success = excluded.success, result = excluded.result`,
+         fingerprint = excluded.fingerprint, success = excluded.success, result = excluded.result,
+         version = excluded.version`,
     ),
     testResults: database.prepare(
       "SELECT fingerprint, result FROM test_results WHERE run_id = ? ORDER BY idx",
+    ),
+    testResultsChangedAfter: database.prepare(
+      "SELECT fingerprint, result FROM test_results WHERE run_id = ? AND version > ? ORDER BY idx",
+    ),
+    testResultsVersion: database.prepare(
+      `SELECT count(*) AS count, coalesce(max(version), 0) AS version
+       FROM test_results WHERE run_id = ?`,
     ),
     saveCalibration: database.prepare(
       "INSERT INTO calibrations (id, run_id, created_at, metric, report) VALUES (?, ?, ?, ?, ?)",
@@ -461,13 +479,27 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  getTestResults(runId: string): StoredTestResult[] {
-    return this.use(`read the test results of run "${runId}"`, (statements) =>
-      statements.testResults.all(runId).map((row) => ({
+  getTestResults(runId: string, options: { changedAfter?: number } = {}): StoredTestResult[] {
+    return this.use(`read the test results of run "${runId}"`, (statements) => {
+      const rows =
+        options.changedAfter === undefined
+          ? statements.testResults.all(runId)
+          : statements.testResultsChangedAfter.all(runId, options.changedAfter);
+      return rows.map((row) => ({
         fingerprint: text(row, "fingerprint"),
         result: testResultSchema.parse(JSON.parse(text(row, "result"))),
-      })),
-    );
+      }));
+    });
+  }
+
+  getTestResultsVersion(runId: string): TestResultsVersion {
+    return this.use(`read the results version of run "${runId}"`, (statements) => {
+      const row = statements.testResultsVersion.get(runId);
+      return {
+        count: Number(row?.count ?? 0),
+        version: Number(row?.version ?? 0),
+      };
+    });
   }
 
   listRuns(options: { limit?: number } = {}): StoredRun[] {

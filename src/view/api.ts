@@ -4,20 +4,24 @@
  * these types; nothing here runs.
  *
  * Every route is GET (HEAD too) on 127.0.0.1; with `--token`, every request carries
- * `Authorization: Bearer <token>` or `?token=<token>` (the app keeps the token from its first
- * URL and sends the header). Errors are `{ error: string }` with a 4xx/5xx status.
+ * `Authorization: Bearer <token>` or `?token=<token>`, or the cookie the server sets on the
+ * first request that carried the token (`verdict_view_token`, HttpOnly, SameSite=Strict): so
+ * the app's own assets, `<img>` sources, EventSource and export links need nothing added once
+ * the page was opened with `?token=`. Errors are `{ error: string }` with a 4xx/5xx status
+ * (400 for a bad query parameter, saying which and what it takes; 404 for an unknown run, case
+ * or API route; 503 when the store cannot be read). Every response carries the strict CSP.
  *
  * | route                                   | answers                                     |
  * |-----------------------------------------|---------------------------------------------|
- * | `/api/runs?q&identifier&status&from&to&offset&limit` | {@link RunsPage}               |
+ * | `/api/runs?q&identifier&status&from&to&offset&limit` | {@link RunsPage} ({@link RunsQuery}) |
  * | `/api/identifiers`                      | {@link IdentifierList}                      |
- * | `/api/trends?identifier=X&limit`        | {@link Trend}                               |
+ * | `/api/trends?identifier=X&limit`        | {@link Trend} (`identifier=` empty: runs without one; limit ≤ 500, default 50: the latest runs) |
  * | `/api/runs/:run`                        | {@link RunDetail}                           |
  * | `/api/runs/:run/cases?…` ({@link CaseQuery}) | {@link CasesPage}                      |
  * | `/api/runs/:run/cases/:key`             | {@link CaseDetail}                          |
- * | `/api/runs/:run/cases/:key/images/:n`   | the stored image's bytes (data URL / bytes / file inside the project); 404 for URLs |
- * | `/api/compare?run=A&baseline=B`         | {@link RunComparisonView}                   |
- * | `/api/runs/:run/events`                 | server-sent events, {@link LiveEvent}       |
+ * | `/api/runs/:run/cases/:key/images/:n`   | the stored image's bytes (data URL / bytes / file inside the project); 404 for URLs. `:n` counts the case's images from 1 over all fields: use {@link ImageView.src} |
+ * | `/api/compare?run=A&baseline=B&maxDrop&alpha&stats` | {@link RunComparisonView} (`maxDrop` as `verdict compare --max-drop`, default 0; `alpha` as `--alpha`, default 0.05; `stats=0` as `--no-stats`) |
+ * | `/api/runs/:run/events?after=V`         | server-sent events, {@link LiveEvent}       |
  * | `/api/runs/:run/export?format=html\|json\|junit\|csv` | a download (content-disposition) |
  *
  * `:run` is a run id (or an identifier: its latest run). `:key` is a case's
@@ -26,7 +30,25 @@
  * routes on the client; `/assets/*` are the app's built files.
  */
 
+import type { PairedTests } from "../report/compare-runs.ts";
 import type { MetricSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { JudgeCallRecord } from "../results/metric-data.ts";
+
+/**
+ * `/api/runs` parameters. `q`: text found (case-insensitive) in the run's id or identifier;
+ * `identifier`: exactly this identifier (`identifier=` empty: runs without one); `status`: a
+ * {@link ShownStatus}; `from`/`to`: the start time, inclusive, as a date (`2025-01-31`, `to`
+ * taking in that whole day, UTC) or an ISO time; `offset`; `limit` (default 50, at most 500).
+ */
+export interface RunsQuery {
+  q?: string;
+  identifier?: string;
+  status?: ShownStatus;
+  from?: string;
+  to?: string;
+  offset?: number;
+  limit?: number;
+}
 
 /** A run's status as shown: a `running` run whose process is gone is `interrupted`. */
 export type ShownStatus = RunStatus;
@@ -59,7 +81,14 @@ export interface RunRow {
   stale: { reason: string; resumeCommand: string | null } | null;
   startedAt: string;
   endedAt: string | null;
+  /** `null` while running. */
   durationMs: number | null;
+  /**
+   * `passed + failed + errored + unscored = total`. `total` is the planned number of cases
+   * (while running: of `evaluate()`; a Vitest run learns its size as it goes: the cases so far);
+   * `passed` includes score-only cases; `failed` scored past a threshold; `errored` had a
+   * metric error; `unscored`: not (yet) scored.
+   */
   cases: { total: number; passed: number; failed: number; errored: number; unscored: number };
   metrics: MetricAggregate[];
   judgeCalls: number;
@@ -138,18 +167,34 @@ export interface RunDetail {
   tags: string[];
   /** Shown on top when the run is not completed or its process is gone. */
   notice: string | null;
+  /**
+   * The store's version of the run's results when this was read: pass it as
+   * `/api/runs/:run/events?after=` to get every case saved since. (Added by the server.)
+   */
+  resultsVersion: number;
 }
 
 /** Which cases `/api/runs/:run/cases` returns, and in what order. */
 export interface CaseQuery {
-  /** `"case"` (run order, the default), `"name"`, `"status"`, or `"metric:<name>"`. */
+  /**
+   * `"case"` (run order, the default), `"name"`, `"status"` (ascending: errored, failed,
+   * unscored, scored, passed), or `"metric:<name>"` (by that metric's score; cases without a
+   * score on it come last in both directions; an unknown metric is a 400). Ties keep run order.
+   */
   sort?: string;
   dir?: "asc" | "desc";
   /** @default "all" */
   filter?: "all" | "passing" | "failing" | "errored";
-  /** Case-insensitive text searched in name, input, output, expected output and reasons. */
+  /**
+   * Case-insensitive text searched in name, input, output, expected output, and the reasons
+   * and errors of every metric (all trials).
+   */
   q?: string;
-  /** `"file"` or `"tag"`: rows come sorted by group first, each with its `group`. */
+  /**
+   * `"file"` or `"tag"`: rows come sorted by group first (groups by name; `"(no file)"` or
+   * `"untagged"` last), each with its `group`. With `"tag"`, a case with several tags is a row
+   * in each of their groups, and `total` counts rows.
+   */
   group?: "file" | "tag";
   offset?: number;
   /** @default 100, at most 500 */
@@ -169,7 +214,7 @@ export interface CaseRow {
   actualOutput: string | null;
   file: string | null;
   tags: string[];
-  /** Set when the query groups: the file, or one tag ("untagged" for none). */
+  /** Set when the query groups: the file (`"(no file)"` for none), or one tag (`"untagged"` for none). */
   group?: string;
   metrics: Record<
     string,
@@ -194,18 +239,16 @@ export interface CasesPage {
   limit: number;
   /** Groups and their sizes, in order, when the query groups. */
   groups?: Array<{ name: string; count: number }>;
+  /** As {@link RunDetail.resultsVersion}. (Added by the server.) */
+  resultsVersion: number;
 }
 
-/** One judge request behind a metric's score. */
-export interface JudgeCallView {
-  step: string;
-  model: string | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  costUsd: number | null;
-  latencyMs: number | null;
-  source: "judge" | "cache" | "shared";
-}
+/**
+ * One judge request behind a metric's score, as results record it: step, model, tokens,
+ * `costUsd` (what the answer cost when bought; for `cache` and `shared` nothing was paid),
+ * `latencyMs`, and `source` (`"judge"`, `"cache"` or `"shared"`).
+ */
+export type JudgeCallView = JudgeCallRecord;
 
 /** One of the judge's steps as rows: (opinion / statement / claim) → verdict → reason. */
 export interface StepTable {
@@ -230,6 +273,7 @@ export interface MetricDetailView {
   outputTokens: number | null;
   /** The steps as tables where they are lists of items, else as text. */
   steps: Array<StepTable | { label: string; text: string }>;
+  /** Empty for results stored before verdict recorded each call. */
   calls: JudgeCallView[];
 }
 
@@ -262,7 +306,10 @@ export interface CaseDetail {
   metrics: MetricDetailView[];
   /** For `repeat` runs: every trial's metrics. */
   trials: Array<{ trial: number; success: boolean | null; metrics: MetricDetailView[] }>;
-  /** For component runs: the span tree, each span with its metrics. */
+  /**
+   * For component runs: the span tree, each span with its metrics. The root is the trace
+   * itself (`type: "trace"`, its trace-level metrics); its children are the outermost spans.
+   */
   trace: SpanView | null;
   /** Neighbours in run order, for "previous / next". */
   previousKey: string | null;
@@ -286,6 +333,12 @@ export interface SpanView {
 export interface RunComparisonView {
   run: RunRow;
   baseline: RunRow;
+  /** The `maxDrop` the regressions were judged with. (Added by the server.) */
+  maxDrop: number;
+  /** The significance level of the paired tests; `null` when they are off (`stats=0`). */
+  alpha: number | null;
+  /** Cases of one run with no counterpart in the other: not compared. */
+  unmatched: { baseline: string[]; candidate: string[] };
   metrics: Array<{
     name: string;
     lowerIsBetter: boolean;
@@ -294,9 +347,17 @@ export interface RunComparisonView {
     /** Candidate − baseline; `null` when either is missing. */
     meanScoreChange: number | null;
     passRateChange: number | null;
-    /** `"better"`, `"worse"` or `"same"`, reading the metric's direction. */
+    /**
+     * `"better"`, `"worse"` or `"same"`: the pass rate's change when it moved, else the mean
+     * score's, read in the metric's direction; `null` when neither can be compared.
+     */
     direction: "better" | "worse" | "same" | null;
+    /** Worse beyond `maxDrop` and significant (p < `alpha`): what fails `verdict compare`. */
     regressions: string[];
+    /** Worse beyond `maxDrop` but not significant: within the judge's noise. */
+    notSignificant: string[];
+    /** The paired tests (McNemar on pass/fail, Wilcoxon signed-rank on scores); `null` when off. */
+    tests: PairedTests | null;
   }>;
   /** Cases whose verdict on a metric changed, both sides with their reasons. */
   changes: Array<{
@@ -314,7 +375,15 @@ export interface RunComparisonView {
   regressed: boolean;
 }
 
-/** A server-sent event of `/api/runs/:run/events` (`event: <type>`, `data: <json>`). */
+/**
+ * A server-sent event of `/api/runs/:run/events` (`event: <type>`, `data: <json>`, `id: <results
+ * version>`). On connecting: a `progress` event, then a `case` event for every case saved after
+ * `?after=<version>` (or `Last-Event-ID`, which EventSource sends when it reconnects; without
+ * either, only cases saved from now on), then `progress` and `case` events as cases finish (the
+ * store is read every 300 ms), and `end` when the run stops running (completed, failed,
+ * interrupted, or its process is gone), after which the server closes the stream. A run that
+ * is not running gets `progress` and `end` at once. Comment lines keep the stream alive.
+ */
 export type LiveEvent =
   | { type: "progress"; run: RunRow }
   | { type: "case"; case: CaseRow }

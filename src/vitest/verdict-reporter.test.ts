@@ -205,11 +205,13 @@ describe("VerdictReporter", () => {
       files: ["evals/a.eval.ts", "evals/b.eval.ts"],
     });
     const stored = store.getTestResults(run?.id as string);
-    expect(stored.map((entry) => [entry.result.name, entry.result.index])).toEqual([
-      ["a1", 0],
-      ["a2", TEST_STRIDE],
-      ["a2 (case 2)", TEST_STRIDE + 1],
-      ["b1", FILE_STRIDE],
+    expect(
+      stored.map((entry) => [entry.result.name, entry.result.index, entry.result.file]),
+    ).toEqual([
+      ["a1", 0, "evals/a.eval.ts"],
+      ["a2", TEST_STRIDE, "evals/a.eval.ts"],
+      ["a2 (case 2)", TEST_STRIDE + 1, "evals/a.eval.ts"],
+      ["b1", FILE_STRIDE, "evals/b.eval.ts"],
     ]);
     expect(new Set(stored.map((entry) => entry.fingerprint)).size).toBe(4);
 

@@ -165,7 +165,7 @@ export class RunState {
     }
     this.startStoredRunNow();
     if (this.recorder) this.announce(this.recorder);
-    const result: TestResult = { ...record.result, index };
+    const result: TestResult = { ...record.result, index, ...(file === "" ? {} : { file }) };
     // A running total: a case gathered again (a retried test) replaces its earlier spending.
     const replaced = this.results.get(index);
     if (replaced)

@@ -232,7 +232,15 @@ describe("verdict compare", () => {
     writeRun({ home, id: "run-pr", identifier: "pr", minute: 1, toxicity: [0, 0.9, 0.2] });
     writeRun({ home, id: "run-same", identifier: "same", minute: 2, toxicity: [0, 0.1, 0.2] });
 
-    const regression = await run(["compare", "main", "pr"], env);
+    // Three cases, one flipped: within the judge's noise for the paired tests (exit 0), a
+    // regression for the plain rule (--no-stats).
+    const tested = await run(["compare", "main", "pr", "--alpha", "0.1"], env);
+    expect(tested.code).toBe(0);
+    expect(tested.stdout).toContain("within noise");
+    expect(tested.stdout).toContain("pass/fail over 3: 1 pass→fail, 0 fail→pass, p = 0.250");
+    expect((await run(["compare", "main", "pr", "--alpha", "1.5"], env)).code).toBe(2);
+
+    const regression = await run(["compare", "main", "pr", "--no-stats"], env);
     expect(regression.stderr).toBe("");
     expect(regression.code).toBe(1);
     expect(regression.stdout).toMatch(
@@ -242,7 +250,9 @@ describe("verdict compare", () => {
     expect(regression.stdout).toContain(
       "  Toxicity: pass rate 100.0% → 66.7%, mean score 0.10 → 0.37 (lower is better)",
     );
-    expect((await run(["compare", "main", "pr", "--max-drop", "0.5"], env)).code).toBe(0);
+    expect(
+      (await run(["compare", "main", "pr", "--no-stats", "--max-drop", "0.5"], env)).code,
+    ).toBe(0);
 
     const equal = await run(["compare", "run-main", "same"], env);
     expect(equal.code).toBe(0);

@@ -9,13 +9,15 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runCompare } from "../../src/cli/commands/compare.ts";
-import { createViewServer, VIEW_HOST } from "../../src/cli/commands/view.ts";
+import { VIEW_HOST } from "../../src/cli/commands/view.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
   type FakeOpenAIServer,
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import type { RunDetail, RunRow, RunsPage } from "../../src/view/api.ts";
+import { createViewServer } from "../../src/view/server/view-server.ts";
 import { runNode } from "../e2e/run-node.ts";
 
 const CASES = 12;
@@ -50,19 +52,19 @@ async function waitForRequests(count: number): Promise<void> {
   while (server.stats().requests < count) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** The dashboard over the real store file, as `verdict view` serves it; returns a page's HTML. */
-async function viewPage(
+/** The dashboard over the real store file, as `verdict view` serves it; returns an API answer. */
+async function viewApi<Value>(
   target: string,
   options: { now?: () => number; isProcessAlive?: (pid: number) => boolean } = {},
-): Promise<string> {
+): Promise<Value> {
   const store = new SqliteRunStore({ path: join(home, "verdict.db") });
-  const view = createViewServer({ store, ...options });
+  const view = createViewServer({ store, appFolder: null, ...options });
   await new Promise<void>((resolve) => view.listen(0, VIEW_HOST, () => resolve()));
   try {
     const { port } = view.address() as AddressInfo;
     const response = await fetch(`http://${VIEW_HOST}:${port}${target}`);
     expect(response.status).toBe(200);
-    return await response.text();
+    return (await response.json()) as Value;
   } finally {
     view.closeAllConnections();
     await new Promise<void>((resolve) => view.close(() => resolve()));
@@ -93,9 +95,15 @@ describe("a run killed with SIGKILL", () => {
     await waitForRequests(3);
 
     // While its process lives, the run is running.
-    const whileAlive = await viewPage("/");
-    expect(whileAlive).toMatch(/<td>running<\/td>/);
-    expect(whileAlive).not.toContain("interrupted");
+    const listed = async (
+      options: Parameters<typeof viewApi>[1] = {},
+    ): Promise<RunRow | undefined> =>
+      (await viewApi<RunsPage>("/api/runs", options)).runs.find(
+        (run) => run.identifier === "killed-run",
+      );
+    const whileAlive = await listed();
+    expect(whileAlive?.status).toBe("running");
+    expect(whileAlive?.stale).toBeNull();
 
     await waitForRequests(6);
     first.child.kill("SIGKILL");
@@ -111,24 +119,25 @@ describe("a run killed with SIGKILL", () => {
     expect(finishedBefore.length).toBeLessThan(CASES);
 
     // The dashboard: its list and the run's page say interrupted, why, and how to resume.
-    const list = await viewPage("/");
-    expect(list).toContain(
-      `<td>interrupted<br><small>process ${first.child.pid} on ${hostname()} is gone`,
-    );
-    expect(list).toContain(RESUME_COMMAND.replaceAll('"', "&quot;"));
-    const page = await viewPage(`/runs/${encodeURIComponent(killed?.id ?? "")}`);
-    expect(page).toContain("INTERRUPTED");
-    expect(page).toContain(`Resume it with ${RESUME_COMMAND.replaceAll('"', "&quot;")}`);
+    const row = await listed();
+    expect(row?.status).toBe("interrupted");
+    expect(row?.stale).toEqual({
+      reason: `process ${first.child.pid} on ${hostname()} is gone`,
+      resumeCommand: RESUME_COMMAND,
+    });
+    const page = await viewApi<RunDetail>(`/api/runs/${encodeURIComponent(killed?.id ?? "")}`);
+    expect(page.run.status).toBe("interrupted");
+    expect(page.notice).toContain(`Resume it with ${RESUME_COMMAND}`);
 
     // Seen from another machine (its pid cannot be checked), the silent heartbeat tells the same.
     const heartbeatAt = Date.parse(killed?.owner?.heartbeatAt ?? "");
     const elsewhere = { isProcessAlive: () => true };
-    expect(await viewPage("/", { ...elsewhere, now: () => heartbeatAt + 30_000 })).toContain(
-      "<td>running</td>",
+    expect((await listed({ ...elsewhere, now: () => heartbeatAt + 30_000 }))?.status).toBe(
+      "running",
     );
-    expect(await viewPage("/", { ...elsewhere, now: () => heartbeatAt + 180_000 })).toContain(
-      "<td>interrupted<br><small>no heartbeat for 180 s",
-    );
+    expect(
+      (await listed({ ...elsewhere, now: () => heartbeatAt + 180_000 }))?.stale?.reason,
+    ).toMatch(/^no heartbeat for 180 s/);
 
     // compare says it too.
     const compared = await compareOutput();
@@ -163,8 +172,8 @@ describe("a run killed with SIGKILL", () => {
     expect(finishedAfter).toHaveLength(CASES);
     for (const stored of finishedBefore) expect(finishedAfter).toContainEqual(stored);
 
-    const listAfter = await viewPage("/");
-    expect(listAfter).toContain("<td>completed</td>");
-    expect(listAfter).not.toContain("interrupted");
+    const listAfter = await listed();
+    expect(listAfter?.status).toBe("completed");
+    expect(listAfter?.stale).toBeNull();
   });
 });

@@ -95,10 +95,17 @@ describe("verdict compare", () => {
   let store: MemoryRunStore;
   let stdout: string;
   let stderr: string;
-  const compare = (baseline: string, candidate: string, maxDrop?: number) =>
+  // The plain --max-drop rule (--no-stats) unless a test gives a significance level.
+  const compare = (
+    baseline: string,
+    candidate: string,
+    maxDrop?: number,
+    alpha: number | null = null,
+  ) =>
     runCompare({
       baseline,
       candidate,
+      alpha,
       ...(maxDrop === undefined ? {} : { maxDrop }),
       cwd: "/nowhere",
       env: {},
@@ -246,6 +253,54 @@ describe("verdict compare", () => {
       'Note: run b is "interrupted": its figures cover only the cases it finished.',
     );
     expect(store.getRun("b")?.status).toBe("running");
+  });
+
+  it("with statistics, fails only on a drop that is significant in the paired tests", async () => {
+    // 40 cases; in the candidate, 12 cases that passed now fail (pass rate 100% → 70%).
+    const names = Array.from({ length: 40 }, (_, index) => `case ${index + 1}`);
+    const baseline: Cases = names.map((name) => [name, { Toxicity: 0.1 }]);
+    const dropped: Cases = names.map((name, index) => [name, { Toxicity: index < 12 ? 0.9 : 0.1 }]);
+    saveRun(store, { id: "base", cases: baseline });
+    saveRun(store, { id: "drop", cases: dropped });
+    expect(await compare("base", "drop", 0, 0.05)).toBe(1);
+    expect(stdout).toContain(
+      'Paired one-sided tests of "worse" over the cases in both runs (significant when p < 0.05, Holm-adjusted over a metric\'s two tests):',
+    );
+    expect(stdout).toMatch(
+      /Toxicity +pass\/fail over 40: 12 pass→fail, 0 fail→pass, p < 0\.001 \(McNemar\) +scores over 40: \+0\.240 \[\+0\.1\d\d, \+0\.3\d\d\], p < 0\.001/,
+    );
+    expect(stdout).toContain(
+      "Regression: worse by more than --max-drop 0, significantly (p < 0.05):",
+    );
+    expect(stdout).toContain(
+      "  Toxicity: pass rate 100.0% → 70.0% (p < 0.001), mean score 0.10 → 0.34 (lower is better) (p < 0.001)",
+    );
+
+    // 2 of 40 cases flip: worse beyond --max-drop 0, but within the judge's noise.
+    stdout = "";
+    const noisy: Cases = names.map((name, index) => [name, { Toxicity: index < 2 ? 0.9 : 0.1 }]);
+    saveRun(store, { id: "noisy", cases: noisy });
+    expect(await compare("base", "noisy", 0, 0.05)).toBe(0);
+    expect(stdout).toMatch(
+      /Toxicity +lower +0\.10 → 0\.14 \(\+0\.04\) +100\.0% → 95\.0% \(-5\.0 pts\) +within noise/,
+    );
+    expect(stdout).toContain(
+      "Worse by more than --max-drop 0 but not significant (within the judge's noise):\n  Toxicity: pass rate 100.0% → 95.0% (p = 0.125), mean score 0.10 → 0.14 (lower is better) (p = 0.250)",
+    );
+    expect(stdout).toContain(
+      "No metric got worse by more than --max-drop 0, significantly (p < 0.05).",
+    );
+    // The plain rule (--no-stats) fails the same comparison.
+    expect(await compare("base", "noisy", 0, null)).toBe(1);
+  });
+
+  it("lists the cases only one run has, and does not test them", async () => {
+    saveRun(store, { id: "a", cases: [...goodCases, ["dropped case", { Toxicity: 0 }]] });
+    saveRun(store, { id: "b", cases: [...goodCases, ["new case", { Toxicity: 0.9 }]] });
+    expect(await compare("a", "b", 0, 0.05)).toBe(0);
+    expect(stdout).toContain('Only in the baseline (1, not compared): "dropped case"');
+    expect(stdout).toContain('Only in the candidate (1, not compared): "new case"');
+    expect(stdout).toMatch(/Toxicity +pass\/fail over 3: 0 pass→fail, 0 fail→pass, p = 1\.000/);
   });
 
   it("exits 2 for an unknown run, naming what was searched and listing the latest runs", async () => {

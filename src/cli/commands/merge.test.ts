@@ -117,7 +117,13 @@ describe("mergeEvaluationResults", () => {
       ],
     });
     expect(merged.summary.status).toBe("quota-exhausted");
-    expect(merged.summary.testCases).toEqual({ total: 3, passed: 1, failed: 0, unscored: 2 });
+    expect(merged.summary.testCases).toEqual({
+      total: 3,
+      passed: 1,
+      failed: 0,
+      unscored: 2,
+      errored: 0,
+    });
     expect(decideTestRunOutcome({ result: merged })).toBe("unscored");
   });
 

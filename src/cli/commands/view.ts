@@ -1,222 +1,19 @@
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer, type Server, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import path from "node:path";
-import type { Duplex } from "node:stream";
 import { resolveVerdictHome } from "../../config/project-config.ts";
 import { ConfigError } from "../../errors/config-error.ts";
-import { StoreError } from "../../errors/store-error.ts";
-import { formatCostUsd, formatCount, MISSING_VALUE } from "../../report/format.ts";
-import { escapeHtml } from "../../report/html/escape-html.ts";
-import { HTML_REPORT_CONTENT_SECURITY_POLICY, renderHtmlReport } from "../../report/html-report.ts";
-import type { EvaluationResult, RunStatus } from "../../results/evaluation-result.ts";
-import { emptySpending } from "../../results/spending.ts";
-import { summarizeRun } from "../../results/summarize-run.ts";
-import { redactSecretText } from "../../secrets/redact-secrets.ts";
-import { type RunLiveness, runLiveness } from "../../store/run-liveness.ts";
-import type { RunStore, StoredRun } from "../../store/run-store.ts";
 import { SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
+import { findAppFolder } from "../../view/server/app-files.ts";
+import { tokenProblem } from "../../view/server/view-access.ts";
+import { createViewServer } from "../../view/server/view-server.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { parseViewRequest } from "./parse-view-request.ts";
 
-/** The dashboard only ever listens on the loopback interface: runs hold your outputs. */
+/** The dashboard listens on the loopback interface unless told otherwise: runs hold your outputs. */
 export const VIEW_HOST = "127.0.0.1";
-
-const PAGE_POLICY =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
-
-/**
- * Headers on every response, refusals and errors included: no framing (clickjacking), no
- * content sniffing, no referrer leaving the machine, nothing cached, nothing loaded but the
- * page's own styles and data: images.
- */
-export const VIEW_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  "content-security-policy": `${HTML_REPORT_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
-  "x-frame-options": "DENY",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "cross-origin-resource-policy": "same-origin",
-  "cache-control": "no-store",
-};
-
-/** Options of {@link createViewServer}. */
-export interface ViewServerOptions {
-  store: RunStore;
-  /** @default 200 */
-  limit?: number;
-  /** Now, in ms since the epoch: a running run with an older heartbeat shows as interrupted. @default Date.now */
-  now?: () => number;
-  /** @default os.hostname() */
-  hostname?: string;
-  /** @default process.kill(pid, 0) */
-  isProcessAlive?: (pid: number) => boolean;
-  /** Where an internal fault is logged, secrets masked. @default stderr */
-  log?: (message: string) => void;
-  /** Whose secret values are masked in logged faults. @default process.env */
-  env?: NodeJS.ProcessEnv;
-}
-
-/** A stored run as the EvaluationResult the reports read; a stale run's status is `interrupted`. */
-export function storedRunToResult(options: {
-  store: RunStore;
-  run: StoredRun;
-  status?: RunStatus;
-}): EvaluationResult {
-  const { run } = options;
-  const testResults = options.store.getTestResults(run.id).map((stored) => stored.result);
-  const status = options.status ?? run.status;
-  return {
-    testRunId: run.id,
-    identifier: run.identifier,
-    testResults,
-    summary:
-      run.summary === null
-        ? summarizeRun({
-            status,
-            testResults,
-            total: testResults.length,
-            spending: emptySpending(),
-            durationMs: 0,
-          })
-        : { ...run.summary, status },
-  };
-}
-
-function describeStale(liveness: RunLiveness): string {
-  return `This run's process is gone (${liveness.reason}): it was interrupted. Resume it with ${liveness.resumeCommand}`;
-}
-
-function renderRunList(runs: ReadonlyArray<{ run: StoredRun; liveness: RunLiveness }>): string {
-  const text = (value: string) => escapeHtml({ text: value });
-  const rows = runs
-    .map(({ run, liveness }) => {
-      const cases = run.summary?.testCases;
-      const status = liveness.stale
-        ? `${text(liveness.status)}<br><small>${text(`${liveness.reason}; resume: `)}<code>${text(liveness.resumeCommand ?? "")}</code></small>`
-        : text(liveness.status);
-      return `<tr>
-<td><a href="/runs/${encodeURIComponent(run.id)}">${text(run.identifier ?? run.id)}</a></td>
-<td>${status}</td>
-<td>${text(run.startedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC"))}</td>
-<td>${cases ? `${formatCount(cases.passed)} / ${formatCount(cases.total)}` : MISSING_VALUE}</td>
-<td>${cases ? formatCount(cases.failed) : MISSING_VALUE}</td>
-<td>${run.summary ? text(formatCostUsd(run.summary.costUsd)) : MISSING_VALUE}</td>
-<td><code>${text(run.id)}</code></td>
-</tr>`;
-    })
-    .join("\n");
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>verdict runs</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1f2328;background:#f6f7f9}
-table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #d8dde3}
-th,td{text-align:left;padding:.5rem .75rem;border-bottom:1px solid #e5e8ec}
-th{background:#eef1f4;font-weight:600}code{font-size:.85em;color:#57606a}
-</style></head>
-<body><h1>verdict runs</h1>
-${
-  runs.length === 0
-    ? "<p>No runs stored yet. Run <code>verdict test run</code> or <code>evaluate()</code> first.</p>"
-    : `<table><thead><tr><th>Run</th><th>Status</th><th>Started</th><th>Passed</th><th>Failed</th><th>Cost</th><th>Id</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table>`
-}
-</body></html>`;
-}
-
-/**
- * The dashboard's HTTP server: `/` lists the stored runs (newest first), `/runs/<id>` shows
- * one as the HTML report. It reads the store on every request, so new runs appear on reload.
- * A `running` run whose process is gone shows as `interrupted`, with the command that resumes
- * it. Requests are checked before the store is read ({@link parseViewRequest}): a foreign
- * `Host` is 421 (DNS rebinding), a bad method 405, a bad path 400, an unknown page or run 404;
- * a store that cannot be read is 503, and only a fault of verdict's own is 500 (logged,
- * secrets masked). Every response carries {@link VIEW_SECURITY_HEADERS}.
- */
-export function createViewServer(options: ViewServerOptions): Server {
-  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const livenessOptions = () => ({
-    now: (options.now ?? Date.now)(),
-    hostname: options.hostname ?? hostname(),
-    ...(options.isProcessAlive ? { isProcessAlive: options.isProcessAlive } : {}),
-  });
-  // requireHostHeader off: a request without Host gets our 421 and headers, not Node's bare 400.
-  const server = createServer({ requireHostHeader: false }, (request, response) => {
-    const send = (status: number, body: string, type = "text/html") => {
-      response.writeHead(status, {
-        ...VIEW_SECURITY_HEADERS,
-        "content-type": `${type}; charset=utf-8`,
-      });
-      response.end(body);
-    };
-    try {
-      const parsed = parseViewRequest({
-        method: request.method,
-        target: request.url,
-        host: request.headers.host,
-        port: request.socket.localPort ?? 0,
-      });
-      if (parsed.refusal) {
-        if (parsed.refusal.status === 405) response.setHeader("allow", "GET, HEAD");
-        return send(parsed.refusal.status, `${parsed.refusal.reason}\n`, "text/plain");
-      }
-      const { route } = parsed;
-      if (route.page === "runs") {
-        const liveness = livenessOptions();
-        const runs = options.store
-          .listRuns({ limit: options.limit ?? 200 })
-          .map((run) => ({ run, liveness: runLiveness(run, liveness) }));
-        return send(200, renderRunList(runs));
-      }
-      const run = options.store.getRun(route.runId);
-      if (!run) return send(404, '<p>No such run. <a href="/">All runs</a></p>');
-      const liveness = runLiveness(run, livenessOptions());
-      return send(
-        200,
-        renderHtmlReport({
-          result: storedRunToResult({ store: options.store, run, status: liveness.status }),
-          startedAt: run.startedAt,
-          notice: liveness.stale ? describeStale(liveness) : null,
-        }),
-      );
-    } catch (error) {
-      if (error instanceof StoreError) {
-        return send(503, `The verdict store could not be read: ${error.message}\n`, "text/plain");
-      }
-      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      log(
-        `verdict view: internal error on ${request.method} ${JSON.stringify(request.url?.slice(0, 200))}: ${redactSecretText(text, { env: options.env ?? process.env })}`,
-      );
-      return send(500, "Internal error: see the terminal running verdict view.\n", "text/plain");
-    }
-  });
-  // Requests Node's parser rejects (a raw NUL or space in the path, oversized headers) get the
-  // same headers and a short reason rather than Node's bare default answer.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable || error.code === "ECONNRESET") {
-      socket.destroy();
-      return;
-    }
-    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-    const body = "Malformed request.\n";
-    const headers = Object.entries({
-      ...VIEW_SECURITY_HEADERS,
-      "content-type": "text/plain; charset=utf-8",
-      "content-length": String(Buffer.byteLength(body)),
-      connection: "close",
-    })
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join("");
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}\r\n${body}`);
-  });
-  return server;
-}
 
 /** Options of {@link runView}: the arguments of `verdict view`. */
 export interface ViewCommandOptions {
@@ -224,6 +21,17 @@ export interface ViewCommandOptions {
   env: NodeJS.ProcessEnv;
   /** @default 4242; 0 picks a free port */
   port?: number;
+  /**
+   * The interface to listen on. Anything but the loopback interface needs `token`.
+   * @default "127.0.0.1"
+   */
+  host?: string;
+  /** Every request must carry it (see `createViewServer`); required off the loopback interface. */
+  token?: string;
+  /** Open the dashboard in the default browser. @default false */
+  open?: boolean;
+  /** How a browser is opened. @default the platform's opener (xdg-open, open, start) */
+  openBrowser?: (url: string) => Promise<void>;
   stdout?: CommandOutput;
   /** @default process.stderr */
   stderr?: CommandOutput;
@@ -231,17 +39,63 @@ export interface ViewCommandOptions {
   signal?: AbortSignal;
 }
 
+/** Whether a `--host` value is the loopback interface (only this machine can connect). */
+export function isLoopbackAddress(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return name === "localhost" || name === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
+/** Opens a URL in the default browser; rejects when no opener could be started. */
+export function openInBrowser(url: string): Promise<void> {
+  const [command, args] =
+    process.platform === "darwin"
+      ? ["open", [url]]
+      : process.platform === "win32"
+        ? ["cmd", ["/c", "start", '""', url]]
+        : ["xdg-open", [url]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "ignore", detached: true });
+    child.once("error", reject);
+    child.once("spawn", () => {
+      child.unref();
+      resolve();
+    });
+  });
+}
+
+function urlHost(host: string, port: number): string {
+  if (host === "0.0.0.0" || host === "::") return `${hostname()}:${port}`;
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
 /**
- * `verdict view`: serves the stored runs on 127.0.0.1 until interrupted. Where there is no
- * store yet it creates nothing: it says how to record a first run and returns 2.
+ * `verdict view`: serves the dashboard of the stored runs until interrupted, on 127.0.0.1 by
+ * default. `--host` with another interface is refused unless `--token` is given; then every
+ * request needs the token (the Host check, which guards the loopback interface against DNS
+ * rebinding, is left to the token there). Where there is no store yet it creates nothing: it
+ * says how to record a first run and returns 2.
  * @example
- * verdict view --port 4242   # then open http://127.0.0.1:4242
+ * verdict view --port 4242 --open   # then http://127.0.0.1:4242
  */
 export async function runView(options: ViewCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const host = options.host ?? VIEW_HOST;
+  const token = options.token ?? null;
+  const loopback = isLoopbackAddress(host);
+  if (token !== null) {
+    const problem = tokenProblem(token);
+    if (problem !== null) throw new ConfigError(`${problem}.`);
+  }
+  if (!loopback && token === null) {
+    throw new ConfigError(
+      `verdict view --host ${host} would show your runs to anyone who can reach this machine: ` +
+        "add --token <secret> (every request must then carry it), or leave out --host to stay on 127.0.0.1.",
+    );
+  }
   const file = path.join(resolveVerdictHome(options), STORE_FILE_NAME);
   if (!existsSync(file)) {
-    (options.stderr ?? process.stderr).write(
+    stderr.write(
       `No verdict store here yet (looked for ${file}): nothing to show. Record a run first with ` +
         '"verdict test run" (or evaluate() in a script), then run "verdict view" again; ' +
         "set VERDICT_HOME if your runs are stored elsewhere.\n",
@@ -249,23 +103,51 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
     return EXIT_CODES.usage;
   }
   const store = SqliteRunStore.open({ env: options.env, cwd: options.cwd });
-  const server = createViewServer({ store, env: options.env });
+  const appFolder = findAppFolder();
+  const server = createViewServer({
+    store,
+    env: options.env,
+    token,
+    checkHost: loopback,
+    appFolder,
+    projectRoot: options.cwd,
+  });
   const port = options.port ?? 4242;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, VIEW_HOST, () => resolve());
+    server.listen(port, host, () => resolve());
   }).catch((error: NodeJS.ErrnoException) => {
     store.close();
-    throw error.code === "EADDRINUSE"
-      ? new ConfigError(
-          `Port ${port} is in use: pass --port with another number (0 picks a free one).`,
-        )
-      : error;
+    if (error.code === "EADDRINUSE") {
+      throw new ConfigError(
+        `Port ${port} is in use: pass --port with another number (0 picks a free one).`,
+      );
+    }
+    if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {
+      throw new ConfigError(
+        `Cannot listen on --host ${host} (${error.code}): give an address of this machine, e.g. 127.0.0.1 or 0.0.0.0.`,
+      );
+    }
+    throw error;
   });
   const address = server.address() as AddressInfo;
+  const url = `http://${urlHost(host, address.port)}/`;
   stdout.write(
-    `verdict view: http://${VIEW_HOST}:${address.port} (runs in ${store.path}); Ctrl-C stops it.\n`,
+    `verdict view: ${url}${token === null ? "" : "?token=<your token>"} (runs in ${store.path}); Ctrl-C stops it.\n`,
   );
+  if (appFolder === null) {
+    stderr.write(
+      "The dashboard's app is not built here (no dist/view-app): run npm run build for the pages; the JSON API under /api/ answers meanwhile.\n",
+    );
+  }
+  if (options.open) {
+    const opened = token === null ? url : `${url}?token=${encodeURIComponent(token)}`;
+    await (options.openBrowser ?? openInBrowser)(opened).catch((error: unknown) => {
+      stderr.write(
+        `Warning: could not open a browser (${error instanceof Error ? error.message : String(error)}): open ${url} yourself.\n`,
+      );
+    });
+  }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     options.signal?.addEventListener("abort", stop, { once: true });

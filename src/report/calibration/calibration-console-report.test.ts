@@ -15,8 +15,8 @@ describe("renderCalibrationConsoleReport", () => {
     expect(text).toContain(
       "Run       run-1 · completed\nSpent     24 judge calls (6 more from the cache) · $0.0123",
     );
-    expect(text).toContain("  Accuracy    80.0%   95% CI 49.0% – 94.0% (Wilson)");
-    expect(text).toContain("  Cohen's κ   0.60    95% CI 0.10 – 1.00");
+    expect(text).toContain("  Accuracy    80.0%   95% CI 49.0–94.0% (Wilson)");
+    expect(text).toContain("  Cohen's κ   0.60    95% CI 0.10–1.00");
     expect(text).toContain("  ROC AUC     0.80");
     expect(text).toMatch(/ {2}people: positive {19}4 {17}1\n {2}people: negative {19}1 {17}4/);
     expect(text).toContain("  for κ   0.50   κ 0.60  F1 0.80  accuracy 80.0%  (current)");
@@ -59,7 +59,7 @@ describe("renderCalibrationConsoleReport", () => {
     expect(text).toContain('The run ended\n  "interrupted".');
     expect(text).toContain("Rows the metric got wrong: 30 (the 2 most confident below)");
     expect(text).toContain("  row 11, line 11: Judge said ␛[31mno␛[0m.");
-    expect(text).toContain("  Cohen's κ   0.60    95% CI 0.10 – 1.00");
+    expect(text).toContain("  Cohen's κ   0.60    95% CI 0.10–1.00");
   });
 
   it("masks secrets from the data or the judge", () => {

@@ -15,10 +15,10 @@ describe("renderCalibrationHtmlReport", () => {
     });
     expect(page).toContain("<title>verdict calibration: Toxicity</title>");
     expect(page).toMatch(
-      /Cohen's <span class="symbol">κ<\/span><\/p><p class="card-value">0\.60<\/p><p class="card-detail">95% CI 0\.10 – 1\.00/,
+      /Cohen's <span class="symbol">κ<\/span><\/p><p class="card-value">0\.60<\/p><p class="card-detail">95% CI 0\.10–1\.00/,
     );
     expect(page).toMatch(
-      /Accuracy<\/p><p class="card-value">80\.0%<\/p><p class="card-detail">95% CI 49\.0% – 94\.0% \(Wilson\)/,
+      /Accuracy<\/p><p class="card-value">80\.0%<\/p><p class="card-detail">95% CI 49\.0–94\.0% \(Wilson\)/,
     );
     expect(page).toContain(
       '<tr><th scope="row">People: positive</th><td class="agree">4</td><td class="disagree">1</td></tr>',

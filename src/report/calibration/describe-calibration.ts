@@ -1,6 +1,12 @@
 import type { CalibrationMetric, CalibrationReport } from "../../results/calibration-report.ts";
 import type { Interval } from "../../results/statistics.ts";
-import { formatCount, formatPassRate, formatScore, MISSING_VALUE } from "../format.ts";
+import {
+  formatCount,
+  formatRateInterval,
+  formatScore,
+  formatScoreInterval,
+  MISSING_VALUE,
+} from "../format.ts";
 
 /**
  * The words every calibration report (console, HTML) uses for the same facts, so they read
@@ -24,11 +30,10 @@ export function describeThresholdRule(metric: CalibrationMetric): string {
     : `${metric.name} passes scores at or above the threshold`;
 }
 
-/** `"0.62 – 0.78"` (scores) or `"80.5% – 88.6%"` (rates); {@link MISSING_VALUE} when none. */
+/** `"0.62–0.78"` (scores) or `"80.5–88.6%"` (rates); {@link MISSING_VALUE} when none. */
 export function formatInterval(interval: Interval | null, kind: "score" | "rate"): string {
   if (interval === null) return MISSING_VALUE;
-  const format = kind === "rate" ? formatPassRate : formatScore;
-  return `${format(interval[0])} – ${format(interval[1])}`;
+  return kind === "rate" ? formatRateInterval(interval) : formatScoreInterval(interval);
 }
 
 /** `label "1"` (positive) and `label "0"` (negative), as the data says. */

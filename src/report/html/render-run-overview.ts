@@ -1,4 +1,3 @@
-import { metricsOfCase } from "../../results/case-metrics.ts";
 import type { EvaluationResult, MetricSummary } from "../../results/evaluation-result.ts";
 import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../../results/fake-judge-notice.ts";
 import {
@@ -7,9 +6,12 @@ import {
   formatDuration,
   formatPassRate,
   formatPlural,
+  formatRateInterval,
   formatScore,
+  formatScoreInterval,
   formatTokens,
 } from "../format.ts";
+import { metricDistributions } from "../score-bins.ts";
 import { renderScoreHistogram } from "./render-score-histogram.ts";
 import { renderTime } from "./render-time.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
@@ -52,7 +54,8 @@ ${renderTotals({ result })}
 <section aria-labelledby="metrics-heading">
 <h2 id="metrics-heading">Metrics</h2>
 ${renderMetricSummaries({ result })}
-</section>`;
+</section>
+${renderFlakyCases({ result })}`;
 }
 
 function renderVerdict(options: { result: EvaluationResult }): SafeHtml {
@@ -125,13 +128,12 @@ function renderTotals(options: { result: EvaluationResult }): SafeHtml {
 function renderMetricSummaries(options: { result: EvaluationResult }): SafeHtml {
   const { result } = options;
   if (result.summary.metrics.length === 0) return html`<p class="empty">No metric results.</p>`;
-  const metricResults = result.testResults.flatMap((testResult) => metricsOfCase(testResult));
+  const distributions = metricDistributions(result.testResults);
   return html`<div class="metric-summaries">${result.summary.metrics.map((summary) => {
-    const results = metricResults.filter((metric) => metric.name === summary.name);
-    const scores = results.flatMap((metric) => (metric.score === null ? [] : [metric.score]));
-    const thresholds = new Set(results.map((metric) => metric.threshold));
-    const [onlyThreshold] = thresholds;
-    const threshold = thresholds.size === 1 && onlyThreshold !== undefined ? onlyThreshold : null;
+    const { scores, threshold } = distributions.get(summary.name) ?? {
+      scores: [],
+      threshold: null,
+    };
     return renderMetricSummary({ summary, scores, threshold });
   })}</div>`;
 }
@@ -153,11 +155,32 @@ function renderMetricSummary(options: {
   return html`<article class="card metric-summary">
 <h3>${summary.name}</h3>
 <dl class="metric-figures">
-<div><dt>Mean score</dt><dd>${formatScore(summary.meanScore)}</dd></div>
-<div><dt>Pass rate</dt><dd>${formatPassRate(summary.passRate)}</dd></div>
+<div><dt>Mean score</dt><dd>${formatScore(summary.meanScore)}${renderInterval(formatScoreInterval(summary.meanScoreInterval))}</dd></div>
+<div><dt>Pass rate</dt><dd>${formatPassRate(summary.passRate)}${renderInterval(formatRateInterval(summary.passRateInterval))}</dd></div>
 ${options.threshold === null ? null : html`<div><dt>Threshold</dt><dd>${formatScore(options.threshold)}</dd></div>`}
 </dl>
 <ul class="metric-counts">${counts}</ul>
 ${renderScoreHistogram({ metricName: summary.name, scores: options.scores, threshold: options.threshold })}
 </article>`;
+}
+
+/** A 95% interval under its figure; nothing when there is none. */
+function renderInterval(text: string): SafeHtml | null {
+  return text === ""
+    ? null
+    : html`<small class="interval" title="95% confidence interval">95% CI ${text}</small>`;
+}
+
+/** Cases of a `repeat` run that passed some trials and failed others. */
+function renderFlakyCases(options: { result: EvaluationResult }): SafeHtml | null {
+  const flaky = options.result.summary.flakyCases ?? [];
+  if (flaky.length === 0) return null;
+  return html`<section aria-labelledby="flaky-heading">
+<h2 id="flaky-heading">Flaky cases</h2>
+<p>Passed some trials and failed others: ${formatPlural(flaky.length, "case")}.</p>
+<ul class="flaky-cases">${flaky.map(
+    (entry) =>
+      html`<li><a href="#case-${String(entry.position)}">#${String(entry.position)} ${entry.name}</a>: passed ${String(entry.passedTrials)}/${String(entry.trials)} trials <small>(95% CI ${formatRateInterval(entry.passRateInterval)})</small></li>`,
+  )}</ul>
+</section>`;
 }

@@ -1,4 +1,5 @@
 import { formatPlural } from "../format.ts";
+import { binScores, SCORE_BIN_COUNT } from "../score-bins.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
 /** Options of {@link renderScoreHistogram}. */
@@ -10,7 +11,7 @@ export interface RenderScoreHistogramOptions {
   threshold: number | null;
 }
 
-const BIN_COUNT = 10;
+const BIN_COUNT = SCORE_BIN_COUNT;
 const WIDTH = 240;
 const HEIGHT = 110;
 const PLOT_LEFT = 8;
@@ -25,12 +26,7 @@ const BAR_GAP = 2;
  * bin includes 1.
  */
 export function renderScoreHistogram(options: RenderScoreHistogramOptions): SafeHtml {
-  const counts = Array.from({ length: BIN_COUNT }, () => 0);
-  for (const score of options.scores) {
-    // The epsilon keeps a score such as 0.3 (0.3 × 10 = 2.9999… in some sums) in its own bin.
-    const bin = Math.min(BIN_COUNT - 1, Math.max(0, Math.floor(score * BIN_COUNT + 1e-9)));
-    counts[bin] = (counts[bin] ?? 0) + 1;
-  }
+  const counts = binScores(options.scores);
   const highest = Math.max(1, ...counts);
   const binWidth = (PLOT_RIGHT - PLOT_LEFT) / BIN_COUNT;
   const plotHeight = PLOT_BOTTOM - PLOT_TOP;

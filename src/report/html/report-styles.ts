@@ -81,6 +81,7 @@ code { font-family: var(--mono); font-size: 0.875em; overflow-wrap: anywhere; }
 .card-label { font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--text-muted); }
 .card-value { font-size: 1.5rem; font-weight: 600; font-variant-numeric: tabular-nums; margin: 0.125rem 0; }
 .card-detail { font-size: 0.8125rem; color: var(--text-muted); }
+.interval { display: block; font-size: 0.75rem; font-weight: 400; color: var(--text-muted); }
 .metric-summaries { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 0.75rem; }
 .metric-figures { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; }
 .metric-figures dt { font-size: 0.75rem; color: var(--text-muted); }

@@ -7,6 +7,7 @@ import type {
   UnscoredRow,
 } from "../results/calibration-report.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
+import { snapshotSpending } from "../results/spending.ts";
 import { computeCalibrationFigures, type ScoredRow } from "./calibration-figures.ts";
 
 /**
@@ -112,15 +113,7 @@ export function buildCalibrationReport(options: {
     disagreementCount: wrong.length,
     disagreements,
     unscored: unscored.slice(0, maxExamples),
-    spending: {
-      judgeCalls: summary.judgeCalls,
-      cacheHits: summary.cacheHits,
-      sharedCalls: summary.sharedCalls,
-      inputTokens: summary.inputTokens,
-      outputTokens: summary.outputTokens,
-      costUsd: summary.costUsd,
-      saved: summary.saved,
-    },
+    spending: snapshotSpending(summary),
     ...(summary.fakeJudge ? { fakeJudge: true as const } : {}),
   };
 }

@@ -8,6 +8,12 @@
  * @packageDocumentation
  */
 
+// Calibration: agreement of a metric with human labels
+export {
+  type CalibrateOptions,
+  type CalibrationMetricName,
+  calibrate,
+} from "./calibrate/calibrate.ts";
 export { DatasetFileError } from "./dataset/dataset-file-error.ts";
 // Datasets
 export type { DatasetFormat } from "./dataset/dataset-format.ts";
@@ -17,6 +23,7 @@ export {
   type ToTestCasesOptions,
 } from "./dataset/evaluation-dataset.ts";
 export type { GoldenColumns, GoldenField } from "./dataset/golden-columns.ts";
+export type { LabelValue } from "./dataset/read-labelled-rows.ts";
 export { TestCaseBuildError, type TestCaseBuildFailure } from "./dataset/test-case-build-error.ts";
 // Errors
 export { ConfigError } from "./errors/config-error.ts";
@@ -77,6 +84,15 @@ export {
 } from "./report/progress-reporter.ts";
 // Results
 export type {
+  CalibrationData,
+  CalibrationExample,
+  CalibrationMetric,
+  CalibrationReport,
+  ConfusionMatrix,
+  ThresholdChoice,
+  UnscoredRow,
+} from "./results/calibration-report.ts";
+export type {
   EvaluationResult,
   EvaluationSummary,
   JudgeSpending,
@@ -95,6 +111,7 @@ export type {
   RunStartEvent,
   TestCaseEndEvent,
 } from "./results/runner-events.ts";
+export type { Interval } from "./results/statistics.ts";
 export type {
   JsonValue,
   SpanRecord,

@@ -1,4 +1,5 @@
 import { StoreError } from "../errors/store-error.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
@@ -42,6 +43,10 @@ export class MemoryRunStore implements RunStore {
   readonly judgeCache: JudgeCache;
   private readonly runs = new Map<string, RunEntry>();
   private readonly cache = new Map<string, CachedJudgeAnswer>();
+  private readonly calibrations = new Map<
+    string,
+    { report: CalibrationReport; sequence: number }
+  >();
   private sequence = 0;
   private closed = false;
 
@@ -161,6 +166,50 @@ export class MemoryRunStore implements RunStore {
       .sort((left, right) => (isNewer(left, right) ? -1 : 1))
       .slice(0, limit)
       .map((entry) => this.copy("list runs", entry.run));
+  }
+
+  saveCalibration(report: CalibrationReport): void {
+    const action = `save calibration "${report.id}"`;
+    this.assertOpen(action);
+    if (this.calibrations.has(report.id)) {
+      throw failure(action, "a calibration with this id already exists: choose another id");
+    }
+    if (!this.runs.has(report.runId)) {
+      throw failure(
+        action,
+        `there is no run "${report.runId}" to link it to: store the run that scored the rows first`,
+      );
+    }
+    this.calibrations.set(report.id, {
+      report: this.write(action, report),
+      sequence: this.sequence++,
+    });
+  }
+
+  getCalibration(id: string): CalibrationReport | null {
+    const action = `read calibration "${id}"`;
+    this.assertOpen(action);
+    const entry = this.calibrations.get(id);
+    return entry === undefined ? null : this.copy(action, entry.report);
+  }
+
+  listCalibrations(options: { runId?: string; limit?: number } = {}): CalibrationReport[] {
+    this.assertOpen("list calibrations");
+    const { runId, limit } = options;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+      throw failure("list calibrations", "limit must be a non-negative integer");
+    }
+    return [...this.calibrations.values()]
+      .filter((entry) => runId === undefined || entry.report.runId === runId)
+      .sort((left, right) =>
+        left.report.createdAt !== right.report.createdAt
+          ? left.report.createdAt < right.report.createdAt
+            ? 1
+            : -1
+          : right.sequence - left.sequence,
+      )
+      .slice(0, limit)
+      .map((entry) => this.copy("list calibrations", entry.report));
   }
 
   /** Closes the store. Closing twice is harmless; any other call afterwards throws a StoreError. */

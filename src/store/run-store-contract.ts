@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { calibrationReport } from "../../test/fixtures/calibration.ts";
 import { testResultArbitrary } from "../../test/fixtures/result-arbitraries.ts";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
@@ -568,6 +569,88 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
       });
     });
 
+    describe("calibrations", () => {
+      beforeEach(() => {
+        store.startRun(makeStoredRun());
+        store.startRun(makeStoredRun({ id: "run-2" }));
+      });
+
+      it("returns a saved calibration by id, exactly as given, and null for an unknown id", () => {
+        const report = calibrationReport();
+        store.saveCalibration(report);
+        expect(store.getCalibration("calibration-1")).toEqual(report);
+        expect(store.getCalibration("calibration-2")).toBeNull();
+        expect(store.getCalibration("run-1")).toBeNull();
+      });
+
+      it("lists calibrations newest first, by time then by saving order, of one run or all", () => {
+        const at = (id: string, runId: string, createdAt: string) =>
+          store.saveCalibration(calibrationReport({ id, runId, createdAt }));
+        at("old", "run-1", "2025-01-01T09:00:00.000Z");
+        at("first-at-ten", "run-2", "2025-01-01T10:00:00.000Z");
+        at("second-at-ten", "run-1", "2025-01-01T10:00:00.000Z");
+        at("newest", "run-2", "2025-01-02T08:00:00.000Z");
+        const ids = (reports: { id: string }[]) => reports.map((report) => report.id);
+        expect(ids(store.listCalibrations())).toEqual([
+          "newest",
+          "second-at-ten",
+          "first-at-ten",
+          "old",
+        ]);
+        expect(ids(store.listCalibrations({ runId: "run-1" }))).toEqual(["second-at-ten", "old"]);
+        expect(ids(store.listCalibrations({ limit: 2 }))).toEqual(["newest", "second-at-ten"]);
+        expect(ids(store.listCalibrations({ runId: "run-2", limit: 1 }))).toEqual(["newest"]);
+        expect(store.listCalibrations({ runId: "unknown" })).toEqual([]);
+        expect(store.listCalibrations({ limit: 0 })).toEqual([]);
+      });
+
+      it("refuses a calibration of an unknown run, a second one with the same id, or a bad limit", () => {
+        expect(() => store.saveCalibration(calibrationReport({ runId: "nope" }))).toThrow(
+          /no run "nope"/,
+        );
+        store.saveCalibration(calibrationReport());
+        expect(() => store.saveCalibration(calibrationReport({ runId: "run-2" }))).toThrow(
+          /already exists/,
+        );
+        expect(store.getCalibration("calibration-1")?.runId).toBe("run-1");
+        expect(() => store.listCalibrations({ limit: -1 })).toThrow(StoreError);
+        expect(() => store.listCalibrations({ limit: 1.5 })).toThrow(/non-negative integer/);
+      });
+
+      it("is not changed by mutating what was saved or what was read", () => {
+        const report = calibrationReport();
+        store.saveCalibration(report);
+        report.metric.name = "changed";
+        const read = store.getCalibration("calibration-1");
+        if (read !== null) read.disagreements.length = 0;
+        const listed = store.listCalibrations()[0];
+        if (listed !== undefined) listed.confusion.truePositive = 99;
+        expect(store.getCalibration("calibration-1")).toEqual(calibrationReport());
+      });
+
+      it("masks configured secret values in what it keeps", () => {
+        const key = "Yp3mQv8Lr2Xw6Tn4Bc0Hd5Jk7Fg9Sa1Ue";
+        const forget = registerSecretValues([key]);
+        try {
+          const example = calibrationReport().disagreements[0];
+          store.saveCalibration(
+            calibrationReport({
+              disagreements: example ? [{ ...example, actualOutput: `my key is ${key}` }] : [],
+              unscored: [{ row: 2, line: 2, name: "row 2", error: `bad key ${key}` }],
+            }),
+          );
+          const read = JSON.stringify([
+            store.getCalibration("calibration-1"),
+            store.listCalibrations(),
+          ]);
+          expect(read).not.toContain(key);
+          expect(store.getCalibration("calibration-1")?.unscored[0]?.error).toBe("bad key ***");
+        } finally {
+          forget();
+        }
+      });
+    });
+
     describe("once closed", () => {
       it("throws a StoreError from every method, and closing again is harmless", () => {
         store.startRun(makeStoredRun());
@@ -583,6 +666,9 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         expect(() => store.heartbeatRun({ runId: "run-1", owner: makeRunOwner() })).toThrow(
           StoreError,
         );
+        expect(() => store.saveCalibration(calibrationReport())).toThrow(StoreError);
+        expect(() => store.getCalibration("calibration-1")).toThrow(StoreError);
+        expect(() => store.listCalibrations()).toThrow(StoreError);
         expect(() => store.judgeCache.get("key")).toThrow(StoreError);
         expect(() =>
           store.judgeCache.set("key", {

@@ -1,3 +1,4 @@
+import type { CalibrationReport } from "../results/calibration-report.ts";
 import type { EvaluationSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
 
 /**
@@ -80,6 +81,18 @@ export interface RunStore {
   getTestResultsVersion(runId: string): TestResultsVersion;
   /** Runs, newest first. */
   listRuns(options?: { limit?: number }): StoredRun[];
+  /**
+   * Keeps a calibration report (`verdict calibrate`), linked to the run that scored its rows
+   * (`report.runId`, which must be stored). Refuses a second report with the same id.
+   */
+  saveCalibration(report: CalibrationReport): void;
+  /** A calibration report by id, or `null`. */
+  getCalibration(id: string): CalibrationReport | null;
+  /**
+   * Calibration reports, newest first (by `createdAt`, then by saving order); with `runId`,
+   * only those of that run.
+   */
+  listCalibrations(options?: { runId?: string; limit?: number }): CalibrationReport[];
   close(): void;
 }
 

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
+import { calibrationReport } from "../../test/fixtures/calibration.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
 import {
@@ -148,7 +149,7 @@ describe("SqliteRunStore", () => {
     raw.close();
   });
 
-  it("migrates a schema 1 file in place: its runs stay readable, with no owner, take heartbeats and versioned results", () => {
+  it("migrates a schema 1 file in place: its runs stay readable, with no owner, take heartbeats, versioned results and calibrations", () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
     const writer = new SqliteRunStore({ path: databasePath });
     writer.startRun(makeStoredRun({ identifier: "before-owners" }));
@@ -157,6 +158,7 @@ describe("SqliteRunStore", () => {
     // Turn the file back into what verdict wrote before run owners existed.
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
+      DROP TABLE calibrations;
       DROP INDEX test_results_by_version;
       ALTER TABLE test_results DROP COLUMN version;
       ALTER TABLE runs DROP COLUMN owner_pid;
@@ -177,11 +179,13 @@ describe("SqliteRunStore", () => {
     expect(reader.getTestResultsVersion("run-1")).toEqual({ count: 1, version: 0 });
     reader.saveTestResult("run-1", makeStoredTestResult(1));
     expect(reader.getTestResults("run-1", { changedAfter: 0 })).toEqual([makeStoredTestResult(1)]);
+    reader.saveCalibration(calibrationReport());
+    expect(reader.listCalibrations({ runId: "run-1" })).toEqual([calibrationReport()]);
     reader.close();
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

@@ -3,6 +3,8 @@ import path from "node:path";
 import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
 import { createVerdictHome } from "../config/create-verdict-home.ts";
 import { StoreError } from "../errors/store-error.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
+import { calibrationReportSchema } from "../results/calibration-schema.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
@@ -98,6 +100,19 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
       ALTER TABLE test_results ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
       CREATE INDEX test_results_by_version ON test_results (run_id, version);
     `),
+  // 4: calibration reports (`verdict calibrate`), each linked to the run that scored its rows.
+  (database) =>
+    database.exec(`
+      CREATE TABLE calibrations (
+        id TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        report TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX calibrations_by_run ON calibrations (run_id, created_at);
+      CREATE INDEX calibrations_by_time ON calibrations (created_at);
+    `),
 ];
 
 /** The schema version this build of verdict writes (`PRAGMA user_version`). */
@@ -146,6 +161,17 @@ function prepareStatements(database: DatabaseSync) {
     testResultsVersion: database.prepare(
       `SELECT count(*) AS count, coalesce(max(version), 0) AS version
        FROM test_results WHERE run_id = ?`,
+    ),
+    saveCalibration: database.prepare(
+      "INSERT INTO calibrations (id, run_id, created_at, metric, report) VALUES (?, ?, ?, ?, ?)",
+    ),
+    calibrationById: database.prepare("SELECT report FROM calibrations WHERE id = ?"),
+    calibrationsNewestFirst: database.prepare(
+      "SELECT report FROM calibrations ORDER BY created_at DESC, rowid DESC LIMIT ?",
+    ),
+    calibrationsOfRun: database.prepare(
+      `SELECT report FROM calibrations WHERE run_id = ?
+       ORDER BY created_at DESC, rowid DESC LIMIT ?`,
     ),
     cachedAnswer: database.prepare(
       "SELECT text, object, input_tokens, output_tokens, cost_usd FROM judge_cache WHERE key = ?",
@@ -241,6 +267,11 @@ function toStoredRun(row: Row): StoredRun {
     summary: summary === null ? null : evaluationSummarySchema.parse(JSON.parse(summary)),
     owner: toRunOwner(row),
   };
+}
+
+// Read through the schema: a report written by a later version keeps the fields this one knows.
+function toCalibrationReport(row: Row): CalibrationReport {
+  return calibrationReportSchema.parse(JSON.parse(text(row, "report")));
 }
 
 function toRunOwner(row: Row): RunOwner | null {
@@ -478,6 +509,51 @@ export class SqliteRunStore implements RunStore {
         throw this.failure("list runs", "limit must be a non-negative integer");
       }
       return statements.runsNewestFirst.all(limit).map(toStoredRun);
+    });
+  }
+
+  saveCalibration(report: CalibrationReport): void {
+    const action = `save calibration "${report.id}"`;
+    this.use(action, (statements) => {
+      if (statements.runById.get(report.runId) === undefined) {
+        throw this.failure(
+          action,
+          `there is no run "${report.runId}" to link it to: store the run that scored the rows first`,
+        );
+      }
+      try {
+        statements.saveCalibration.run(
+          report.id,
+          report.runId,
+          report.createdAt,
+          report.metric.name,
+          this.toJson(action, report),
+        );
+      } catch (error) {
+        if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
+        throw this.failure(action, "a calibration with this id already exists: choose another id");
+      }
+    });
+  }
+
+  getCalibration(id: string): CalibrationReport | null {
+    return this.use(`read calibration "${id}"`, (statements) => {
+      const row = statements.calibrationById.get(id);
+      return row === undefined ? null : toCalibrationReport(row);
+    });
+  }
+
+  listCalibrations(options: { runId?: string; limit?: number } = {}): CalibrationReport[] {
+    return this.use("list calibrations", (statements) => {
+      const limit = options.limit ?? -1;
+      if (options.limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+        throw this.failure("list calibrations", "limit must be a non-negative integer");
+      }
+      const rows =
+        options.runId === undefined
+          ? statements.calibrationsNewestFirst.all(limit)
+          : statements.calibrationsOfRun.all(options.runId, limit);
+      return rows.map(toCalibrationReport);
     });
   }
 

@@ -8,6 +8,7 @@ import { registerSecretValues } from "../secrets/secret-registry.ts";
 import {
   describeRunStoreContract,
   makeRunOwner,
+  makeStoredJudgeBatch,
   makeStoredRun,
   makeStoredTestResult,
   makeSummary,
@@ -157,6 +158,7 @@ describe("SqliteRunStore", () => {
     // Turn the file back into what verdict wrote before run owners existed.
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
+      DROP TABLE judge_batches;
       ALTER TABLE runs DROP COLUMN owner_pid;
       ALTER TABLE runs DROP COLUMN owner_hostname;
       ALTER TABLE runs DROP COLUMN heartbeat_at;
@@ -175,7 +177,34 @@ describe("SqliteRunStore", () => {
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
+  });
+
+  it("migrates a schema 2 file in place: its runs and cached answers stay, and it keeps judge batches", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const writer = new SqliteRunStore({ path: databasePath });
+    writer.startRun(makeStoredRun({ identifier: "before-batches" }));
+    writer.judgeCache.set("key", {
+      text: "t",
+      object: undefined,
+      inputTokens: 1,
+      outputTokens: 2,
+      costUsd: null,
+    });
+    writer.close();
+    // Turn the file back into what verdict wrote before judge batches existed.
+    const raw = new DatabaseSync(databasePath);
+    raw.exec("DROP TABLE judge_batches; PRAGMA user_version = 2;");
+    raw.close();
+
+    const reader = new SqliteRunStore({ path: databasePath });
+    expect(reader.getRun("before-batches")?.identifier).toBe("before-batches");
+    expect(reader.judgeCache.get("key")?.text).toBe("t");
+    expect(reader.judgeBatches.listOpen()).toEqual([]);
+    const batch = makeStoredJudgeBatch();
+    reader.judgeBatches.save(batch);
+    expect(reader.judgeBatches.listOpen()).toEqual([batch]);
+    reader.close();
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import { defaultAnswer } from "../judge/default-answer.ts";
 import {
   errorBody,
@@ -73,12 +72,14 @@ export async function answerFakeOpenAIRequest(options: {
   script: FakeOpenAIScript;
   endpoint: Endpoint;
   body: Buffer | null;
-  request: IncomingMessage;
+  /** The request's headers (lower-case names), as Node gives them. */
+  headers: Record<string, string | string[] | undefined>;
+  method: string;
   pathname: string;
 }): Promise<Outcome> {
   const { script, endpoint, body } = options;
   if (endpoint === "unknown") {
-    const message = `Invalid URL (${options.request.method} ${options.pathname})`;
+    const message = `Invalid URL (${options.method} ${options.pathname})`;
     return invalidRequest({ status: 404, message });
   }
   if (endpoint === "models") {
@@ -105,7 +106,7 @@ export async function answerFakeOpenAIRequest(options: {
         "sent was not valid JSON.)",
     });
   }
-  const headers = redactHeaders({ request: options.request });
+  const headers = redactHeaders(options.headers);
   const parsed = parseFakeOpenAIRequest({ endpoint, body: parsedBody, headers });
   if (!parsed.ok) return invalidRequest({ message: parsed.message, param: parsed.param });
   const request = parsed.request;
@@ -115,9 +116,11 @@ export async function answerFakeOpenAIRequest(options: {
   return answer({ request, chosen, sequence: script.sequence });
 }
 
-function redactHeaders(options: { request: IncomingMessage }): Record<string, string> {
+function redactHeaders(
+  given: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.request.headers)) {
+  for (const [name, value] of Object.entries(given)) {
     if (value === undefined) continue;
     headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }

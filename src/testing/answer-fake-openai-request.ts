@@ -76,6 +76,8 @@ export async function answerFakeOpenAIRequest(options: {
   headers: Record<string, string | string[] | undefined>;
   method: string;
   pathname: string;
+  /** For a line of a batch: the batch's id. */
+  batchId?: string;
 }): Promise<Outcome> {
   const { script, endpoint, body } = options;
   if (endpoint === "unknown") {
@@ -109,7 +111,13 @@ export async function answerFakeOpenAIRequest(options: {
   const headers = redactHeaders(options.headers);
   const parsed = parseFakeOpenAIRequest({ endpoint, body: parsedBody, headers });
   if (!parsed.ok) return invalidRequest({ message: parsed.message, param: parsed.param });
-  const request = parsed.request;
+  const request: FakeOpenAIRequest =
+    options.batchId === undefined
+      ? parsed.request
+      : { ...parsed.request, batchId: options.batchId };
+  if (request.batchId !== undefined && request.stream) {
+    return invalidRequest({ message: "Streaming is not supported in batches.", param: "stream" });
+  }
   script.requests.push(request);
   script.sequence++;
   const chosen = script.faults?.draw(request) ?? (await chooseReply({ script, request }));

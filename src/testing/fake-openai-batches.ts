@@ -418,15 +418,14 @@ export class FakeBatchService {
   private async answerLine(options: { batch: FakeBatch; line: BatchLine }): Promise<Outcome> {
     const { line } = options;
     const endpoint = line.url === "/v1/responses" ? "responses" : "chat.completions";
-    // A line cannot stream: what it asks is answered as one JSON body.
-    const body = isObject(line.body) ? { ...line.body, stream: false } : line.body;
     return await answerFakeOpenAIRequest({
       script: this.script,
       endpoint,
-      body: Buffer.from(JSON.stringify(body)),
+      body: Buffer.from(JSON.stringify(line.body)),
       headers: options.batch.headers,
       method: line.method,
       pathname: line.url,
+      batchId: options.batch.id,
     });
   }
 }

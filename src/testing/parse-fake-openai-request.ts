@@ -20,6 +20,8 @@ export interface FakeOpenAIRequest {
   body: unknown;
   /** Request headers (lower-case names), with `authorization` redacted to `Bearer ***`. */
   headers: Record<string, string>;
+  /** The batch the request came in as a line of, when it did (`POST /v1/batches`). */
+  batchId?: string;
 }
 
 /** What {@link parseFakeOpenAIRequest} makes of a body: a request, or why it is not one. */

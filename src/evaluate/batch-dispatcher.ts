@@ -184,7 +184,7 @@ export class BatchDispatcher implements BatchHost {
       }
       const id = `${stored.provider}\u0000${stored.id}`;
       const running = this.running.get(id);
-      if (running !== undefined && running.join(entry)) continue;
+      if (running?.join(entry)) continue;
       const group = joined.get(id) ?? { stored, entries: [] };
       group.entries.push(entry);
       joined.set(id, group);

@@ -263,8 +263,7 @@ export class JudgeScheduler implements JudgeTransport {
       // A request with images for a judge that cannot see them goes the direct way, which
       // refuses it with a clear error.
       const response =
-        batcher !== null &&
-        batcher.handles(judge) &&
+        batcher?.handles(judge) &&
         (judge.supportsImages === true || (request.images?.length ?? 0) === 0)
           ? await batcher.send({ key, judge, request, direct })
           : await direct();

@@ -122,4 +122,23 @@ describe("AiSdkJudge.batch", () => {
       responseFormat: "json_object",
     });
   });
+
+  it("leaves the schema to the prompt for Anthropic models without native structured output, in batches only", async () => {
+    const anthropic = createAnthropic({ baseURL: server.url, apiKey: "sk-ant-batch-test" });
+    const judge = createJudge({ model: anthropic("claude-3-5-haiku") });
+    const api = judge.batch as JudgeBatchApi;
+    const started = await api.start({ lines: [{ id: "a", request: request("Judge this.") }] });
+    await api.status({ batchId: started.batchId });
+    expect(server.requests[0]).toMatchObject({
+      endpoint: "messages",
+      model: "claude-3-5-haiku",
+      responseFormat: "text",
+      batchId: started.batchId,
+    });
+    // Direct calls still use the JSON tool, which batches cannot carry.
+    expect(judge.structuredOutputMode).toBe("json-schema");
+    server.reset();
+    await judge.generate(request("Directly."));
+    expect(server.requests[0]).toMatchObject({ responseFormat: "tool", toolName: "json" });
+  });
 });

@@ -1,5 +1,10 @@
 import { defaultAnswer } from "../judge/default-answer.ts";
 import {
+  anthropicErrorBody,
+  parseFakeAnthropicRequest,
+  renderFakeAnthropicAnswer,
+} from "./fake-anthropic-messages.ts";
+import {
   errorBody,
   type FakeReply,
   type FakeResponder,
@@ -58,9 +63,13 @@ function invalidRequest(options: {
   status?: number;
   message: string;
   param?: string | null;
+  /** Anthropic's error body instead of OpenAI's. */
+  anthropic?: boolean;
 }): Outcome {
   const status = options.status ?? 400;
-  const body = errorBody({ status, message: options.message, param: options.param ?? null });
+  const body = options.anthropic
+    ? anthropicErrorBody({ status, message: options.message })
+    : errorBody({ status, message: options.message, param: options.param ?? null });
   return jsonOutcome({ status, body });
 }
 
@@ -94,14 +103,16 @@ export async function answerFakeOpenAIRequest(options: {
     }));
     return jsonOutcome({ status: 200, body: { object: "list", data } });
   }
+  const anthropic = endpoint === "messages";
   if (body === null) {
-    return invalidRequest({ status: 413, message: "The request body is too large." });
+    return invalidRequest({ status: 413, message: "The request body is too large.", anthropic });
   }
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(body.toString("utf8"));
   } catch {
     return invalidRequest({
+      anthropic,
       message:
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't " +
         "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was " +
@@ -109,8 +120,19 @@ export async function answerFakeOpenAIRequest(options: {
     });
   }
   const headers = redactHeaders(options.headers);
-  const parsed = parseFakeOpenAIRequest({ endpoint, body: parsedBody, headers });
-  if (!parsed.ok) return invalidRequest({ message: parsed.message, param: parsed.param });
+  const parsed = anthropic
+    ? parseFakeAnthropicRequest({ body: parsedBody, headers })
+    : parseFakeOpenAIRequest({ endpoint, body: parsedBody, headers });
+  if (!parsed.ok) {
+    return invalidRequest({ message: parsed.message, param: parsed.param, anthropic });
+  }
+  if (anthropic && parsed.request.stream) {
+    return invalidRequest({
+      message: "The fake server answers Anthropic messages without streaming: leave stream out.",
+      param: "stream",
+      anthropic,
+    });
+  }
   const request: FakeOpenAIRequest =
     options.batchId === undefined
       ? parsed.request
@@ -174,7 +196,11 @@ function answer(options: {
       if (chosen.retryAfterSeconds !== undefined) {
         headers["retry-after"] = String(chosen.retryAfterSeconds);
       }
-      return jsonOutcome({ status: chosen.status, body: errorBody(chosen), headers });
+      const body =
+        request.endpoint === "messages"
+          ? anthropicErrorBody({ status: chosen.status, message: chosen.message })
+          : errorBody(chosen);
+      return jsonOutcome({ status: chosen.status, body, headers });
     }
     default: {
       const content =
@@ -191,7 +217,9 @@ function answer(options: {
         inputTokens: estimateTokens(request.prompt) + TOKENS_PER_IMAGE * request.images.length,
         outputTokens: estimateTokens(content),
       };
-      const rendered = renderFakeOpenAIAnswer({
+      const render =
+        request.endpoint === "messages" ? renderFakeAnthropicAnswer : renderFakeOpenAIAnswer;
+      const rendered = render({
         request,
         content,
         finishReason: chosen.kind === "fill" ? undefined : chosen.finishReason,

@@ -1,6 +1,15 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
-import { experimental_getBatchResults, experimental_startBatch } from "ai";
+import {
+  APICallError,
+  experimental_getBatchResults,
+  experimental_getBatchStatus,
+  experimental_startBatch,
+  generateText,
+  Output,
+} from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type FakeOpenAIServer, reply, startFakeOpenAIServer } from "./fake-openai-server.ts";
 
 const API_KEY = "sk-test-batch-key";
@@ -268,5 +277,159 @@ describe("the fake server's batches", () => {
     server.reset();
     expect(server.batches()).toEqual([]);
     expect((await fetch(`${server.url}/batches/${batch.id}`, { headers })).status).toBe(404);
+  });
+});
+
+describe("the fake server's Anthropic Messages and Message Batches", () => {
+  const anthropic = () => createAnthropic({ baseURL: server.url, apiKey: "sk-ant-test-key" });
+
+  it("answers a Messages call with the JSON schema asked for, through the AI SDK", async () => {
+    const schema = z.object({ opinions: z.array(z.string()) });
+    const result = await generateText({
+      model: anthropic()("claude-sonnet-4-5"),
+      prompt: "List the opinions.",
+      output: Output.object({ schema }),
+    });
+    expect(schema.parse(result.output)).toEqual(result.output);
+    expect(server.requests[0]).toMatchObject({
+      endpoint: "messages",
+      model: "claude-sonnet-4-5",
+      prompt: "List the opinions.",
+      responseFormat: "json_schema",
+      headers: { "x-api-key": "***" },
+    });
+    expect(server.stats().byEndpoint).toEqual({ messages: 1 });
+  });
+
+  it("answers errors in Anthropic's shape", async () => {
+    server.enqueue(reply.error(529, { message: "Overloaded" }));
+    const error = await generateText({
+      model: anthropic()("claude-sonnet-4-5"),
+      prompt: "Hi",
+      maxRetries: 0,
+    }).catch((caught: unknown) => caught);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).statusCode).toBe(529);
+    expect(JSON.parse((error as APICallError).responseBody ?? "")).toEqual({
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    });
+  });
+
+  it("runs a Message Batch through the AI SDK: in progress, then ended with each result", async () => {
+    server.setBatchOptions({ completionDelayMs: 3_600_000 });
+    server.setResponder((request) =>
+      request.prompt === "fail" ? reply.serverError(500) : reply.json({ ok: true }),
+    );
+    const provider = anthropic();
+    const batch = await experimental_startBatch({
+      provider,
+      requests: [
+        { id: "good", type: "text", model: "claude-sonnet-4-5", prompt: "fine" },
+        { id: "bad", type: "text", model: "claude-sonnet-4-5", prompt: "fail" },
+      ],
+    });
+    expect(batch.id).toMatch(/^msgbatch_/);
+    expect(await experimental_getBatchStatus({ provider, batch })).toMatchObject({
+      status: "pending",
+      rawStatus: "in_progress",
+      requestCounts: { total: 2, pending: 2 },
+    });
+    const early = await fetch(`${server.url}/messages/batches/${batch.id}/results`);
+    expect(early.status).toBe(400);
+    server.setBatchOptions({});
+    expect(await experimental_getBatchStatus({ provider, batch })).toMatchObject({
+      status: "completed",
+      rawStatus: "ended",
+      requestCounts: { total: 2, completed: 1, failed: 1 },
+    });
+    const results = [];
+    for await (const result of experimental_getBatchResults({ provider, batch })) {
+      results.push(result);
+    }
+    expect(results).toMatchObject([
+      { id: "good", status: "succeeded", text: '{"ok":true}' },
+      { id: "bad", status: "failed", error: { type: "api_error" } },
+    ]);
+    expect(server.requests.map((request) => [request.endpoint, request.batchId])).toEqual([
+      ["messages", batch.id],
+      ["messages", batch.id],
+    ]);
+  });
+
+  it("expires or cancels a Message Batch, each request saying so", async () => {
+    server.setBatchOptions({ expire: () => ({ answeredLines: 1 }) });
+    const create = (ids: string[]) =>
+      fetch(`${server.url}/messages/batches`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": "k" },
+        body: JSON.stringify({
+          requests: ids.map((id) => ({
+            custom_id: id,
+            params: {
+              model: "claude-sonnet-4-5",
+              max_tokens: 10,
+              messages: [{ role: "user", content: id }],
+            },
+          })),
+        }),
+      }).then((response) => response.json() as Promise<{ id: string; processing_status: string }>);
+    const results = async (id: string) => {
+      const ended = (await (await fetch(`${server.url}/messages/batches/${id}`)).json()) as {
+        results_url: string;
+        request_counts: Record<string, number>;
+      };
+      const text = await (await fetch(ended.results_url)).text();
+      return {
+        counts: ended.request_counts,
+        lines: text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line)),
+      };
+    };
+    const expiring = await create(["a", "b"]);
+    expect(await results(expiring.id)).toMatchObject({
+      counts: { succeeded: 1, expired: 1, processing: 0 },
+      lines: [
+        { custom_id: "a", result: { type: "succeeded" } },
+        { custom_id: "b", result: { type: "expired" } },
+      ],
+    });
+    server.setBatchOptions({ completionDelayMs: 3_600_000 });
+    const cancelled = await create(["c"]);
+    const cancel = await fetch(`${server.url}/messages/batches/${cancelled.id}/cancel`, {
+      method: "POST",
+    });
+    expect(await cancel.json()).toMatchObject({ processing_status: "canceling" });
+    expect(await results(cancelled.id)).toMatchObject({
+      counts: { canceled: 1 },
+      lines: [{ custom_id: "c", result: { type: "canceled" } }],
+    });
+  });
+
+  it("refuses a Message Batch with a bad or repeated custom_id", async () => {
+    const post = (requests: unknown[]) =>
+      fetch(`${server.url}/messages/batches`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ requests }),
+      });
+    const params = { model: "claude-sonnet-4-5", max_tokens: 10, messages: [] };
+    const bad = await post([{ custom_id: "has space", params }]);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      type: "error",
+      error: { type: "invalid_request_error" },
+    });
+    expect(
+      (
+        await post([
+          { custom_id: "x", params },
+          { custom_id: "x", params },
+        ])
+      ).status,
+    ).toBe(400);
+    expect(server.batches()).toEqual([]);
   });
 });

@@ -4,53 +4,31 @@ import {
   jsonOutcome,
   type Outcome,
 } from "./answer-fake-openai-request.ts";
+import {
+  anthropicBatchObject,
+  anthropicInvalid,
+  anthropicResults,
+  anthropicStatus,
+  parseAnthropicBatch,
+} from "./fake-anthropic-batches.ts";
+import { anthropicErrorBody } from "./fake-anthropic-messages.ts";
+import {
+  type FakeBatch,
+  type FakeBatchLine,
+  type FakeBatchOptions,
+  type FakeBatchRoute,
+  type FakeBatchSummary,
+  type FakeLineResult,
+  FINAL_STATUSES,
+} from "./fake-batch-record.ts";
 import { errorBody } from "./fake-openai-replies.ts";
 
-/** The files and batches routes of the fake server. */
-export type FakeBatchRoute =
-  | "files.create"
-  | "files.retrieve"
-  | "files.content"
-  | "batches.create"
-  | "batches.retrieve"
-  | "batches.cancel"
-  | "batches.list";
-
-/** A batch as the `expire` option sees it. */
-export interface FakeBatchInfo {
-  id: string;
-  /** 1 for the first batch created since start (or the last `reset()`), 2 for the next… */
-  sequence: number;
-  /** `"/v1/responses"` or `"/v1/chat/completions"`. */
-  endpoint: string;
-  lines: number;
-}
-
-/** How the fake server runs batches (`POST /v1/batches`). */
-export interface FakeBatchOptions {
-  /**
-   * Time from a batch's creation to its end: it reads `validating`, then `in_progress` (with
-   * growing counts), then `finalizing`, then `completed`, and its lines are answered then.
-   * @default 0 (done at the first retrieval)
-   */
-  completionDelayMs?: number;
-  /**
-   * Makes a batch expire instead of completing: `true` answers none of its lines, and
-   * `{ answeredLines: n }` answers its first n; the others end with `batch_expired`.
-   * @default never
-   */
-  expire?: (batch: FakeBatchInfo) => boolean | { answeredLines: number };
-}
-
-/** A batch as a test checks it (`server.batches()`). */
-export interface FakeBatchSummary {
-  id: string;
-  endpoint: string;
-  status: string;
-  lines: number;
-  /** `GET /v1/batches/:id` calls so far. */
-  retrievals: number;
-}
+export type {
+  FakeBatchInfo,
+  FakeBatchOptions,
+  FakeBatchRoute,
+  FakeBatchSummary,
+} from "./fake-batch-record.ts";
 
 interface StoredFile {
   id: string;
@@ -60,36 +38,12 @@ interface StoredFile {
   content: string;
 }
 
-interface BatchLine {
-  custom_id: string;
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-interface FakeBatch {
-  id: string;
-  sequence: number;
-  endpoint: string;
-  inputFileId: string;
-  createdAtMs: number;
-  status: string;
-  lines: BatchLine[];
-  headers: Record<string, string | string[] | undefined>;
-  counts: { total: number; completed: number; failed: number };
-  outputFileId: string | null;
-  errorFileId: string | null;
-  errors: Array<{ code: string; message: string; line: number | null }> | null;
-  endedAt: Record<string, number>;
-  retrievals: number;
-  settling: Promise<void> | null;
-}
+type Headers = Record<string, string | string[] | undefined>;
 
 const ENDPOINTS = new Set(["/v1/responses", "/v1/chat/completions"]);
 const WINDOW_SECONDS = 24 * 60 * 60;
-const FINAL = new Set(["completed", "failed", "expired", "cancelled"]);
 
-/** The files and batches of a fake server: OpenAI's Files and Batch APIs, in memory. */
+/** The batches of a fake server: OpenAI's Files and Batch APIs and Anthropic's Message Batches, in memory. */
 export class FakeBatchService {
   options: FakeBatchOptions;
   private readonly script: FakeOpenAIScript;
@@ -114,18 +68,21 @@ export class FakeBatchService {
   static routeOf(options: { method: string; pathname: string }): FakeBatchRoute | null {
     const { method } = options;
     const path = options.pathname.replace(/\/+$/, "");
-    if (path === "/v1/files") return method === "POST" ? "files.create" : null;
-    if (/^\/v1\/files\/[^/]+$/.test(path)) return method === "GET" ? "files.retrieve" : null;
-    if (/^\/v1\/files\/[^/]+\/content$/.test(path))
-      return method === "GET" ? "files.content" : null;
-    if (path === "/v1/batches") {
-      return method === "POST" ? "batches.create" : method === "GET" ? "batches.list" : null;
-    }
-    if (/^\/v1\/batches\/[^/]+$/.test(path)) return method === "GET" ? "batches.retrieve" : null;
-    if (/^\/v1\/batches\/[^/]+\/cancel$/.test(path)) {
-      return method === "POST" ? "batches.cancel" : null;
-    }
-    return null;
+    const routes: Array<[RegExp, string, FakeBatchRoute]> = [
+      [/^\/v1\/files$/, "POST", "files.create"],
+      [/^\/v1\/files\/[^/]+$/, "GET", "files.retrieve"],
+      [/^\/v1\/files\/[^/]+\/content$/, "GET", "files.content"],
+      [/^\/v1\/batches$/, "POST", "batches.create"],
+      [/^\/v1\/batches$/, "GET", "batches.list"],
+      [/^\/v1\/batches\/[^/]+$/, "GET", "batches.retrieve"],
+      [/^\/v1\/batches\/[^/]+\/cancel$/, "POST", "batches.cancel"],
+      [/^\/v1\/messages\/batches$/, "POST", "messages.batches.create"],
+      [/^\/v1\/messages\/batches$/, "GET", "messages.batches.list"],
+      [/^\/v1\/messages\/batches\/[^/]+$/, "GET", "messages.batches.retrieve"],
+      [/^\/v1\/messages\/batches\/[^/]+\/results$/, "GET", "messages.batches.results"],
+      [/^\/v1\/messages\/batches\/[^/]+\/cancel$/, "POST", "messages.batches.cancel"],
+    ];
+    return routes.find(([pattern, verb]) => verb === method && pattern.test(path))?.[2] ?? null;
   }
 
   /** Answers one files or batches request. */
@@ -134,10 +91,13 @@ export class FakeBatchService {
     pathname: string;
     search: URLSearchParams;
     body: Buffer | null;
-    headers: Record<string, string | string[] | undefined>;
+    headers: Headers;
   }): Promise<Outcome> {
-    const id = decodeURIComponent(options.pathname.split("/")[3] ?? "");
-    switch (options.route) {
+    const { route } = options;
+    const anthropic = route.startsWith("messages.");
+    const parts = options.pathname.split("/");
+    const id = decodeURIComponent((anthropic ? parts[4] : parts[3]) ?? "");
+    switch (route) {
       case "files.create":
         return await this.createFile(options);
       case "files.retrieve": {
@@ -146,52 +106,52 @@ export class FakeBatchService {
       }
       case "files.content": {
         const file = this.files.get(id);
-        if (!file) return notFound("file", id);
-        return {
-          kind: "send",
-          status: 200,
-          contentType: "application/jsonl",
-          body: file.content,
-          headers: {},
-          usage: null,
-        };
+        return file ? jsonl(file.content) : notFound("file", id);
       }
       case "batches.create":
-        return this.createBatch(options);
-      case "batches.list": {
-        const limit = Math.min(100, Number(options.search.get("limit") ?? 20) || 20);
-        const all = [...this.batchList.values()].reverse();
-        const after = options.search.get("after");
-        const from = after === null ? 0 : all.findIndex((batch) => batch.id === after) + 1;
-        const page = all.slice(from, from + limit);
-        const data = page.map((batch) => batchObject(batch));
-        return jsonOutcome({
-          status: 200,
-          body: {
-            object: "list",
-            data,
-            first_id: page[0]?.id ?? null,
-            last_id: page.at(-1)?.id ?? null,
-            has_more: from + limit < all.length,
-          },
+        return this.createOpenAIBatch(options);
+      case "messages.batches.create": {
+        const lines = parseAnthropicBatch(options.body);
+        if (!Array.isArray(lines)) return lines;
+        const batch = this.addBatch({
+          api: "anthropic",
+          endpoint: "/v1/messages",
+          lines,
+          headers: options.headers,
         });
+        batch.status = "in_progress";
+        return jsonOutcome({ status: 200, body: anthropicBatchObject(batch) });
       }
-      case "batches.retrieve": {
-        const batch = this.batchList.get(id);
-        if (!batch) return notFound("batch", id);
+      case "batches.list":
+      case "messages.batches.list":
+        return this.list({ api: anthropic ? "anthropic" : "openai", search: options.search });
+      case "batches.retrieve":
+      case "messages.batches.retrieve": {
+        const batch = this.find({ id, anthropic });
+        if (!batch) return notFound("batch", id, anthropic);
         batch.retrievals++;
         await this.settle(batch);
-        return jsonOutcome({ status: 200, body: batchObject(batch) });
+        return jsonOutcome({ status: 200, body: objectOf(batch) });
       }
-      case "batches.cancel": {
-        const batch = this.batchList.get(id);
-        if (!batch) return notFound("batch", id);
-        if (FINAL.has(batch.status)) {
-          return invalid(`Cannot cancel a batch with status '${batch.status}'.`);
+      case "messages.batches.results": {
+        const batch = this.find({ id, anthropic });
+        if (!batch) return notFound("batch", id, anthropic);
+        if (anthropicStatus(batch) !== "ended") {
+          return anthropicInvalid(`Message batch ${id} has not ended yet.`);
+        }
+        return jsonl(anthropicResults(batch));
+      }
+      case "batches.cancel":
+      case "messages.batches.cancel": {
+        const batch = this.find({ id, anthropic });
+        if (!batch) return notFound("batch", id, anthropic);
+        if (FINAL_STATUSES.has(batch.status)) {
+          const message = `Cannot cancel a batch with status '${batch.status}'.`;
+          return anthropic ? anthropicInvalid(message) : invalid(message);
         }
         batch.status = "cancelling";
-        batch.endedAt.cancelling_at = nowSeconds();
-        return jsonOutcome({ status: 200, body: batchObject(batch) });
+        batch.changedAt.cancelling_at = nowSeconds();
+        return jsonOutcome({ status: 200, body: objectOf(batch) });
       }
     }
   }
@@ -201,7 +161,7 @@ export class FakeBatchService {
     return [...this.batchList.values()].map((batch) => ({
       id: batch.id,
       endpoint: batch.endpoint,
-      status: batch.status,
+      status: batch.api === "anthropic" ? anthropicStatus(batch) : batch.status,
       lines: batch.lines.length,
       retrievals: batch.retrievals,
     }));
@@ -215,10 +175,32 @@ export class FakeBatchService {
     this.batchSequence = 0;
   }
 
-  private async createFile(options: {
-    body: Buffer | null;
-    headers: Record<string, string | string[] | undefined>;
-  }): Promise<Outcome> {
+  private find(options: { id: string; anthropic: boolean }): FakeBatch | undefined {
+    const batch = this.batchList.get(options.id);
+    return batch !== undefined && (batch.api === "anthropic") === options.anthropic
+      ? batch
+      : undefined;
+  }
+
+  private list(options: { api: FakeBatch["api"]; search: URLSearchParams }): Outcome {
+    const limit = Math.min(100, Number(options.search.get("limit") ?? 20) || 20);
+    const all = [...this.batchList.values()].filter((batch) => batch.api === options.api).reverse();
+    const after = options.search.get(options.api === "anthropic" ? "after_id" : "after");
+    const from = after === null ? 0 : all.findIndex((batch) => batch.id === after) + 1;
+    const page = all.slice(from, from + limit);
+    return jsonOutcome({
+      status: 200,
+      body: {
+        ...(options.api === "openai" ? { object: "list" } : {}),
+        data: page.map(objectOf),
+        first_id: page[0]?.id ?? null,
+        last_id: page.at(-1)?.id ?? null,
+        has_more: from + limit < all.length,
+      },
+    });
+  }
+
+  private async createFile(options: { body: Buffer | null; headers: Headers }): Promise<Outcome> {
     const contentType = String(options.headers["content-type"] ?? "");
     if (options.body === null) return invalid("The file is too large.", 413);
     if (!contentType.startsWith("multipart/form-data")) {
@@ -240,11 +222,7 @@ export class FakeBatchService {
       return invalid("Missing required parameter: 'file'.");
     }
     if (purpose !== "batch") return invalid("'purpose' must be 'batch' for this fake server.");
-    const stored = this.storeFile({
-      filename: file.name,
-      purpose,
-      content: await file.text(),
-    });
+    const stored = this.storeFile({ filename: file.name, purpose, content: await file.text() });
     return jsonOutcome({ status: 200, body: fileObject(stored) });
   }
 
@@ -259,10 +237,7 @@ export class FakeBatchService {
     return stored;
   }
 
-  private createBatch(options: {
-    body: Buffer | null;
-    headers: Record<string, string | string[] | undefined>;
-  }): Outcome {
+  private createOpenAIBatch(options: { body: Buffer | null; headers: Headers }): Outcome {
     let request: Record<string, unknown>;
     try {
       request = JSON.parse(options.body?.toString("utf8") ?? "") as Record<string, unknown>;
@@ -276,41 +251,55 @@ export class FakeBatchService {
     if (request.completion_window !== "24h") return invalid("'completion_window' must be '24h'.");
     const input = this.files.get(String(request.input_file_id));
     if (!input) return notFound("file", String(request.input_file_id));
-    this.batchSequence++;
-    const batch: FakeBatch = {
-      id: `batch_${this.batchSequence.toString(16).padStart(24, "0")}`,
-      sequence: this.batchSequence,
-      endpoint,
-      inputFileId: input.id,
-      createdAtMs: Date.now(),
-      status: "validating",
-      lines: [],
-      headers: options.headers,
-      counts: { total: 0, completed: 0, failed: 0 },
-      outputFileId: null,
-      errorFileId: null,
-      errors: null,
-      endedAt: {},
-      retrievals: 0,
-      settling: null,
-    };
     const parsed = parseLines({ content: input.content, endpoint });
+    const batch = this.addBatch({
+      api: "openai",
+      endpoint,
+      lines: "errors" in parsed ? [] : parsed.lines,
+      headers: options.headers,
+    });
+    batch.inputFileId = input.id;
     if ("errors" in parsed) {
       batch.status = "failed";
       batch.errors = parsed.errors;
-      batch.endedAt.failed_at = nowSeconds();
-    } else {
-      batch.lines = parsed.lines;
-      batch.counts.total = parsed.lines.length;
+      batch.changedAt.failed_at = nowSeconds();
     }
+    return jsonOutcome({ status: 200, body: objectOf(batch) });
+  }
+
+  private addBatch(options: {
+    api: FakeBatch["api"];
+    endpoint: string;
+    lines: FakeBatchLine[];
+    headers: Headers;
+  }): FakeBatch {
+    this.batchSequence++;
+    const number = this.batchSequence.toString(16).padStart(24, "0");
+    const batch: FakeBatch = {
+      ...options,
+      id: options.api === "anthropic" ? `msgbatch_${number}` : `batch_${number}`,
+      sequence: this.batchSequence,
+      createdAtMs: Date.now(),
+      status: "validating",
+      results: [],
+      changedAt: {},
+      retrievals: 0,
+      progress: 0,
+      inputFileId: null,
+      outputFileId: null,
+      errorFileId: null,
+      errors: null,
+      origin: `http://${String(options.headers.host ?? "127.0.0.1")}`,
+      settling: null,
+    };
     this.batchList.set(batch.id, batch);
-    return jsonOutcome({ status: 200, body: batchObject(batch) });
+    return batch;
   }
 
   /** Moves a batch along its life as time passes; answers its lines when it ends. */
   private async settle(batch: FakeBatch): Promise<void> {
     if (batch.settling) return await batch.settling;
-    if (FINAL.has(batch.status)) return;
+    if (FINAL_STATUSES.has(batch.status)) return;
     if (batch.status === "cancelling") {
       batch.settling = this.end({ batch, status: "cancelled", answered: 0 });
       return await batch.settling;
@@ -325,22 +314,17 @@ export class FakeBatchService {
         lines: batch.lines.length,
       });
       const expired = expiry !== undefined && expiry !== false;
-      const answered =
-        typeof expiry === "object"
-          ? Math.max(0, Math.min(expiry.answeredLines, batch.lines.length))
-          : 0;
-      batch.settling = expired
-        ? this.end({ batch, status: "expired", answered })
-        : this.end({ batch, status: "completed", answered: batch.lines.length });
+      const answered = typeof expiry === "object" ? expiry.answeredLines : batch.lines.length;
+      batch.settling = this.end({
+        batch,
+        status: expired ? "expired" : "completed",
+        answered: expired ? Math.max(0, Math.min(answered, batch.lines.length)) : answered,
+      });
       return await batch.settling;
     }
+    batch.progress = share;
     batch.status = share < 0.1 ? "validating" : share < 0.9 ? "in_progress" : "finalizing";
-    if (batch.status !== "validating") batch.endedAt.in_progress_at ??= nowSeconds();
-    // Counts grow with time, for progress displays; the answers are made at the end.
-    batch.counts.completed = Math.min(
-      batch.counts.total,
-      Math.floor(batch.counts.total * Math.max(0, (share - 0.1) / 0.8)),
-    );
+    if (batch.status !== "validating") batch.changedAt.in_progress_at ??= nowSeconds();
   }
 
   /** Ends a batch: its first `answered` lines are answered, the rest end as the status says. */
@@ -350,83 +334,86 @@ export class FakeBatchService {
     answered: number;
   }): Promise<void> {
     const { batch, status, answered } = options;
-    const output: string[] = [];
-    const failures: string[] = [];
-    const counts = { total: batch.lines.length, completed: 0, failed: 0 };
+    const results: FakeLineResult[] = [];
     for (const [index, line] of batch.lines.entries()) {
-      const id = `batch_req_${batch.sequence.toString(16)}_${index.toString(16).padStart(8, "0")}`;
       if (index >= answered) {
-        const code = status === "cancelled" ? "batch_cancelled" : "batch_expired";
-        const message =
-          status === "cancelled"
-            ? "This request was not executed because the batch was cancelled."
-            : "This request could not be executed before the completion window expired.";
-        failures.push(
-          JSON.stringify({
-            id,
-            custom_id: line.custom_id,
-            response: null,
-            error: { code, message },
-          }),
-        );
-        counts.failed++;
+        results.push({ kind: status === "cancelled" ? "cancelled" : "expired" });
         continue;
       }
-      const outcome = await this.answerLine({ batch, line });
-      this.onLine(outcome);
-      const ok = outcome.kind === "send" && outcome.status >= 200 && outcome.status < 300;
-      const statusCode = outcome.kind === "send" ? outcome.status : 500;
-      const body =
-        outcome.kind === "send"
-          ? (JSON.parse(outcome.body) as unknown)
-          : errorBody({ status: 500 });
-      const record = JSON.stringify({
-        id,
-        custom_id: line.custom_id,
-        response: { status_code: statusCode, request_id: `req_fake_${id}`, body },
-        error: null,
+      const outcome = await answerFakeOpenAIRequest({
+        script: this.script,
+        endpoint:
+          line.url === "/v1/messages"
+            ? "messages"
+            : line.url === "/v1/responses"
+              ? "responses"
+              : "chat.completions",
+        body: Buffer.from(JSON.stringify(line.body)),
+        headers: batch.headers,
+        method: "POST",
+        pathname: line.url,
+        batchId: batch.id,
       });
-      if (ok) {
-        output.push(record);
-        counts.completed++;
-      } else {
-        failures.push(record);
-        counts.failed++;
-      }
+      this.onLine(outcome);
+      // A dropped connection has no place in a batch: the line fails as a server error.
+      results.push(
+        outcome.kind === "send"
+          ? { kind: "answered", status: outcome.status, body: JSON.parse(outcome.body) as unknown }
+          : {
+              kind: "answered",
+              status: 500,
+              body:
+                batch.api === "anthropic"
+                  ? anthropicErrorBody({ status: 500 })
+                  : errorBody({ status: 500 }),
+            },
+      );
     }
-    const jsonl = (lines: string[]) => lines.map((line) => `${line}\n`).join("");
-    if (output.length > 0) {
-      batch.outputFileId = this.storeFile({
-        filename: `${batch.id}_output.jsonl`,
-        purpose: "batch_output",
-        content: jsonl(output),
-      }).id;
-    }
-    if (failures.length > 0) {
-      batch.errorFileId = this.storeFile({
-        filename: `${batch.id}_error.jsonl`,
-        purpose: "batch_output",
-        content: jsonl(failures),
-      }).id;
-    }
-    batch.counts = counts;
+    batch.results = results;
+    if (batch.api === "openai") this.writeOpenAIFiles(batch);
     batch.status = status;
-    batch.endedAt[`${status}_at`] = nowSeconds();
+    batch.changedAt[`${status}_at`] = nowSeconds();
   }
 
-  /** One line, answered as the server answers the same request sent directly. */
-  private async answerLine(options: { batch: FakeBatch; line: BatchLine }): Promise<Outcome> {
-    const { line } = options;
-    const endpoint = line.url === "/v1/responses" ? "responses" : "chat.completions";
-    return await answerFakeOpenAIRequest({
-      script: this.script,
-      endpoint,
-      body: Buffer.from(JSON.stringify(line.body)),
-      headers: options.batch.headers,
-      method: line.method,
-      pathname: line.url,
-      batchId: options.batch.id,
+  /** Successes to the output file, failures (error answers, expired, cancelled) to the error file. */
+  private writeOpenAIFiles(batch: FakeBatch): void {
+    const output: string[] = [];
+    const failures: string[] = [];
+    batch.lines.forEach((line, index) => {
+      const result = batch.results[index] as FakeLineResult;
+      const id = `batch_req_${batch.sequence.toString(16)}_${index.toString(16).padStart(8, "0")}`;
+      if (result.kind !== "answered") {
+        const cancelled = result.kind === "cancelled";
+        const error = cancelled
+          ? {
+              code: "batch_cancelled",
+              message: "This request was not executed because the batch was cancelled.",
+            }
+          : {
+              code: "batch_expired",
+              message: "This request could not be executed before the completion window expired.",
+            };
+        failures.push(JSON.stringify({ id, custom_id: line.customId, response: null, error }));
+        return;
+      }
+      const record = JSON.stringify({
+        id,
+        custom_id: line.customId,
+        response: { status_code: result.status, request_id: `req_fake_${id}`, body: result.body },
+        error: null,
+      });
+      (result.status >= 200 && result.status < 300 ? output : failures).push(record);
     });
+    const file = (lines: string[], suffix: string) =>
+      lines.length === 0
+        ? null
+        : this.storeFile({
+            filename: `${batch.id}_${suffix}.jsonl`,
+            purpose: "batch_output",
+            content: lines.map((line) => `${line}\n`).join(""),
+          }).id;
+    batch.outputFileId = file(output, "output");
+    batch.errorFileId = file(failures, "error");
   }
 }
 
@@ -434,9 +421,9 @@ function parseLines(options: {
   content: string;
   endpoint: string;
 }):
-  | { lines: BatchLine[] }
+  | { lines: FakeBatchLine[] }
   | { errors: Array<{ code: string; message: string; line: number | null }> } {
-  const lines: BatchLine[] = [];
+  const lines: FakeBatchLine[] = [];
   const errors: Array<{ code: string; message: string; line: number | null }> = [];
   const seen = new Set<string>();
   const texts = options.content.split("\n").filter((text) => text.trim() !== "");
@@ -445,49 +432,50 @@ function parseLines(options: {
   }
   texts.forEach((text, index) => {
     const number = index + 1;
+    const fail = (code: string, message: string) => errors.push({ code, message, line: number });
     let line: unknown;
     try {
       line = JSON.parse(text);
     } catch {
-      errors.push({
-        code: "invalid_json_line",
-        message: "This line is not valid JSON.",
-        line: number,
-      });
+      fail("invalid_json_line", "This line is not valid JSON.");
       return;
     }
     if (!isObject(line) || typeof line.custom_id !== "string" || line.custom_id === "") {
-      errors.push({
-        code: "missing_required_parameter",
-        message: "Missing 'custom_id'.",
-        line: number,
-      });
+      fail("missing_required_parameter", "Missing 'custom_id'.");
       return;
     }
     if (seen.has(line.custom_id)) {
-      errors.push({
-        code: "duplicate_custom_id",
-        message: `The custom_id for this request is a duplicate of another request.`,
-        line: number,
-      });
+      fail(
+        "duplicate_custom_id",
+        "The custom_id for this request is a duplicate of another request.",
+      );
       return;
     }
     if (line.method !== "POST" || line.url !== options.endpoint) {
-      errors.push({
-        code: "mismatched_endpoint",
-        message: `The line's method and url must be POST ${options.endpoint}.`,
-        line: number,
-      });
+      fail("mismatched_endpoint", `The line's method and url must be POST ${options.endpoint}.`);
       return;
     }
     seen.add(line.custom_id);
-    lines.push({ custom_id: line.custom_id, method: "POST", url: line.url, body: line.body });
+    lines.push({ customId: line.custom_id, url: line.url, body: line.body });
   });
   return errors.length > 0 ? { errors } : { lines };
 }
 
-function batchObject(batch: FakeBatch): Record<string, unknown> {
+/** A batch as its API serves it. */
+function objectOf(batch: FakeBatch): Record<string, unknown> {
+  return batch.api === "anthropic" ? anthropicBatchObject(batch) : openAIBatchObject(batch);
+}
+
+function openAIBatchObject(batch: FakeBatch): Record<string, unknown> {
   const createdAt = Math.floor(batch.createdAtMs / 1000);
+  const ended = FINAL_STATUSES.has(batch.status);
+  const completed = batch.results.filter(
+    (result) => result.kind === "answered" && result.status >= 200 && result.status < 300,
+  ).length;
+  const total = batch.lines.length;
+  // Counts grow with time while it runs, for progress displays; the answers are made at the end.
+  const running = Math.min(total, Math.floor(total * Math.max(0, (batch.progress - 0.1) / 0.8)));
+  const at = (name: string) => batch.changedAt[name] ?? null;
   return {
     id: batch.id,
     object: "batch",
@@ -502,15 +490,17 @@ function batchObject(batch: FakeBatch): Record<string, unknown> {
     output_file_id: batch.outputFileId,
     error_file_id: batch.errorFileId,
     created_at: createdAt,
-    in_progress_at: batch.endedAt.in_progress_at ?? null,
+    in_progress_at: at("in_progress_at"),
     expires_at: createdAt + WINDOW_SECONDS,
     finalizing_at: null,
-    completed_at: batch.endedAt.completed_at ?? null,
-    failed_at: batch.endedAt.failed_at ?? null,
-    expired_at: batch.endedAt.expired_at ?? null,
-    cancelling_at: batch.endedAt.cancelling_at ?? null,
-    cancelled_at: batch.endedAt.cancelled_at ?? null,
-    request_counts: { ...batch.counts },
+    completed_at: at("completed_at"),
+    failed_at: at("failed_at"),
+    expired_at: at("expired_at"),
+    cancelling_at: at("cancelling_at"),
+    cancelled_at: at("cancelled_at"),
+    request_counts: ended
+      ? { total, completed, failed: batch.status === "failed" ? 0 : total - completed }
+      : { total, completed: running, failed: 0 },
     metadata: null,
   };
 }
@@ -528,9 +518,23 @@ function fileObject(file: StoredFile): Record<string, unknown> {
   };
 }
 
-function notFound(what: "file" | "batch", id: string): Outcome {
+function jsonl(content: string): Outcome {
+  return {
+    kind: "send",
+    status: 200,
+    contentType: "application/jsonl",
+    body: content,
+    headers: {},
+    usage: null,
+  };
+}
+
+function notFound(what: "file" | "batch", id: string, anthropic = false): Outcome {
   const message = `No such ${what}: ${id}`;
-  return jsonOutcome({ status: 404, body: errorBody({ status: 404, message }) });
+  const body = anthropic
+    ? anthropicErrorBody({ status: 404, message })
+    : errorBody({ status: 404, message });
+  return jsonOutcome({ status: 404, body });
 }
 
 function invalid(message: string, status = 400): Outcome {

@@ -297,6 +297,7 @@ function routeOf(options: { method: string; pathname: string }): Endpoint {
   const path = options.pathname.replace(/\/+$/, "");
   if (options.method === "POST" && path === "/v1/responses") return "responses";
   if (options.method === "POST" && path === "/v1/chat/completions") return "chat.completions";
+  if (options.method === "POST" && path === "/v1/messages") return "messages";
   if (options.method === "GET" && path === "/v1/models") return "models";
   return "unknown";
 }

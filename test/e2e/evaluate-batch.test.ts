@@ -80,6 +80,13 @@ const scores = (result: EvaluationResult) =>
 const batchEvents = (events: RunnerEvent[]) =>
   events.filter((event): event is JudgeBatchEvent => event.type === "judge-batch");
 
+/** A run made before the one under test; the server forgets it. */
+async function directRunOf(run: () => Promise<EvaluationResult>): Promise<EvaluationResult> {
+  const result = await run();
+  server.reset();
+  return result;
+}
+
 /** The direct run the batch runs are compared with: no cache, so every answer is paid. */
 async function directRun(count: number): Promise<EvaluationResult> {
   const result = await evaluate({
@@ -288,6 +295,59 @@ describe("evaluate({ batch }) over HTTP", () => {
     expect(batched.summary.testCases.unscored).toBe(0);
     expect(server.batches()).toEqual([]);
     expect(server.stats().byEndpoint["chat.completions"]).toBeGreaterThan(0);
+  });
+});
+
+describe("evaluate({ batch }) with an Anthropic judge", () => {
+  const anthropicMetrics = () => [
+    new ToxicityMetric({ model: "anthropic:claude-sonnet-4-5" }),
+    new AnswerRelevancyMetric({ model: "anthropic:claude-sonnet-4-5" }),
+  ];
+  const anthropicEnv = () => ({
+    ...env,
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: "sk-ant-fake",
+  });
+  const run = (batch: BatchOptions | false, onProgress?: (event: RunnerEvent) => void) =>
+    evaluate({
+      testCases: cases(6),
+      metrics: anthropicMetrics(),
+      env: anthropicEnv(),
+      store: false,
+      batch,
+      ...(onProgress ? { onProgress } : {}),
+      ...quiet,
+    });
+
+  it("scores like direct calls through Message Batches, with the same params, at half the cost", async () => {
+    const direct = await run(false);
+    const directBodies = server.requests.map((request) => JSON.stringify(request.body)).sort();
+    expect(server.stats().byEndpoint.messages).toBe(direct.summary.judgeCalls);
+    server.reset();
+    const batched = await run(fast);
+    expect(scores(batched)).toEqual(scores(direct));
+    expect(server.stats().byEndpoint.messages).toBeUndefined();
+    expect(server.batches().map((batch) => [batch.endpoint, batch.status])).toEqual([
+      ["/v1/messages", "ended"],
+      ["/v1/messages", "ended"],
+      ["/v1/messages", "ended"],
+    ]);
+    expect(server.requests.map((request) => JSON.stringify(request.body)).sort()).toEqual(
+      directBodies,
+    );
+    expect(batched.summary.costUsd).toBeCloseTo((direct.summary.costUsd ?? Number.NaN) / 2, 12);
+  });
+
+  it("sends the expired requests of a Message Batch directly", async () => {
+    const direct = await directRunOf(() => run(false));
+    server.setBatchOptions({ expire: (batch) => batch.sequence === 1 && { answeredLines: 4 } });
+    const events: RunnerEvent[] = [];
+    const batched = await run(fast, (event) => events.push(event));
+    expect(scores(batched)).toEqual(scores(direct));
+    expect(server.stats().byEndpoint.messages).toBe(8);
+    expect(batchEvents(events).find((event) => event.event === "direct")?.message).toMatch(
+      /expired: 8/,
+    );
   });
 });
 

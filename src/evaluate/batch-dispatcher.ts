@@ -24,8 +24,8 @@ export class BatchDispatcher implements BatchHost {
   private known: Map<string, StoredJudgeBatch> | null = null;
   /** Batches being polled, by provider and id. */
   private readonly running = new Map<string, JudgeBatchRun>();
-  /** Judges whose batches cannot be made, with why: their requests go directly. */
-  private readonly disabled = new Map<string, string>();
+  /** Judges whose batches cannot be made: their requests go directly. */
+  private readonly disabled = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private logFailed = false;
 
@@ -113,8 +113,8 @@ export class BatchDispatcher implements BatchHost {
   }
 
   /** Stops batching a judge: its queued and later requests go directly. */
-  disable(judge: JudgeModel, message: string): void {
-    this.disabled.set(judge.name, message);
+  disable(judge: JudgeModel): void {
+    this.disabled.add(judge.name);
   }
 
   /** Records a batch in the log; a failing log costs resumability, never the run. */

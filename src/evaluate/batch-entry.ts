@@ -47,7 +47,7 @@ export interface BatchHost {
   /** Sends requests directly, saying why when `why` is given. */
   sendDirect(entries: readonly BatchEntry[], why?: { judge: string; message: string }): void;
   /** Stops batching a judge: its later requests go directly. */
-  disable(judge: JudgeModel, message: string): void;
+  disable(judge: JudgeModel): void;
   /** Records a batch in the log. */
   record(batch: StoredJudgeBatch): void;
   /** Reports a batch's progress. */

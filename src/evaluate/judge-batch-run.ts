@@ -1,8 +1,7 @@
-import { setTimeout as delay } from "node:timers/promises";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { toJudgeResponse } from "../judge/direct-transport.ts";
 import type { JudgeBatchApi, JudgeBatchLineResult, JudgeBatchState } from "../judge/judge-model.ts";
-import { type Sleep, withRetries } from "../judge/with-retries.ts";
+import { defaultSleep, withRetries } from "../judge/with-retries.ts";
 import type { StoredJudgeBatch } from "../store/run-store.ts";
 import {
   type BatchEntry,
@@ -16,10 +15,6 @@ const MIN_RESULTS_TIMEOUT_MS = 600_000;
 const POLL_GROWTH = 1.5;
 
 let nextRunNumber = 0;
-
-const defaultSleep: Sleep = async ({ delayMs, signal }) => {
-  await delay(delayMs, undefined, signal === undefined ? {} : { signal });
-};
 
 /**
  * One provider batch, from submission (or, for a batch an earlier run submitted, its first
@@ -180,7 +175,7 @@ export class JudgeBatchRun {
         `Judge "${this.judgeName}": a batch could not be submitted (${(error as Error).message}); ` +
         "its requests, and the later ones of this judge, are sent directly.";
       const judge = (entries[0] as BatchEntry).judge;
-      this.dispatcher.disable(judge, message);
+      this.dispatcher.disable(judge);
       this.ended = true;
       this.dispatcher.sendDirect(entries, { judge: this.judgeName, message });
       return null;

@@ -88,16 +88,28 @@ async function directRunOf(run: () => Promise<EvaluationResult>): Promise<Evalua
 }
 
 /** The direct run the batch runs are compared with: no cache, so every answer is paid. */
-async function directRun(count: number): Promise<EvaluationResult> {
+function directRun(count: number): Promise<EvaluationResult> {
+  return directRunOf(() =>
+    evaluate({ testCases: cases(count), metrics: metrics(), env, store: false, ...quiet }),
+  );
+}
+
+/** A batch run of `count` cases without a store (so no cache), with the events it reported. */
+async function batchRun(
+  count: number,
+  options: { batch?: BatchOptions } = {},
+): Promise<{ result: EvaluationResult; events: RunnerEvent[] }> {
+  const events: RunnerEvent[] = [];
   const result = await evaluate({
     testCases: cases(count),
     metrics: metrics(),
     env,
     store: false,
+    batch: options.batch ?? fast,
+    onProgress: (event) => events.push(event),
     ...quiet,
   });
-  server.reset();
-  return result;
+  return { result, events };
 }
 
 beforeAll(async () => {
@@ -119,25 +131,19 @@ afterEach(() => {
 
 describe("evaluate({ batch }) over HTTP", () => {
   it("scores like direct calls, sends the same request bodies, one batch a step, at half the cost", async () => {
-    const direct = await evaluate({
-      testCases: cases(12),
-      metrics: metrics(),
-      env,
-      store: false,
-      ...quiet,
+    let directBodies: string[] = [];
+    const direct = await directRunOf(async () => {
+      const result = await evaluate({
+        testCases: cases(12),
+        metrics: metrics(),
+        env,
+        store: false,
+        ...quiet,
+      });
+      directBodies = server.requests.map((request) => JSON.stringify(request.body)).sort();
+      return result;
     });
-    const directBodies = server.requests.map((request) => JSON.stringify(request.body)).sort();
-    server.reset();
-    const events: RunnerEvent[] = [];
-    const batched = await evaluate({
-      testCases: cases(12),
-      metrics: metrics(),
-      env,
-      store: false,
-      batch: fast,
-      onProgress: (event) => events.push(event),
-      ...quiet,
-    });
+    const { result: batched, events } = await batchRun(12);
 
     expect(scores(batched)).toEqual(scores(direct));
     expect(batched.summary.testCases.unscored).toBe(0);
@@ -209,14 +215,7 @@ describe("evaluate({ batch }) over HTTP", () => {
       }
       return distinctAnswers(request);
     });
-    const batched = await evaluate({
-      testCases: cases(6),
-      metrics: metrics(),
-      env,
-      store: false,
-      batch: fast,
-      ...quiet,
-    });
+    const { result: batched } = await batchRun(6);
     expect(scores(batched)).toEqual(scores(direct));
     expect(server.stats().byEndpoint.responses).toBeUndefined();
     const tries = server.requests.filter((request) => JSON.stringify(request.body) === failed);
@@ -234,16 +233,7 @@ describe("evaluate({ batch }) over HTTP", () => {
       }
       return distinctAnswers(request);
     });
-    const events: RunnerEvent[] = [];
-    const batched = await evaluate({
-      testCases: cases(6),
-      metrics: metrics(),
-      env,
-      store: false,
-      batch: { ...fast, maxAttempts: 2 },
-      onProgress: (event) => events.push(event),
-      ...quiet,
-    });
+    const { result: batched, events } = await batchRun(6, { batch: { ...fast, maxAttempts: 2 } });
     expect(scores(batched)).toEqual(scores(direct));
     const opinions = server.requests.filter(
       (request) => caseNumber(request) === "3" && asks(request, "opinions"),
@@ -265,16 +255,7 @@ describe("evaluate({ batch }) over HTTP", () => {
     server.setBatchOptions({
       expire: (batch) => (batch.sequence === 1 ? { answeredLines: 10 } : false),
     });
-    const events: RunnerEvent[] = [];
-    const batched = await evaluate({
-      testCases: cases(12),
-      metrics: metrics(),
-      env,
-      store: false,
-      batch: fast,
-      onProgress: (event) => events.push(event),
-      ...quiet,
-    });
+    const { result: batched, events } = await batchRun(12);
     expect(scores(batched)).toEqual(scores(direct));
     expect(server.batches()[0]).toMatchObject({ status: "expired", lines: 24 });
     expect(server.stats().byEndpoint.responses).toBe(14);

@@ -33,6 +33,7 @@ export { JudgeOutputError } from "./errors/judge-output-error.ts";
 export { MissingTestCaseParamsError } from "./errors/missing-test-case-params-error.ts";
 export { StoreError } from "./errors/store-error.ts";
 // Running
+export type { BatchOptions } from "./evaluate/batch-options.ts";
 export type { DisplayOption } from "./evaluate/default-reporters.ts";
 export { type EvaluateOptions, evaluate } from "./evaluate/evaluate.ts";
 export type { ComponentEvaluateOptions } from "./evaluate/evaluate-components.ts";
@@ -46,7 +47,17 @@ export {
   createJudge,
   type StructuredOutputMode,
 } from "./judge/ai-sdk-judge.ts";
-export type { JudgeModel, JudgeOutput, JudgeRequest, JudgeUsage } from "./judge/judge-model.ts";
+export type {
+  JudgeBatchApi,
+  JudgeBatchCounts,
+  JudgeBatchLine,
+  JudgeBatchLineResult,
+  JudgeBatchState,
+  JudgeModel,
+  JudgeOutput,
+  JudgeRequest,
+  JudgeUsage,
+} from "./judge/judge-model.ts";
 export type { ProviderName } from "./judge/providers.ts";
 export type { ModelSpec } from "./judge/resolve-model.ts";
 export type { RetryPolicy } from "./judge/retry-policy.ts";
@@ -104,6 +115,7 @@ export type {
 } from "./results/evaluation-result.ts";
 export type { MetricData } from "./results/metric-data.ts";
 export type {
+  JudgeBatchEvent,
   MetricEndEvent,
   RunEndEvent,
   RunnerEvent,
@@ -123,8 +135,10 @@ export type {
 export { MemoryRunStore } from "./store/memory-run-store.ts";
 export type {
   CachedJudgeAnswer,
+  JudgeBatchLog,
   JudgeCache,
   RunStore,
+  StoredJudgeBatch,
   StoredRun,
   StoredTestResult,
 } from "./store/run-store.ts";

@@ -130,3 +130,22 @@ export function showControlCharacters(text: string): string {
     return code === 0x7f ? "\u2421" : "\ufffd";
   });
 }
+
+/**
+ * A provider batch as progress shows it: `"batch_abc in_progress 1,200/2,000 done, 3 failed"`
+ * (counts when the provider gave them, else the number of requests).
+ */
+export function formatBatchState(batch: {
+  batchId: string | null;
+  providerStatus: string | null;
+  lines: number;
+  counts: { total: number; completed: number; failed: number } | null;
+}): string {
+  const { counts } = batch;
+  const done =
+    counts === null || counts.total === 0
+      ? formatPlural(batch.lines, "request")
+      : `${formatCount(counts.completed)}/${formatCount(counts.total)} done` +
+        (counts.failed > 0 ? `, ${formatCount(counts.failed)} failed` : "");
+  return [batch.batchId ?? "batch", batch.providerStatus ?? MISSING_VALUE, done].join(" ");
+}

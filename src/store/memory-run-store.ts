@@ -5,9 +5,11 @@ import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import type {
   CachedJudgeAnswer,
+  JudgeBatchLog,
   JudgeCache,
   RunOwner,
   RunStore,
+  StoredJudgeBatch,
   StoredRun,
   StoredTestResult,
   TestResultsVersion,
@@ -41,12 +43,16 @@ function isNewer(left: RunEntry, right: RunEntry): boolean {
 export class MemoryRunStore implements RunStore {
   /** Judge answers, kept in the same memory. */
   readonly judgeCache: JudgeCache;
+  /** Judge batches in flight, kept in the same memory. */
+  readonly judgeBatches: JudgeBatchLog;
   private readonly runs = new Map<string, RunEntry>();
   private readonly cache = new Map<string, CachedJudgeAnswer>();
   private readonly calibrations = new Map<
     string,
     { report: CalibrationReport; sequence: number }
   >();
+  /** By provider and id; a Map keeps the order batches were first saved in. */
+  private readonly batches = new Map<string, StoredJudgeBatch>();
   private sequence = 0;
   private closed = false;
 
@@ -60,6 +66,22 @@ export class MemoryRunStore implements RunStore {
       set: (key, answer) => {
         this.assertOpen(`write judge cache entry "${key}"`);
         this.cache.set(key, this.write(`write judge cache entry "${key}"`, answer));
+      },
+    };
+    this.judgeBatches = {
+      save: (batch) => {
+        const action = `save judge batch "${batch.id}"`;
+        this.assertOpen(action);
+        this.batches.set(`${batch.provider}\u0000${batch.id}`, this.write(action, batch));
+      },
+      listOpen: () => {
+        this.assertOpen("list open judge batches");
+        return [...this.batches.values()]
+          .filter((batch) => batch.state === "open")
+          .sort((left, right) =>
+            left.createdAt < right.createdAt ? -1 : left.createdAt > right.createdAt ? 1 : 0,
+          )
+          .map((batch) => this.copy("list open judge batches", batch));
       },
     };
   }

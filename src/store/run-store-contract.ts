@@ -6,11 +6,22 @@ import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, TestResult } from "../results/evaluation-result.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
-import type { JudgeCache, RunOwner, RunStore, StoredRun, StoredTestResult } from "./run-store.ts";
+import type {
+  JudgeBatchLog,
+  JudgeCache,
+  RunOwner,
+  RunStore,
+  StoredJudgeBatch,
+  StoredRun,
+  StoredTestResult,
+} from "./run-store.ts";
+
+/** What the contract holds a store to: the runs, the judge cache and the judge batch log. */
+export type ContractStore = RunStore & { judgeCache: JudgeCache; judgeBatches: JudgeBatchLog };
 
 /** A store under test, with whatever must be removed afterwards. */
 export interface RunStoreUnderTest {
-  store: RunStore & { judgeCache: JudgeCache };
+  store: ContractStore;
   /** Called after the store is closed, e.g. to remove a temporary folder. */
   cleanup?: () => void;
 }
@@ -73,6 +84,21 @@ export function makeStoredTestResult(index: number, overrides: Partial<TestResul
   return { fingerprint: `fingerprint-${index}`, result } satisfies StoredTestResult;
 }
 
+/** An open judge batch of three requests for tests; `overrides` replace any field. */
+export function makeStoredJudgeBatch(overrides: Partial<StoredJudgeBatch> = {}): StoredJudgeBatch {
+  return {
+    id: "batch_1",
+    provider: "openai.batch",
+    judge: "openai:gpt-4.1",
+    requestKeys: ["key-a", "key-b", "key-c"],
+    state: "open",
+    providerStatus: "validating",
+    createdAt: "2025-01-01T10:00:00.000Z",
+    updatedAt: "2025-01-01T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
 /** Totals of a finished run for tests. */
 export function makeSummary(overrides: Partial<EvaluationSummary> = {}): EvaluationSummary {
   return {
@@ -111,7 +137,7 @@ export function makeSummary(overrides: Partial<EvaluationSummary> = {}): Evaluat
 export function describeRunStoreContract(options: RunStoreContractOptions): void {
   describe(`${options.name} (RunStore contract)`, () => {
     let underTest: RunStoreUnderTest;
-    let store: RunStore & { judgeCache: JudgeCache };
+    let store: ContractStore;
 
     beforeEach(() => {
       underTest = options.create();
@@ -651,6 +677,71 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
       });
     });
 
+    describe("judge batches", () => {
+      it("lists no open batch in a new store", () => {
+        expect(store.judgeBatches.listOpen()).toEqual([]);
+      });
+
+      it("returns a saved open batch exactly as given", () => {
+        const batch = makeStoredJudgeBatch();
+        store.judgeBatches.save(batch);
+        expect(store.judgeBatches.listOpen()).toEqual([batch]);
+      });
+
+      it("replaces the batch with the same provider and id, and leaves a closed one out", () => {
+        store.judgeBatches.save(makeStoredJudgeBatch());
+        const progressed = makeStoredJudgeBatch({
+          providerStatus: "in_progress",
+          updatedAt: "2025-01-01T10:05:00.000Z",
+        });
+        store.judgeBatches.save(progressed);
+        expect(store.judgeBatches.listOpen()).toEqual([progressed]);
+        store.judgeBatches.save({ ...progressed, state: "closed", providerStatus: "completed" });
+        expect(store.judgeBatches.listOpen()).toEqual([]);
+      });
+
+      it("keeps batches of two providers with the same id apart", () => {
+        const openai = makeStoredJudgeBatch({ id: "same" });
+        const anthropic = makeStoredJudgeBatch({ id: "same", provider: "anthropic.batch" });
+        store.judgeBatches.save(openai);
+        store.judgeBatches.save(anthropic);
+        expect(store.judgeBatches.listOpen()).toHaveLength(2);
+        store.judgeBatches.save({ ...openai, state: "closed" });
+        expect(store.judgeBatches.listOpen()).toEqual([anthropic]);
+      });
+
+      it("lists open batches oldest first, whatever the order they were saved in", () => {
+        const later = makeStoredJudgeBatch({ id: "later", createdAt: "2025-01-02T00:00:00.000Z" });
+        const earlier = makeStoredJudgeBatch({
+          id: "earlier",
+          createdAt: "2025-01-01T00:00:00.000Z",
+        });
+        store.judgeBatches.save(later);
+        store.judgeBatches.save(earlier);
+        expect(store.judgeBatches.listOpen().map((batch) => batch.id)).toEqual([
+          "earlier",
+          "later",
+        ]);
+      });
+
+      it("round-trips a batch of 50,000 request keys", () => {
+        const requestKeys = Array.from({ length: 50_000 }, (_, index) =>
+          index.toString(16).padStart(64, "0"),
+        );
+        store.judgeBatches.save(makeStoredJudgeBatch({ requestKeys }));
+        expect(store.judgeBatches.listOpen()[0]?.requestKeys).toEqual(requestKeys);
+      });
+
+      it("keeps batches apart from the objects given and returned", () => {
+        const batch = makeStoredJudgeBatch();
+        store.judgeBatches.save(batch);
+        batch.requestKeys.push("key-d");
+        const read = store.judgeBatches.listOpen()[0];
+        read?.requestKeys.splice(0);
+        expect(store.judgeBatches.listOpen()[0]?.requestKeys).toEqual(["key-a", "key-b", "key-c"]);
+      });
+    });
+
     describe("once closed", () => {
       it("throws a StoreError from every method, and closing again is harmless", () => {
         store.startRun(makeStoredRun());
@@ -670,6 +761,8 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         expect(() => store.getCalibration("calibration-1")).toThrow(StoreError);
         expect(() => store.listCalibrations()).toThrow(StoreError);
         expect(() => store.judgeCache.get("key")).toThrow(StoreError);
+        expect(() => store.judgeBatches.listOpen()).toThrow(StoreError);
+        expect(() => store.judgeBatches.save(makeStoredJudgeBatch())).toThrow(StoreError);
         expect(() =>
           store.judgeCache.set("key", {
             text: "t",

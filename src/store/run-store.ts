@@ -113,3 +113,38 @@ export interface JudgeCache {
   get(key: string): CachedJudgeAnswer | undefined;
   set(key: string, answer: CachedJudgeAnswer): void;
 }
+
+/**
+ * A provider batch of judge requests (OpenAI Batch, Anthropic Message Batches) that a run
+ * submitted: kept so that a run killed while it waits resumes polling the batch instead of
+ * submitting (and paying for) its requests again.
+ */
+export interface StoredJudgeBatch {
+  /** The provider's id of the batch, e.g. `"batch_abc123"`. */
+  id: string;
+  /** Who runs it, e.g. `"openai.batch"`: with `id`, what identifies the batch. */
+  provider: string;
+  /** The name of the judge whose requests it holds, e.g. `"openai:gpt-4.1"`. */
+  judge: string;
+  /** The judge cache keys of its requests, which are also its lines' ids. */
+  requestKeys: string[];
+  /** `"open"`: submitted, its results not read yet; `"closed"`: read, or given up. */
+  state: "open" | "closed";
+  /** The provider's last word on it: `validating`, `in_progress`, `completed`, `expired`, … */
+  providerStatus: string;
+  /** ISO time it was submitted. */
+  createdAt: string;
+  /** ISO time of its last change. */
+  updatedAt: string;
+}
+
+/**
+ * The judge batches a store keeps (see {@link StoredJudgeBatch}). Like the judge cache, it
+ * belongs to no run: any run that asks one of a batch's requests again picks the batch up.
+ */
+export interface JudgeBatchLog {
+  /** Adds a batch, or replaces the one with the same `provider` and `id`. */
+  save(batch: StoredJudgeBatch): void;
+  /** The open batches, oldest first. */
+  listOpen(): StoredJudgeBatch[];
+}

@@ -9,6 +9,7 @@ import { registerSecretValues } from "../secrets/secret-registry.ts";
 import {
   describeRunStoreContract,
   makeRunOwner,
+  makeStoredJudgeBatch,
   makeStoredRun,
   makeStoredTestResult,
   makeSummary,
@@ -158,6 +159,7 @@ describe("SqliteRunStore", () => {
     // Turn the file back into what verdict wrote before run owners existed.
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
+      DROP TABLE judge_batches;
       DROP TABLE calibrations;
       DROP INDEX test_results_by_version;
       ALTER TABLE test_results DROP COLUMN version;
@@ -185,7 +187,34 @@ describe("SqliteRunStore", () => {
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
+  });
+
+  it("migrates a schema 4 file in place: its runs and cached answers stay, and it keeps judge batches", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const writer = new SqliteRunStore({ path: databasePath });
+    writer.startRun(makeStoredRun({ identifier: "before-batches" }));
+    writer.judgeCache.set("key", {
+      text: "t",
+      object: undefined,
+      inputTokens: 1,
+      outputTokens: 2,
+      costUsd: null,
+    });
+    writer.close();
+    // Turn the file back into what verdict wrote before judge batches existed.
+    const raw = new DatabaseSync(databasePath);
+    raw.exec("DROP TABLE judge_batches; PRAGMA user_version = 4;");
+    raw.close();
+
+    const reader = new SqliteRunStore({ path: databasePath });
+    expect(reader.getRun("before-batches")?.identifier).toBe("before-batches");
+    expect(reader.judgeCache.get("key")?.text).toBe("t");
+    expect(reader.judgeBatches.listOpen()).toEqual([]);
+    const batch = makeStoredJudgeBatch();
+    reader.judgeBatches.save(batch);
+    expect(reader.judgeBatches.listOpen()).toEqual([batch]);
+    reader.close();
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

@@ -12,9 +12,11 @@ import { checkOwner } from "./check-owner.ts";
 import { loadNodeSqlite } from "./load-node-sqlite.ts";
 import type {
   CachedJudgeAnswer,
+  JudgeBatchLog,
   JudgeCache,
   RunOwner,
   RunStore,
+  StoredJudgeBatch,
   StoredRun,
   StoredTestResult,
   TestResultsVersion,
@@ -113,6 +115,22 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
       CREATE INDEX calibrations_by_run ON calibrations (run_id, created_at);
       CREATE INDEX calibrations_by_time ON calibrations (created_at);
     `),
+  // 5: provider batches of judge requests, so a run killed while it waits resumes polling them.
+  (database) =>
+    database.exec(`
+      CREATE TABLE judge_batches (
+        provider TEXT NOT NULL,
+        id TEXT NOT NULL,
+        judge TEXT NOT NULL,
+        request_keys TEXT NOT NULL,
+        state TEXT NOT NULL,
+        provider_status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (provider, id)
+      ) STRICT;
+      CREATE INDEX judge_batches_open ON judge_batches (state, created_at);
+    `),
 ];
 
 /** The schema version this build of verdict writes (`PRAGMA user_version`). */
@@ -183,6 +201,19 @@ function prepareStatements(database: DatabaseSync) {
          text = excluded.text, object = excluded.object, input_tokens = excluded.input_tokens,
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd,
          created_at = excluded.created_at`,
+    ),
+    saveBatch: database.prepare(
+      `INSERT INTO judge_batches
+         (provider, id, judge, request_keys, state, provider_status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (provider, id) DO UPDATE SET
+         judge = excluded.judge, request_keys = excluded.request_keys, state = excluded.state,
+         provider_status = excluded.provider_status, created_at = excluded.created_at,
+         updated_at = excluded.updated_at`,
+    ),
+    openBatches: database.prepare(
+      `SELECT provider, id, judge, request_keys, state, provider_status, created_at, updated_at
+       FROM judge_batches WHERE state = 'open' ORDER BY created_at, rowid`,
     ),
   } satisfies Record<string, StatementSync>;
 }
@@ -300,6 +331,8 @@ export class SqliteRunStore implements RunStore {
   readonly path: string;
   /** Judge answers, kept in the same file. */
   readonly judgeCache: JudgeCache;
+  /** Judge batches in flight, kept in the same file. */
+  readonly judgeBatches: JudgeBatchLog;
   private database: DatabaseSync | null;
   private statements: Statements | null;
 
@@ -380,6 +413,38 @@ export class SqliteRunStore implements RunStore {
             new Date().toISOString(),
           );
         }),
+    };
+    this.judgeBatches = {
+      save: (batch) => {
+        const action = `save judge batch "${batch.id}"`;
+        this.use(action, (statements) => {
+          statements.saveBatch.run(
+            batch.provider,
+            batch.id,
+            redactSecretText(batch.judge),
+            this.toJson(action, batch.requestKeys),
+            batch.state,
+            batch.providerStatus,
+            batch.createdAt,
+            batch.updatedAt,
+          );
+        });
+      },
+      listOpen: () =>
+        this.use("list open judge batches", (statements) =>
+          statements.openBatches.all().map(
+            (row): StoredJudgeBatch => ({
+              id: text(row, "id"),
+              provider: text(row, "provider"),
+              judge: text(row, "judge"),
+              requestKeys: JSON.parse(text(row, "request_keys")) as string[],
+              state: text(row, "state") as StoredJudgeBatch["state"],
+              providerStatus: text(row, "provider_status"),
+              createdAt: text(row, "created_at"),
+              updatedAt: text(row, "updated_at"),
+            }),
+          ),
+        ),
     };
   }
 

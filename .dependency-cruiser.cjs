@@ -13,7 +13,7 @@ const LAYERS = [
   ["metrics", "store", "dataset"],
   ["testing", "tracing", "report"],
   ["evaluate"],
-  ["vitest"],
+  ["vitest", "calibrate"],
   // The dashboard: its server reads the store and renders the reports; the CLI starts it.
   ["view"],
   ["cli"],

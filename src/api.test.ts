@@ -26,6 +26,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "TestCaseBuildError",
     "ToxicityMetric",
     "ToxicityTemplate",
+    "calibrate",
     "createConsoleReporter",
     "createHtmlReporter",
     "createJUnitReporter",

@@ -8,6 +8,12 @@
  * @packageDocumentation
  */
 
+// Calibration: agreement of a metric with human labels
+export {
+  type CalibrateOptions,
+  type CalibrationMetricName,
+  calibrate,
+} from "./calibrate/calibrate.ts";
 export { DatasetFileError } from "./dataset/dataset-file-error.ts";
 // Datasets
 export type { DatasetFormat } from "./dataset/dataset-format.ts";
@@ -17,6 +23,7 @@ export {
   type ToTestCasesOptions,
 } from "./dataset/evaluation-dataset.ts";
 export type { GoldenColumns, GoldenField } from "./dataset/golden-columns.ts";
+export type { LabelValue } from "./dataset/read-labelled-rows.ts";
 export { TestCaseBuildError, type TestCaseBuildFailure } from "./dataset/test-case-build-error.ts";
 // Errors
 export { ConfigError } from "./errors/config-error.ts";
@@ -26,6 +33,7 @@ export { JudgeOutputError } from "./errors/judge-output-error.ts";
 export { MissingTestCaseParamsError } from "./errors/missing-test-case-params-error.ts";
 export { StoreError } from "./errors/store-error.ts";
 // Running
+export type { BatchOptions } from "./evaluate/batch-options.ts";
 export type { DisplayOption } from "./evaluate/default-reporters.ts";
 export { type EvaluateOptions, evaluate } from "./evaluate/evaluate.ts";
 export type { ComponentEvaluateOptions } from "./evaluate/evaluate-components.ts";
@@ -39,7 +47,17 @@ export {
   createJudge,
   type StructuredOutputMode,
 } from "./judge/ai-sdk-judge.ts";
-export type { JudgeModel, JudgeOutput, JudgeRequest, JudgeUsage } from "./judge/judge-model.ts";
+export type {
+  JudgeBatchApi,
+  JudgeBatchCounts,
+  JudgeBatchLine,
+  JudgeBatchLineResult,
+  JudgeBatchState,
+  JudgeModel,
+  JudgeOutput,
+  JudgeRequest,
+  JudgeUsage,
+} from "./judge/judge-model.ts";
 export type { ProviderName } from "./judge/providers.ts";
 export type { ModelSpec } from "./judge/resolve-model.ts";
 export type { RetryPolicy } from "./judge/retry-policy.ts";
@@ -77,6 +95,15 @@ export {
 } from "./report/progress-reporter.ts";
 // Results
 export type {
+  CalibrationData,
+  CalibrationExample,
+  CalibrationMetric,
+  CalibrationReport,
+  ConfusionMatrix,
+  ThresholdChoice,
+  UnscoredRow,
+} from "./results/calibration-report.ts";
+export type {
   EvaluationResult,
   EvaluationSummary,
   JudgeSpending,
@@ -88,6 +115,7 @@ export type {
 } from "./results/evaluation-result.ts";
 export type { MetricData } from "./results/metric-data.ts";
 export type {
+  JudgeBatchEvent,
   MetricEndEvent,
   RunEndEvent,
   RunnerEvent,
@@ -95,6 +123,7 @@ export type {
   RunStartEvent,
   TestCaseEndEvent,
 } from "./results/runner-events.ts";
+export type { Interval } from "./results/statistics.ts";
 export type {
   JsonValue,
   SpanRecord,
@@ -110,6 +139,7 @@ export {
 } from "./store/postgres-run-store.ts";
 export type {
   CachedJudgeAnswer,
+  JudgeBatchLog,
   JudgeCache,
   JudgeCacheClaim,
   JudgeCacheEntry,
@@ -117,6 +147,7 @@ export type {
   RunOwner,
   RunShard,
   RunStore,
+  StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
   StoredTestResult,

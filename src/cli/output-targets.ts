@@ -41,15 +41,18 @@ export function parseOutputRequest(value: string): OutputRequest | string {
 
 /**
  * The files that the `--output` flags write: each report at its own path, else
- * `--output-file` (only with a single `--output`), else `verdict-report.<ext>` in `cwd`.
+ * `--output-file` (only with a single `--output`), else `<defaultName>.<ext>` in `cwd`.
  * Returns an error message when `--output-file` is ambiguous or two reports share a file.
  */
 export function resolveOutputTargets(options: {
   outputs: readonly OutputRequest[];
   outputFile: string | undefined;
   cwd: string;
+  /** The file name (without extension) of a report given no file. @default "verdict-report" */
+  defaultName?: string;
 }): OutputTarget[] | string {
   const { outputs, outputFile, cwd } = options;
+  const defaultName = options.defaultName ?? "verdict-report";
   if (outputFile !== undefined) {
     if (outputs.length === 0) {
       return "--output-file needs --output to say which report to write, e.g. --output junit --output-file junit.xml.";
@@ -64,7 +67,7 @@ export function resolveOutputTargets(options: {
   const targets: OutputTarget[] = [];
   for (const request of outputs) {
     const given =
-      request.file ?? outputFile ?? `verdict-report.${OUTPUT_EXTENSIONS[request.format]}`;
+      request.file ?? outputFile ?? `${defaultName}.${OUTPUT_EXTENSIONS[request.format]}`;
     const file = path.resolve(cwd, given);
     const clash = targets.find((target) => target.file === file);
     if (clash !== undefined) {

@@ -1,8 +1,8 @@
-import { parse, stringify } from "csv/sync";
+import { stringify } from "csv/sync";
 import { ConfigError } from "../errors/config-error.ts";
 import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import type { Golden } from "../test-case/golden.ts";
-import { isBlankText } from "../test-case/llm-test-case.ts";
+import { csvRowWidthProblem, parseCsvTable } from "./dataset-records.ts";
 import {
   columnName,
   GOLDEN_FIELDS,
@@ -17,7 +17,6 @@ import {
   type RecordValue,
   recordError,
 } from "./golden-record.ts";
-import { lineIndex } from "./line-index.ts";
 import { joinListCell, splitListCell } from "./list-cell.ts";
 
 const LIST_FIELDS = new Set<GoldenField>(["context", "retrievalContext", "tags"]);
@@ -34,24 +33,6 @@ export interface ParseCsvGoldensOptions {
   listDelimiter: string;
   /** Where relative image paths are resolved from (unused by CSV cells today). */
   baseDirectory: string;
-}
-
-// csv/sync's types declare a `parser` namespace (with CsvError) that its code does not export.
-function csvErrorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : "";
-}
-
-/** The csv library's message, without its own location (ours names file and line). */
-function csvProblem(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/:? (at|on) line \d+/g, "").replace(/\.$/, "");
-}
-
-interface ParsedRecord {
-  record: string[];
-  /** Byte offset just after the record (and its line break). */
-  end: number;
 }
 
 function cellValue(options: {
@@ -83,58 +64,8 @@ function cellValue(options: {
  */
 export function parseCsvGoldens(options: ParseCsvGoldensOptions): Golden[] {
   const { text, path, columns, listDelimiter, baseDirectory } = options;
-  // Parse bytes, not the string: csv-parse reports byte offsets, which we turn into lines
-  // ourselves (its own line count is off for CRLF line breaks inside quoted cells).
-  const bytes = Buffer.from(text, "utf8");
-  const lineAt = lineIndex(bytes);
-  const startLine = (end: number) => {
-    let offset = end;
-    while (bytes[offset] === 0x0a || bytes[offset] === 0x0d) offset++;
-    return lineAt(offset);
-  };
-  // Where each record ends, recorded as it is read: on an error, the failing record starts
-  // after the last one read (the error's own offsets are not reliable at end of input).
-  const parsed: ParsedRecord[] = [];
-  try {
-    parse(bytes, {
-      relax_column_count: true,
-      skip_empty_lines: true,
-      on_record: (record: string[], context) => {
-        parsed.push({ record, end: context.bytes });
-        return null;
-      },
-    });
-  } catch (error) {
-    // Every parse error (CsvError or not) names file and line: nothing raw reaches the user.
-    const code = csvErrorCode(error);
-    const problem =
-      code === "CSV_QUOTE_NOT_CLOSED"
-        ? 'a quoted cell that starts in this row is never closed: add the closing ", and write a " inside a quoted cell as "".'
-        : code === "INVALID_OPENING_QUOTE" || code === "CSV_INVALID_OPENING_QUOTE"
-          ? `a cell holds a " but is not quoted (${csvProblem(error)}): put the whole cell in quotes and double the quote inside, e.g. "say ""hi""".`
-          : `this row is not valid CSV (${csvProblem(error)}): quote cells that hold commas, quotes or line breaks, and double the quotes inside them.`;
-    const end = parsed.at(-1)?.end ?? 0;
-    throw recordError({
-      location: { path, line: startLine(end), item: null },
-      problem,
-      cause: error,
-    });
-  }
-  const [header, ...rows] = parsed;
-  if (header === undefined) return [];
-
-  const names = header.record.map((name) => name.trim());
-  const present = new Set<string>();
-  for (const name of names) {
-    if (name === "") continue;
-    if (present.has(name)) {
-      throw recordError({
-        location: { path, line: 1, item: null },
-        problem: `column "${name}" appears twice in the header: rename one.`,
-      });
-    }
-    present.add(name);
-  }
+  const { names, present, rows } = parseCsvTable({ text, path });
+  if (names.length === 0) return [];
   const headerLocation = { path, line: 1, item: null };
   const listed = [...present].map((name) => `"${name}"`).join(", ");
   const match = matchColumns({ columns, present });
@@ -161,19 +92,10 @@ export function parseCsvGoldens(options: ParseCsvGoldensOptions): Golden[] {
 
   const positions = new Map(names.map((name, position) => [name, position]));
   const goldens: Golden[] = [];
-  let previousEnd = header.end;
-  for (const { record, end } of rows) {
-    const line = startLine(previousEnd);
-    previousEnd = end;
-    // Spreadsheets export trailing rows of empty cells: they are no goldens.
-    if (record.every((cell) => isBlankText(cell))) continue;
+  for (const { cells: record, line } of rows) {
     const location = { path, line, item: goldens.length };
-    if (record.length !== names.length) {
-      throw recordError({
-        location,
-        problem: `this row has ${record.length} cells but the header has ${names.length} columns: quote cells that hold a comma.`,
-      });
-    }
+    const widthProblem = csvRowWidthProblem({ cells: record, names });
+    if (widthProblem !== null) throw recordError({ location, problem: widthProblem });
     const values = new Map<GoldenField, RecordValue>();
     for (const [field, column] of match.keys) {
       const cell = record[positions.get(column) as number] ?? "";

@@ -9,6 +9,8 @@ export interface DatasetFileErrorOptions {
   line: number | null;
   /** 0-based position of the bad record among the file's goldens, when known. */
   item: number | null;
+  /** What the file's records are, in the message: `(golden #3)`, `(row #3)`. @default "golden" */
+  itemNoun?: string | undefined;
   /** What is wrong and what to do, without the location. */
   problem: string;
   cause?: unknown;
@@ -29,7 +31,7 @@ export class DatasetFileError extends EvalError {
 
   constructor(options: DatasetFileErrorOptions) {
     const where = options.line === null ? options.path : `${options.path}:${options.line}`;
-    const item = options.item === null ? "" : ` (golden #${options.item})`;
+    const item = options.item === null ? "" : ` (${options.itemNoun ?? "golden"} #${options.item})`;
     super("INVALID_TEST_CASE", `${where}${item}: ${options.problem}`, { cause: options.cause });
     this.path = options.path;
     this.line = options.line;

@@ -18,6 +18,8 @@ export interface RecordLocation {
   path: string;
   line: number | null;
   item: number | null;
+  /** What the records are, in messages. @default "golden" */
+  itemNoun?: string | undefined;
 }
 
 /** A field's value as read from a file, with the key (or column) it came from. */

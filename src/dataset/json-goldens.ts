@@ -1,4 +1,5 @@
 import type { Golden } from "../test-case/golden.ts";
+import { parseJsonLinesRecords, parseJsonRecords } from "./dataset-records.ts";
 import type { GoldenColumns, GoldenField } from "./golden-columns.ts";
 import { matchColumns } from "./golden-columns.ts";
 import {
@@ -8,7 +9,6 @@ import {
   recordError,
   recordFromGolden,
 } from "./golden-record.ts";
-import { lineIndex } from "./line-index.ts";
 
 /** Options of {@link parseJsonGoldens} and {@link parseJsonLinesGoldens}. */
 export interface ParseJsonGoldensOptions {
@@ -50,93 +50,6 @@ function goldenFromJson(options: {
   return goldenFromRecord({ values, location, baseDirectory });
 }
 
-// Offsets where each element of a top-level JSON array starts (the text is valid JSON).
-function arrayItemOffsets(text: string): number[] {
-  const offsets: number[] = [];
-  let depth = 0;
-  let expectItem = false;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const character = text[index];
-    if (inString) {
-      if (character === "\\") index++;
-      else if (character === '"') inString = false;
-      continue;
-    }
-    if (character === " " || character === "\t" || character === "\n" || character === "\r")
-      continue;
-    if (depth === 1 && expectItem && character !== "]") {
-      offsets.push(index);
-      expectItem = false;
-    }
-    if (character === '"') inString = true;
-    else if (character === "[" || character === "{") {
-      depth++;
-      if (depth === 1) expectItem = true;
-    } else if (character === "]" || character === "}") depth--;
-    else if (character === "," && depth === 1) expectItem = true;
-  }
-  return offsets;
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// The first array item that is not valid JSON: items before it parse as an array prefix
-// (a monotonic property, so binary search), and the scan of item starts tolerates bad JSON.
-function firstBadItem(text: string): { item: number; offset: number } | null {
-  const offsets = arrayItemOffsets(text);
-  const prefixParses = (count: number) => {
-    const end = offsets[count];
-    return end === undefined || parses(`${text.slice(0, end).replace(/,\s*$/, "")}]`);
-  };
-  if (offsets.length === 0 || !prefixParses(0)) return null;
-  let good = 0;
-  let bad = offsets.length;
-  while (bad - good > 1) {
-    const middle = (good + bad) >>> 1;
-    if (prefixParses(middle)) good = middle;
-    else bad = middle;
-  }
-  const offset = offsets[good];
-  return offset === undefined ? null : { item: good, offset };
-}
-
-function invalidJson(options: {
-  error: unknown;
-  text: string;
-  path: string;
-  line: number | null;
-}): Error {
-  const { error, text, path } = options;
-  const message = (error as Error).message.replace(/\.$/, "");
-  const location: RecordLocation = { path, line: options.line, item: null };
-  if (location.line === null) {
-    const position = /at position (\d+)/.exec(message)?.[1];
-    const bad = position === undefined ? firstBadItem(text) : null;
-    if (position !== undefined) location.line = lineIndex(text)(Number(position));
-    else if (bad !== null) {
-      location.line = lineIndex(text)(bad.offset);
-      location.item = bad.item;
-    }
-  }
-  return recordError({ location, problem: `invalid JSON: ${message}.`, cause: error });
-}
-
-function parseJsonText(options: { text: string; path: string; line: number | null }): unknown {
-  try {
-    return JSON.parse(options.text);
-  } catch (error) {
-    throw invalidJson({ ...options, error });
-  }
-}
-
 /**
  * Goldens from a JSON file holding an array of objects. Errors name the file, the line
  * where the bad object starts and its index.
@@ -144,21 +57,15 @@ function parseJsonText(options: { text: string; path: string; line: number | nul
  */
 export function parseJsonGoldens(options: ParseJsonGoldensOptions): Golden[] {
   const { text, path } = options;
-  const data = parseJsonText({ text, path, line: null });
-  if (!Array.isArray(data)) {
-    throw recordError({
-      location: { path, line: 1, item: null },
-      problem:
-        'a .json dataset must be an array of objects ([{ "input": … }, …]); for one object per line, name the file .jsonl.',
-    });
-  }
-  const offsets = arrayItemOffsets(text);
-  const lineAt = lineIndex(text);
-  return data.map((record, item) => {
-    const offset = offsets[item];
-    const location = { path, line: offset === undefined ? null : lineAt(offset), item };
-    return goldenFromJson({ ...options, record, location });
+  const records = parseJsonRecords({
+    text,
+    path,
+    notArray:
+      'a .json dataset must be an array of objects ([{ "input": … }, …]); for one object per line, name the file .jsonl.',
   });
+  return records.map(({ value, line, item }) =>
+    goldenFromJson({ ...options, record: value, location: { path, line, item } }),
+  );
 }
 
 /**
@@ -168,15 +75,9 @@ export function parseJsonGoldens(options: ParseJsonGoldensOptions): Golden[] {
  */
 export function parseJsonLinesGoldens(options: ParseJsonGoldensOptions): Golden[] {
   const { text, path } = options;
-  const goldens: Golden[] = [];
-  for (const [index, lineText] of text.split("\n").entries()) {
-    if (lineText.trim() === "") continue;
-    const line = index + 1;
-    const record = parseJsonText({ text: lineText, path, line });
-    const location = { path, line, item: goldens.length };
-    goldens.push(goldenFromJson({ ...options, record, location }));
-  }
-  return goldens;
+  return Array.from(parseJsonLinesRecords({ text, path }), ({ value, line, item }) =>
+    goldenFromJson({ ...options, record: value, location: { path, line, item } }),
+  );
 }
 
 /** Options of {@link stringifyJsonGoldens} and {@link stringifyJsonLinesGoldens}. */

@@ -1,11 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { ConfigError } from "../errors/config-error.ts";
 import type { Golden } from "../test-case/golden.ts";
-import { isBlankText } from "../test-case/llm-test-case.ts";
 import { parseCsvGoldens } from "./csv-goldens.ts";
 import { type DatasetFormat, resolveDatasetFormat } from "./dataset-format.ts";
-import { decodeDatasetText } from "./decode-dataset-text.ts";
+import { describeNoRecords, readDatasetText } from "./dataset-records.ts";
 import { checkColumns, type GoldenColumns } from "./golden-columns.ts";
 import { recordError } from "./golden-record.ts";
 import { parseJsonGoldens, parseJsonLinesGoldens } from "./json-goldens.ts";
@@ -52,29 +49,12 @@ export async function readGoldens(options: ReadGoldensOptions): Promise<Golden[]
   });
   const columns = checkColumns(options.columns);
   const listDelimiter = checkListDelimiter(options.listDelimiter);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const what =
-      code === "ENOENT"
-        ? "does not exist"
-        : code === "EISDIR"
-          ? "is a folder"
-          : `cannot be read (${code ?? String(error)})`;
-    throw new ConfigError(
-      `Dataset file "${path}" ${what} (looked at ${resolve(path)}): check the path.`,
-      { cause: error },
-    );
-  }
-  const text = decodeDatasetText({ bytes, path, encoding: options.encoding });
-  if (isBlankText(text)) {
-    throw recordError({
-      location: { path, line: null, item: null },
-      problem: `the file is empty (${bytes.length === 0 ? "0 bytes" : "only whitespace"}), so it holds no goldens: ${EXAMPLES[format]}`,
-    });
-  }
+  const text = await readDatasetText({
+    path,
+    encoding: options.encoding,
+    empty: EXAMPLES[format],
+    holds: "goldens",
+  });
   const parseOptions = { text, path, columns, baseDirectory: dirname(resolve(path)) };
   const goldens =
     format === "json"
@@ -83,15 +63,9 @@ export async function readGoldens(options: ReadGoldensOptions): Promise<Golden[]
         ? parseJsonLinesGoldens(parseOptions)
         : parseCsvGoldens({ ...parseOptions, listDelimiter });
   if (goldens.length === 0) {
-    const what =
-      format === "csv"
-        ? "has a header but no rows"
-        : format === "json"
-          ? "holds an empty list"
-          : "holds only blank lines";
     throw recordError({
       location: { path, line: null, item: null },
-      problem: `the file ${what}, so it holds no goldens: ${EXAMPLES[format]}`,
+      problem: `the file ${describeNoRecords(format)}, so it holds no goldens: ${EXAMPLES[format]}`,
     });
   }
   return goldens;

@@ -2,6 +2,7 @@ import { ConfigError } from "../errors/config-error.ts";
 import type { RetryPolicy } from "../judge/retry-policy.ts";
 import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
 import { parseShard } from "../store/run-shards.ts";
+import { type BatchOptions, resolveBatchOptions } from "./batch-options.ts";
 import type { DisplayOption } from "./default-reporters.ts";
 import type { RunStoreOption } from "./run-recorder.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
@@ -65,9 +66,19 @@ export interface RunOptions {
   /** Environment for model and store resolution. @default process.env */
   env?: NodeJS.ProcessEnv;
   /**
+   * Sends judge requests through the providers' batch APIs (OpenAI Batch, Anthropic Message
+   * Batches) at half the price: each step of every case goes as one batch, polled until the
+   * provider is done (minutes to 24 hours), and the next step follows. For large offline runs.
+   * Judges without a batch API (other providers, custom `JudgeModel`s) are called directly.
+   * Batch ids are kept in the store, so a run killed while it waits resumes polling them.
+   * `true` takes the defaults of {@link BatchOptions}.
+   * @default false
+   */
+  batch?: boolean | BatchOptions;
+  /**
    * A scheduler shared with other runs (e.g. every assertion of a test file), with its own
-   * concurrency, retries and cache; `maxConcurrent`, `throttleMs`, `retry` and `cache` are
-   * then the scheduler's.
+   * concurrency, retries, cache and batching; `maxConcurrent`, `throttleMs`, `retry`, `cache`
+   * and `batch` are then the scheduler's.
    */
   scheduler?: JudgeScheduler;
 }
@@ -85,6 +96,7 @@ export function checkRunOptions(options: RunOptions): void {
       `shard takes "i/n" with 1 <= i <= n, e.g. shard: "2/8"; got ${JSON.stringify(options.shard)}.`,
     );
   }
+  if (options.batch !== undefined && options.batch !== false) resolveBatchOptions(options.batch);
   if (options.resume && !options.identifier) {
     throw new ConfigError(
       'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
@@ -100,5 +112,7 @@ export function describeRunOptions(options: RunOptions): Record<string, unknown>
     ignoreErrors: options.ignoreErrors ?? false,
     skipOnMissingParams: options.skipOnMissingParams ?? false,
     cache: options.cache ?? true,
+    // Only when on: stored configurations of runs without batches stay as they were.
+    ...(options.batch !== undefined && options.batch !== false ? { batch: true } : {}),
   };
 }

@@ -9,13 +9,24 @@ import type {
   TestResult,
 } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
-import type { RunnerEvent, RunReporter, RunStartEvent } from "../results/runner-events.ts";
+import type {
+  JudgeBatchEvent,
+  RunnerEvent,
+  RunReporter,
+  RunStartEvent,
+} from "../results/runner-events.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
 import { redactSecretText, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
 import { openRunStore, storeUrlOf } from "../store/open-run-store.ts";
 import { HEARTBEAT_INTERVAL_MS } from "../store/run-liveness.ts";
 import { formatShard, runGroupOf, shardedRunId, summarizeShardedRun } from "../store/run-shards.ts";
-import type { JudgeCache, RunOwner, RunShard, RunStore } from "../store/run-store.ts";
+import type {
+  JudgeBatchLog,
+  JudgeCache,
+  RunOwner,
+  RunShard,
+  RunStore,
+} from "../store/run-store.ts";
 
 /**
  * The `store` option: the default store (`VERDICT_STORE`, else the `.verdict/` SQLite store), a
@@ -91,6 +102,8 @@ export interface FinishRunOptions {
 export class RunRecorder {
   /** The judge cache of the store, when it has one. */
   readonly judgeCache: JudgeCache | null;
+  /** The judge batch log of the store, when it has one. */
+  readonly judgeBatches: JudgeBatchLog | null;
   /** A warning met while opening the store (shown again at the end of the run). */
   readonly openWarning: string | null;
   private runIdValue: string = randomUUID();
@@ -120,6 +133,8 @@ export class RunRecorder {
     this.owned = opened.owned;
     this.openWarning = opened.warning;
     this.judgeCache = (opened.store as { judgeCache?: JudgeCache } | null)?.judgeCache ?? null;
+    this.judgeBatches =
+      (opened.store as { judgeBatches?: JudgeBatchLog } | null)?.judgeBatches ?? null;
     this.reporters = options.reporters.map((reporter, position) => ({
       reporter,
       name: `reporter #${position + 1}`,
@@ -346,6 +361,11 @@ export class RunRecorder {
     });
   }
 
+  /** A provider batch of the run's judge requests changed. */
+  recordBatch(progress: Omit<JudgeBatchEvent, "type" | "runId">): void {
+    this.emit({ type: "judge-batch", runId: this.runIdValue, ...progress });
+  }
+
   /** Stops sending events to these reporters (e.g. built-in ones with nothing to report). */
   mute(reporters: readonly RunReporter[]): void {
     for (const reporter of reporters) {
@@ -504,7 +524,8 @@ export class RunRecorder {
     }
   }
 
-  private warn(message: string): void {
+  /** Warns (console, secrets masked), as it warns of a failing reporter or store. */
+  warn(message: string): void {
     // Warnings quote errors (a reporter's, the store's): mask secrets as every writer does.
     (this.options.warn ?? ((text: string) => console.warn(text)))(redactSecretText(message));
   }

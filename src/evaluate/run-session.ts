@@ -143,6 +143,14 @@ function openSession(plan: RunPlan): OpenSession {
         cache: recorder.judgeCache,
         cacheMode: options.cache ?? true,
         signal: controller.signal,
+        ...(options.batch !== undefined && options.batch !== false
+          ? {
+              batch: options.batch,
+              batchLog: recorder.judgeBatches,
+              onBatch: (progress) => recorder.recordBatch(progress),
+              onWarning: (message) => recorder.warn(message),
+            }
+          : {}),
       });
     reused = recorder.start({
       config: shard === null ? plan.config : { ...plan.config, shard: formatShard(shard) },
@@ -245,11 +253,14 @@ const isStopped = (run: OpenSession) =>
 
 /**
  * Scores the pending cases a window at a time, so prompts are built close to dispatch and a
- * huge suite does not sit in memory as pending requests.
+ * huge suite does not sit in memory as pending requests. With batches, every case is in the
+ * window: each step of all of them makes one batch.
  */
 async function dispatchCases(run: OpenSession): Promise<void> {
   const { pending } = run;
-  const window = Math.max(8, 2 * (run.plan.options.maxConcurrent ?? 20));
+  const { options } = run.plan;
+  const batched = options.batch !== undefined && options.batch !== false;
+  const window = batched ? pending.length : Math.max(8, 2 * (options.maxConcurrent ?? 20));
   let next = 0;
   const worker = async () => {
     while (next < pending.length && !isStopped(run)) {

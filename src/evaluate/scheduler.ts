@@ -7,7 +7,13 @@ import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
 import type { AttemptSlot, Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
-import type { JudgeCache, JudgeCacheClaim } from "../store/run-store.ts";
+import type { JudgeBatchLog, JudgeCache, JudgeCacheClaim } from "../store/run-store.ts";
+import { BatchDispatcher } from "./batch-dispatcher.ts";
+import {
+  type BatchOptions,
+  type JudgeBatchProgress,
+  resolveBatchOptions,
+} from "./batch-options.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import { ModelLane } from "./model-lane.ts";
 import { waitUnlessAborted } from "./wait-unless-aborted.ts";
@@ -37,6 +43,17 @@ export interface JudgeSchedulerOptions {
    * slots, taken after this scheduler's own. @default none
    */
   gate?: RequestGate;
+  /**
+   * Sends the requests of judges that have a batch API (`JudgeModel.batch`: OpenAI, Anthropic)
+   * through provider batches; others go directly. @default false
+   */
+  batch?: boolean | BatchOptions;
+  /** Where batches are recorded, so a run killed while it waits resumes them. @default none */
+  batchLog?: JudgeBatchLog | null;
+  /** Told of every batch's progress (submitted, status, ended, sent directly). */
+  onBatch?: (progress: JudgeBatchProgress) => void;
+  /** Told of problems that cost no result (the batch log could not be written). */
+  onWarning?: (message: string) => void;
 }
 
 /** Request slots shared by several schedulers (see {@link JudgeSchedulerOptions.gate}). */
@@ -78,6 +95,7 @@ export class JudgeScheduler implements JudgeTransport {
   private readonly lanes = new Map<string, ModelLane>();
   private readonly inFlight = new Map<string, InFlightRequest>();
   private stopError: Error | null = null;
+  private readonly batcher: BatchDispatcher | null;
   /** The next request priority to hand out: cases (and unnumbered requests) in arrival order. */
   private nextPriority = 0;
   /** Judges stopped by a rejected key or an unknown model, with the error that stopped each. */
@@ -103,6 +121,19 @@ export class JudgeScheduler implements JudgeTransport {
     // A bad retry policy is refused before any request, not once per request.
     resolveRetryPolicy(options.retry);
     this.options = { ...options, maxConcurrent };
+    this.batcher =
+      options.batch === undefined || options.batch === false
+        ? null
+        : new BatchDispatcher({
+            batch: resolveBatchOptions(options.batch),
+            log: options.batchLog ?? null,
+            onProgress: options.onBatch,
+            onWarning: options.onWarning,
+            retry: options.retry,
+            sleep: options.sleep,
+            random: options.random,
+            now: options.now,
+          });
     options.signal?.addEventListener(
       "abort",
       () =>
@@ -203,9 +234,11 @@ export class JudgeScheduler implements JudgeTransport {
     const mode = this.options.cacheMode ?? true;
     const cache = mode === false ? null : (this.options.cache ?? null);
     // A cache shared with other processes hands out leases: of all the processes asking this
-    // request now, one pays and the others wait for its answer.
-    const claim =
-      mode === true && cache?.claim ? await cache.claim(key, { signal: request.signal }) : null;
+    // request now, one pays and the others wait for its answer. Not for a request sent in a
+    // provider batch: that may wait hours, and thousands of leases renewed all along would
+    // cost more than the rare request two processes batch at once (at half price).
+    const claimLease = mode === true && !this.batcher?.handles(judge) ? cache?.claim : undefined;
+    const claim = claimLease ? await claimLease.call(cache, key, { signal: request.signal }) : null;
     const lease = claim !== null && "lease" in claim ? claim.lease : null;
     try {
       return await this.answer({ key, judge, request, meta, cache, claim });
@@ -248,35 +281,16 @@ export class JudgeScheduler implements JudgeTransport {
       );
     }
 
-    const lane = this.laneFor(judge.name);
-    // A retry queues again with the same priority: it is still that case's request.
-    const priority = meta.priority ?? this.nextPriority++;
-    const { gate } = this.options;
-    const slot: AttemptSlot =
-      gate === undefined
-        ? {
-            acquire: (signal) => lane.acquire(signal, priority),
-            release: (outcome) => lane.release(outcome),
-          }
-        : gatedSlot({ lane, gate, judgeName: judge.name, priority });
     try {
-      const response = await sendToJudge({
-        judge,
-        request,
-        meta,
-        retry: this.options.retry,
-        sleep: this.options.sleep,
-        random: this.options.random,
-        now: this.options.now,
-        slot,
-        onRetry: (info) => {
-          this.stats.retries += 1;
-          if (info.error.status === 429) {
-            this.stats.rateLimited += 1;
-          }
-        },
-      });
-      lane.onSuccess();
+      const direct = () => this.callDirect({ judge, request, meta });
+      const batcher = this.batcher;
+      // A request with images for a judge that cannot see them goes the direct way, which
+      // refuses it with a clear error.
+      const response =
+        batcher?.handles(judge) &&
+        (judge.supportsImages === true || (request.images?.length ?? 0) === 0)
+          ? await batcher.send({ key, judge, request, direct })
+          : await direct();
       this.record(response);
       // Only answers the step accepts are kept: a malformed answer must be asked again next
       // run, not served from the cache for ever.
@@ -298,6 +312,44 @@ export class JudgeScheduler implements JudgeTransport {
       // that every case says the same.
       throw this.judgeStoppedBy(judge.name) ?? error;
     }
+  }
+
+  /** One request sent straight to its judge: a concurrency slot per attempt, retries. */
+  private async callDirect(options: {
+    judge: JudgeModel;
+    request: JudgeRequest;
+    meta: JudgeCallMeta;
+  }): Promise<JudgeResponse> {
+    const { judge, request, meta } = options;
+    const lane = this.laneFor(judge.name);
+    // A retry queues again with the same priority: it is still that case's request.
+    const priority = meta.priority ?? this.nextPriority++;
+    const { gate } = this.options;
+    const slot: AttemptSlot =
+      gate === undefined
+        ? {
+            acquire: (signal) => lane.acquire(signal, priority),
+            release: (outcome) => lane.release(outcome),
+          }
+        : gatedSlot({ lane, gate, judgeName: judge.name, priority });
+    const response = await sendToJudge({
+      judge,
+      request,
+      meta,
+      retry: this.options.retry,
+      sleep: this.options.sleep,
+      random: this.options.random,
+      now: this.options.now,
+      slot,
+      onRetry: (info) => {
+        this.stats.retries += 1;
+        if (info.error.status === 429) {
+          this.stats.rateLimited += 1;
+        }
+      },
+    });
+    lane.onSuccess();
+    return response;
   }
 
   /** Adds what an answer would have cost, had it not come from the cache or a shared call. */

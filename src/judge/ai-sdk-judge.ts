@@ -7,8 +7,11 @@ import {
   type UserContent,
 } from "ai";
 import { imagePlaceholder, loadImage } from "../test-case/image.ts";
-import type { JudgeModel, JudgeOutput, JudgeRequest } from "./judge-model.ts";
+import { AiSdkJudgeBatch } from "./ai-sdk-batch.ts";
+import { batchFamilyOf } from "./find-batch-interface.ts";
+import type { JudgeBatchApi, JudgeModel, JudgeOutput, JudgeRequest } from "./judge-model.ts";
 import { registerModelSecrets } from "./register-model-secrets.ts";
+import { isStrictCompatible } from "./strict-json-schema.ts";
 import {
   costOfUsage,
   findModelPrice,
@@ -71,6 +74,7 @@ export class AiSdkJudge implements JudgeModel {
   readonly #price: ModelPrice | null;
   #mode: StructuredOutputMode = "json-schema";
   #temperature: number | undefined;
+  #batch: JudgeBatchApi | null | undefined;
 
   constructor(options: CreateJudgeOptions) {
     const { model } = options;
@@ -101,6 +105,20 @@ export class AiSdkJudge implements JudgeModel {
   /** The temperature sent, `undefined` when none is. */
   get temperature(): number | undefined {
     return this.#temperature;
+  }
+
+  /**
+   * The provider's batch API (OpenAI Batch, Anthropic Message Batches) for this model, used by
+   * `evaluate({ batch: true })`; `null` for other providers (Google, Azure, Ollama, an
+   * OpenAI-compatible server, a provider given another `name`), whose requests go directly.
+   */
+  get batch(): JudgeBatchApi | null {
+    if (this.#batch === undefined) {
+      const family = batchFamilyOf(this.model);
+      this.#batch =
+        family === null ? null : new AiSdkJudgeBatch({ judge: this, family, price: this.#price });
+    }
+    return this.#batch;
   }
 
   /** Answers one request with the model's raw text, usage and cost. */
@@ -247,26 +265,5 @@ function isStructuredOutputRejection(error: unknown): boolean {
       text,
     ) ||
     (/not supported|unsupported/i.test(text) && !/temperature|image/i.test(text))
-  );
-}
-
-/**
- * Whether OpenAI's strict structured output accepts the schema: every object must list all
- * its properties as required and forbid others. Otherwise the schema is sent non-strict,
- * which still guides the model, instead of being rejected.
- */
-function isStrictCompatible(schema: unknown): boolean {
-  if (typeof schema !== "object" || schema === null) return true;
-  if (Array.isArray(schema)) return schema.every(isStrictCompatible);
-  const record = schema as Record<string, unknown>;
-  if (record.type === "object" || typeof record.properties === "object") {
-    const properties = Object.keys((record.properties as object | undefined) ?? {});
-    const required = Array.isArray(record.required) ? (record.required as unknown[]) : [];
-    if (record.additionalProperties !== false) return false;
-    if (!properties.every((property) => required.includes(property))) return false;
-  }
-  return Object.entries(record).every(
-    ([key, value]) =>
-      ["enum", "const", "default", "examples"].includes(key) || isStrictCompatible(value),
   );
 }

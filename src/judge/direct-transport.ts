@@ -87,7 +87,7 @@ export async function sendToJudge(options: SendToJudgeOptions): Promise<JudgeRes
 }
 
 /** Normalises what `JudgeModel.generate` resolved to. */
-function toJudgeResponse(options: { judge: JudgeModel; answer: unknown }): JudgeResponse {
+export function toJudgeResponse(options: { judge: JudgeModel; answer: unknown }): JudgeResponse {
   const { answer } = options;
   if (typeof answer === "string") {
     return { text: answer, object: undefined, usage: null, costUsd: null, cached: false };

@@ -36,6 +36,69 @@ export interface JudgeOutput {
   finishReason?: string;
 }
 
+/** One request of a batch: an id unique in the batch (`[A-Za-z0-9_-]{1,64}`) and what it asks. */
+export interface JudgeBatchLine {
+  id: string;
+  request: JudgeRequest;
+}
+
+/** Line counts of a batch, as its provider reports them. */
+export interface JudgeBatchCounts {
+  total: number;
+  completed: number;
+  failed: number;
+}
+
+/** Where a batch is, as its provider says. */
+export interface JudgeBatchState {
+  /** The provider's id of the batch, e.g. `"batch_abc123"` or `"msgbatch_…"`. */
+  batchId: string;
+  /** `"pending"` while the provider works on it; `"ended"` once its results can be read. */
+  phase: "pending" | "ended";
+  /** The provider's own word: `validating`, `in_progress`, `finalizing`, `completed`, `expired`, `ended`, … */
+  providerStatus: string;
+  /** Lines done so far, when the provider says. */
+  counts: JudgeBatchCounts | null;
+  /** Why the provider failed the batch as a whole (e.g. its input did not validate), if it did. */
+  error: string | null;
+}
+
+/** What became of one line of an ended batch. */
+export type JudgeBatchLineResult =
+  | { id: string; status: "answered"; answer: JudgeOutput }
+  | {
+      id: string;
+      /** `"expired"`: the batch's window closed before the line ran; `"cancelled"`: the batch was cancelled. */
+      status: "failed" | "expired" | "cancelled";
+      error: { message: string; statusCode: number | null; code: string | null };
+    };
+
+/**
+ * A judge's access to its provider's batch API (OpenAI Batch, Anthropic Message Batches):
+ * many requests sent as one job, answered within hours at half the price. evaluate() uses it
+ * with `batch: true`; a {@link JudgeModel} without one is called directly.
+ */
+export interface JudgeBatchApi {
+  /** Who runs the batches, e.g. `"openai.batch"`: batch ids are only meaningful to it. */
+  readonly provider: string;
+  /** Most lines one batch may hold. */
+  readonly maxLines: number;
+  /** Most bytes one batch's input may have (estimated from the prompts, see the README). */
+  readonly maxBytes: number;
+  /** Submits the lines as one batch. */
+  start(options: {
+    lines: readonly JudgeBatchLine[];
+    signal?: AbortSignal | undefined;
+  }): Promise<JudgeBatchState>;
+  /** Where a batch is now. */
+  status(options: { batchId: string; signal?: AbortSignal | undefined }): Promise<JudgeBatchState>;
+  /** Every line's outcome, once the batch has ended. Answers carry their cost at the batch price. */
+  results(options: {
+    batchId: string;
+    signal?: AbortSignal | undefined;
+  }): Promise<JudgeBatchLineResult[]>;
+}
+
 /**
  * The custom-model contract: anything that can answer a prompt with JSON. A `JudgeModel` is
  * identified by its `name` (for caching and reports): give two different judges two names.
@@ -52,6 +115,12 @@ export interface JudgeModel {
   generate(request: JudgeRequest): Promise<string | JudgeOutput>;
   /** Whether the judge can see images. Test cases with images need `true`. */
   readonly supportsImages?: boolean;
+  /**
+   * The provider's batch API, used by `evaluate({ batch: true })`; without one (or `null`),
+   * every request is sent with `generate()`. Judges made from OpenAI and Anthropic models
+   * have one.
+   */
+  readonly batch?: JudgeBatchApi | null;
 }
 
 /** True when `value` looks like a {@link JudgeModel}. */

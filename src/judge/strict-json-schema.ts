@@ -58,3 +58,24 @@ export function toStrictJsonSchema(schema: ZodType): object {
   cache.set(schema, strict);
   return strict;
 }
+
+/**
+ * Whether OpenAI's strict structured output accepts the schema: every object must list all
+ * its properties as required and forbid others. Otherwise the schema is sent non-strict,
+ * which still guides the model, instead of being rejected.
+ */
+export function isStrictCompatible(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return true;
+  if (Array.isArray(schema)) return schema.every(isStrictCompatible);
+  const record = schema as Record<string, unknown>;
+  if (record.type === "object" || typeof record.properties === "object") {
+    const properties = Object.keys((record.properties as object | undefined) ?? {});
+    const required = Array.isArray(record.required) ? (record.required as unknown[]) : [];
+    if (record.additionalProperties !== false) return false;
+    if (!properties.every((property) => required.includes(property))) return false;
+  }
+  return Object.entries(record).every(
+    ([key, value]) =>
+      ["enum", "const", "default", "examples"].includes(key) || isStrictCompatible(value),
+  );
+}

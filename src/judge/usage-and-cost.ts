@@ -107,3 +107,20 @@ export function costOfUsage(options: CostOfUsageOptions): number | null {
     1_000_000
   );
 }
+
+/**
+ * What a batch request costs of the list price: OpenAI's Batch API and Anthropic's Message
+ * Batches both charge half, for input and output tokens alike.
+ */
+export const BATCH_PRICE_FACTOR = 0.5;
+
+/**
+ * Cost in USD of tokens used through a provider's batch API: {@link costOfUsage} at
+ * {@link BATCH_PRICE_FACTOR} of the list price. Unknown usage or price gives `null`.
+ * @example
+ * costOfBatchUsage({ usage: { inputTokens: 1000, outputTokens: 500 }, price: findModelPrice({ modelId: "gpt-4.1" }) }); // 0.003
+ */
+export function costOfBatchUsage(options: CostOfUsageOptions): number | null {
+  const cost = costOfUsage(options);
+  return cost === null ? null : cost * BATCH_PRICE_FACTOR;
+}

@@ -167,7 +167,8 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
   }
 }
 
-const defaultSleep: Sleep = async ({ delayMs, signal }) => {
+/** Waits `delayMs` on a timer that `signal` can abort: what waits when no `sleep` is given. */
+export const defaultSleep: Sleep = async ({ delayMs, signal }) => {
   await delay(delayMs, undefined, signal === undefined ? {} : { signal });
 };
 

@@ -13,7 +13,13 @@ import {
 } from "../results/statistics.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
 import type { StoredRun } from "../store/run-store.ts";
-import { formatCount, formatPassRate, formatRatePoints, formatScore } from "./format.ts";
+import {
+  formatCount,
+  formatPassRate,
+  formatPValue,
+  formatRatePoints,
+  formatScore,
+} from "./format.ts";
 
 /** Which way a metric's score improves, as each result records it (`lowerIsBetter`). */
 export type MetricDirection = "higher-is-better" | "lower-is-better";
@@ -249,11 +255,6 @@ function holm(options: { pValues: Array<number | null>; alpha: number }): boolea
     significant[entry.position] = true;
   }
   return significant;
-}
-
-/** `p = 0.012`, `p < 0.001`. */
-export function formatPValue(pValue: number): string {
-  return pValue < 0.001 ? "p < 0.001" : `p = ${pValue.toFixed(3)}`;
 }
 
 /**

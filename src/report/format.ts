@@ -47,6 +47,11 @@ export function formatPassRate(rate: number | null): string {
   return rate === null ? MISSING_VALUE : `${(rate * 100).toFixed(1)}%`;
 }
 
+/** A p-value like `p = 0.012`, or `p < 0.001`. */
+export function formatPValue(pValue: number): string {
+  return pValue < 0.001 ? "p < 0.001" : `p = ${pValue.toFixed(3)}`;
+}
+
 /** A score interval like `0.55–0.70`; `""` when there is none. */
 export function formatScoreInterval(
   interval: readonly [number, number] | null | undefined,
@@ -124,4 +129,23 @@ export function showControlCharacters(text: string): string {
     if (code < 0x20) return String.fromCharCode(0x2400 + code);
     return code === 0x7f ? "\u2421" : "\ufffd";
   });
+}
+
+/**
+ * A provider batch as progress shows it: `"batch_abc in_progress 1,200/2,000 done, 3 failed"`
+ * (counts when the provider gave them, else the number of requests).
+ */
+export function formatBatchState(batch: {
+  batchId: string | null;
+  providerStatus: string | null;
+  lines: number;
+  counts: { total: number; completed: number; failed: number } | null;
+}): string {
+  const { counts } = batch;
+  const done =
+    counts === null || counts.total === 0
+      ? formatPlural(batch.lines, "request")
+      : `${formatCount(counts.completed)}/${formatCount(counts.total)} done` +
+        (counts.failed > 0 ? `, ${formatCount(counts.failed)} failed` : "");
+  return [batch.batchId ?? "batch", batch.providerStatus ?? MISSING_VALUE, done].join(" ");
 }

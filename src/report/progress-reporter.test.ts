@@ -318,3 +318,61 @@ describe("createProgressReporter safety", () => {
     ci.stop();
   });
 });
+
+describe("provider batches in progress", () => {
+  const batchEvent = (
+    event: "submitted" | "status" | "ended" | "direct",
+    providerStatus: string | null,
+    counts: { total: number; completed: number; failed: number } | null = null,
+  ): RunnerEvent => ({
+    type: "judge-batch",
+    runId: "run-1",
+    judge: "openai:gpt-4.1",
+    provider: "openai.batch",
+    batchId: event === "direct" ? null : "batch_abc",
+    event,
+    providerStatus,
+    lines: 2000,
+    counts,
+    ...(event === "direct"
+      ? { message: "Batch batch_abc (expired): 14 requests are sent directly." }
+      : {}),
+  });
+
+  it("shows each batch's status and counts on the terminal line until it ends", () => {
+    const { stream, writes } = fakeStream({ columns: 200 });
+    const clock = fakeClock();
+    const progress = createProgressReporter({ stream, isTTY: true, now: clock.now });
+    progress.onEvent(runStart(2000));
+    progress.onEvent(batchEvent("submitted", "validating"));
+    progress.onEvent(
+      batchEvent("status", "in_progress", { total: 2000, completed: 1200, failed: 3 }),
+    );
+    expect(writes.at(-1)).toContain("batch_abc in_progress 1,200/2,000 done, 3 failed");
+    progress.onEvent(batchEvent("ended", "completed", { total: 2000, completed: 2000, failed: 0 }));
+    expect(writes.at(-1)).not.toContain("batch_abc");
+    progress.stop();
+  });
+
+  it("prints a log line when a batch is submitted, changes status, ends or falls back, not for every check", () => {
+    const { stream, writes } = fakeStream();
+    const clock = fakeClock();
+    const progress = createProgressReporter({ stream, isTTY: false, now: clock.now });
+    progress.onEvent(runStart(2000));
+    progress.onEvent(batchEvent("submitted", "validating"));
+    progress.onEvent(
+      batchEvent("status", "in_progress", { total: 2000, completed: 10, failed: 0 }),
+    );
+    progress.onEvent(
+      batchEvent("status", "in_progress", { total: 2000, completed: 20, failed: 0 }),
+    );
+    progress.onEvent(batchEvent("ended", "expired", { total: 2000, completed: 1986, failed: 14 }));
+    progress.onEvent(batchEvent("direct", null));
+    expect(writes.slice(1)).toEqual([
+      "verdict: batch submitted: batch_abc validating 2,000 requests (openai:gpt-4.1)\n",
+      "verdict: batch: batch_abc in_progress 10/2,000 done (openai:gpt-4.1)\n",
+      "verdict: batch ended: batch_abc expired 1,986/2,000 done, 14 failed (openai:gpt-4.1)\n",
+      "verdict: Batch batch_abc (expired): 14 requests are sent directly.\n",
+    ]);
+  });
+});

@@ -1,6 +1,12 @@
-import type { RunEndEvent, RunnerEvent, RunReporter } from "../results/runner-events.ts";
+import type {
+  JudgeBatchEvent,
+  RunEndEvent,
+  RunnerEvent,
+  RunReporter,
+} from "../results/runner-events.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import {
+  formatBatchState,
   formatClock,
   formatCostUsd,
   formatCount,
@@ -39,8 +45,9 @@ const CLEAR_TO_END_OF_LINE = "\u001b[K";
 
 /**
  * Shows how far a run is: on a terminal, one line redrawn in place with a bar, counts, rate,
- * elapsed time, ETA, judge calls and cost; elsewhere (CI logs), a plain line at most every
- * `intervalMs`, and a last line when the run ends. It never throws and its timers do not keep
+ * elapsed time, ETA, judge calls and cost, and the provider batches waited for (status and
+ * counts); elsewhere (CI logs), a plain line at most every `intervalMs`, a line when a batch
+ * is submitted, changes status or ends, and a last line when the run ends. It never throws and its timers do not keep
  * the process alive.
  * @example
  * const progress = createProgressReporter();
@@ -67,6 +74,8 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
   let pendingProgress = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
+  /** Provider batches not ended yet, by id, as last reported. */
+  const batches = new Map<string, JudgeBatchEvent>();
 
   const write = (text: string) => {
     try {
@@ -112,6 +121,9 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
     }
     parts.push(formatPlural(judgeCalls, "judge call"));
     parts.push(costUsd === null ? "cost unknown" : formatCostUsd(costUsd));
+    if (final === null && isTTY) {
+      for (const batch of batches.values()) parts.push(formatBatchState(batch));
+    }
     return parts.join(" · ");
   };
 
@@ -204,9 +216,30 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
           );
         }
       }
+    } else if (event.type === "judge-batch") {
+      onBatch(event);
     } else if (event.type === "run-end") {
       onRunEnd(event);
     }
+  };
+
+  const onBatch = (event: JudgeBatchEvent) => {
+    const key = event.batchId ?? "";
+    const previous = batches.get(key);
+    if (event.event === "ended" || event.event === "direct") batches.delete(key);
+    else batches.set(key, event);
+    if (isTTY) {
+      if (lineOpen) drawBar();
+      return;
+    }
+    // In a log, a line for what changes: a new batch, a new status, the end, a fallback.
+    if (event.event === "status" && previous?.providerStatus === event.providerStatus) return;
+    const what =
+      event.event === "direct"
+        ? (event.message ?? `${formatPlural(event.lines, "request")} sent directly`)
+        : `${event.event === "status" ? "batch" : `batch ${event.event}`}: ${formatBatchState(event)} (${event.judge})`;
+    write(`verdict: ${what}\n`);
+    lastOutputAt = now();
   };
 
   return {

@@ -62,8 +62,39 @@ export interface RunEndEvent {
   message: string | null;
 }
 
+/** A provider batch of judge requests changed (`evaluate({ batch: true })`). */
+export interface JudgeBatchEvent {
+  type: "judge-batch";
+  runId: string;
+  /** The judge whose requests the batch holds. */
+  judge: string;
+  /** Who runs it, e.g. `"openai.batch"`. */
+  provider: string;
+  /** The provider's id of the batch; `null` when none was made (`"direct"`). */
+  batchId: string | null;
+  /**
+   * `"submitted"`: a new batch; `"resumed"`: a batch an earlier run submitted, polled again;
+   * `"status"`: its latest status; `"ended"`: its results were read; `"direct"`: requests
+   * sent directly instead (the batch could not be made, or its lines failed or expired).
+   */
+  event: "submitted" | "resumed" | "status" | "ended" | "direct";
+  /** The provider's word: `validating`, `in_progress`, `finalizing`, `completed`, `expired`, … */
+  providerStatus: string | null;
+  /** Requests of this run in the batch (or sent directly). */
+  lines: number;
+  /** Line counts as the provider reports them. */
+  counts: { total: number; completed: number; failed: number } | null;
+  /** Why requests went directly, for `"direct"`. */
+  message?: string;
+}
+
 /** Everything reporters listen to. */
-export type RunnerEvent = RunStartEvent | MetricEndEvent | TestCaseEndEvent | RunEndEvent;
+export type RunnerEvent =
+  | RunStartEvent
+  | MetricEndEvent
+  | TestCaseEndEvent
+  | JudgeBatchEvent
+  | RunEndEvent;
 
 /** Something that consumes runner events (console report, progress, store writer, …). */
 export interface RunReporter {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { calibrationReport } from "../../test/fixtures/calibration.ts";
 import {
   createPostgresTestStore,
   postgresMissing,
@@ -16,7 +17,7 @@ import { copyStore } from "./copy-store.ts";
 import { MemoryRunStore } from "./memory-run-store.ts";
 import type { OpenedRunStore } from "./open-run-store.ts";
 import type { JudgeCacheEntry, RunOwner, StoredRun, StoredTestResult } from "./run-store.ts";
-import { makeStoredRun, makeStoredTestResult } from "./run-store-contract.ts";
+import { makeStoredJudgeBatch, makeStoredRun, makeStoredTestResult } from "./run-store-contract.ts";
 import { SqliteRunStore } from "./sqlite-run-store.ts";
 
 const folder = mkdtempSync(path.join(tmpdir(), "verdict-copy-"));
@@ -34,7 +35,9 @@ function dump(store: OpenedRunStore) {
   }
   return {
     runs: store.listRuns().map((run) => ({ run, results: store.getTestResults(run.id) })),
+    calibrations: store.listCalibrations(),
     entries,
+    batches: store.judgeBatches?.list?.() ?? [],
   };
 }
 
@@ -103,6 +106,18 @@ const run = fc.record({
   results: fc.array(fc.tuple(testResultArbitrary, fc.string({ maxLength: 20 })), {
     maxLength: 4,
   }),
+  calibrated: fc.boolean(),
+});
+
+const batch = fc.record({
+  id: name,
+  provider: fc.constantFrom("openai.batch", "anthropic.batch"),
+  judge: name,
+  requestKeys: fc.array(name, { maxLength: 3 }),
+  state: fc.constantFrom("open" as const, "closed" as const),
+  providerStatus: fc.constantFrom("validating", "in_progress", "completed", "expired"),
+  createdAt: isoTime,
+  updatedAt: isoTime,
 });
 
 const cacheEntry = fc.record({
@@ -124,6 +139,7 @@ function fill(
   store: OpenedRunStore,
   runs: Generated<typeof run>[],
   entries: Generated<typeof cacheEntry>[],
+  batches: Generated<typeof batch>[],
 ) {
   const ids = new Set<string>();
   for (const generated of runs) {
@@ -138,7 +154,17 @@ function fill(
       const saved: StoredTestResult = { fingerprint, result: { ...result, index: position * 7 } };
       store.saveTestResult(stored.id, saved);
     });
+    if (generated.calibrated) {
+      store.saveCalibration(
+        calibrationReport({
+          id: `calibration of ${stored.id}`,
+          runId: stored.id,
+          createdAt: stored.startedAt,
+        }),
+      );
+    }
   }
+  for (const generated of batches) store.judgeBatches?.save(generated);
   for (const entry of entries) {
     // -0 is written as 0 by JSON and by SQL alike.
     const costUsd = Object.is(entry.answer.costUsd, -0) ? 0 : entry.answer.costUsd;
@@ -158,6 +184,8 @@ describe("copyStore", () => {
       outputTokens: 2,
       costUsd: null,
     });
+    from.saveCalibration(calibrationReport({ runId: "a" }));
+    from.judgeBatches.save(makeStoredJudgeBatch({ state: "closed" }));
     const to = sqliteStore();
     const reported: number[] = [];
     const counts = copyStore({
@@ -165,7 +193,14 @@ describe("copyStore", () => {
       to,
       onProgress: (progress) => reported.push(progress.runsCopied),
     });
-    expect(counts).toEqual({ runsCopied: 1, runsKept: 0, testResults: 1, judgeAnswers: 1 });
+    expect(counts).toEqual({
+      runsCopied: 1,
+      runsKept: 0,
+      testResults: 1,
+      calibrations: 1,
+      judgeAnswers: 1,
+      judgeBatches: 1,
+    });
     expect(reported).toEqual([1, 1]);
     expect(dump(to)).toEqual(dump(from));
     to.close();
@@ -194,12 +229,16 @@ describe.skipIf(postgresUrl === null)(`copyStore with PostgreSQL ${postgresMissi
       fc.property(
         fc.array(run, { maxLength: 4 }),
         fc.uniqueArray(cacheEntry, { maxLength: 5, selector: (entry) => entry.key }),
-        (runs, entries) => {
+        fc.uniqueArray(batch, {
+          maxLength: 3,
+          selector: (generated) => `${generated.provider}/${generated.id}`,
+        }),
+        (runs, entries, batches) => {
           const original = sqliteStore();
           const team = createPostgresTestStore();
           const back = sqliteStore();
           try {
-            fill(original, runs, entries);
+            fill(original, runs, entries, batches);
             copyStore({ from: original, to: team });
             copyStore({ from: team, to: back });
             const expected = dump(original);

@@ -8,7 +8,11 @@ export interface CopyStoreCounts {
   /** Runs the target already had: left as they are, missing results added. */
   runsKept: number;
   testResults: number;
+  /** Calibration reports written (those the target had are kept). */
+  calibrations: number;
   judgeAnswers: number;
+  /** Provider batches of judge requests, open and closed. */
+  judgeBatches: number;
 }
 
 /** Options of {@link copyStore}. */
@@ -25,8 +29,8 @@ const CACHE_PAGE_SIZE = 500;
 
 /**
  * Copies everything of one store into another, field for field: every run (header, status,
- * summary, owner, shards' parts), every test result with its fingerprint, every judge answer
- * with the time it was stored. Runs are written oldest first, so runs started at the same
+ * summary, owner, shards' parts), every test result with its fingerprint, every calibration
+ * report, every judge answer with the time it was stored, every provider batch. Runs are written oldest first, so runs started at the same
  * instant keep their order. A run the target already has (same id) is kept as it is, with the
  * results it lacks added: copying again after an interruption finishes the job. What the
  * copy writes passes through the target's secret masking, as everything a store writes does.
@@ -35,7 +39,14 @@ const CACHE_PAGE_SIZE = 500;
  */
 export function copyStore(options: CopyStoreOptions): CopyStoreCounts {
   const { from, to } = options;
-  const counts: CopyStoreCounts = { runsCopied: 0, runsKept: 0, testResults: 0, judgeAnswers: 0 };
+  const counts: CopyStoreCounts = {
+    runsCopied: 0,
+    runsKept: 0,
+    testResults: 0,
+    calibrations: 0,
+    judgeAnswers: 0,
+    judgeBatches: 0,
+  };
   for (const run of from.listRuns().reverse()) {
     const results = from.getTestResults(run.id);
     const existing = to.getRun(run.id);
@@ -55,15 +66,48 @@ export function copyStore(options: CopyStoreOptions): CopyStoreCounts {
     }
     options.onProgress?.({ ...counts });
   }
-  const source = from.judgeCache;
-  const target = to.judgeCache;
-  if (source === undefined || target === undefined) return counts;
+  // Oldest first, as the runs: reports made at the same instant keep their order.
+  for (const report of from.listCalibrations().reverse()) {
+    if (to.getCalibration(report.id) !== null) continue;
+    to.saveCalibration(report);
+    counts.calibrations += 1;
+  }
+  const batches = from.judgeBatches;
+  if (batches !== undefined && to.judgeBatches !== undefined) {
+    if (batches.list === undefined) {
+      throw new StoreError(
+        "The source store's judge batch log cannot list its batches: give it a list() method.",
+      );
+    }
+    for (const batch of batches.list()) to.judgeBatches.save(batch);
+    counts.judgeBatches = batches.list().length;
+  }
+  copyJudgeCache({
+    from,
+    to,
+    counts,
+    pageSize: options.pageSize ?? CACHE_PAGE_SIZE,
+    onProgress: options.onProgress,
+  });
+  return counts;
+}
+
+function copyJudgeCache(options: {
+  from: OpenedRunStore;
+  to: OpenedRunStore;
+  counts: CopyStoreCounts;
+  pageSize: number;
+  onProgress: ((counts: CopyStoreCounts) => void) | undefined;
+}): void {
+  const { counts, pageSize } = options;
+  const source = options.from.judgeCache;
+  const target = options.to.judgeCache;
+  if (source === undefined || target === undefined) return;
   if (source.entries === undefined) {
     throw new StoreError(
       "The source store's judge cache cannot list its entries: only runs were copied.",
     );
   }
-  const pageSize = options.pageSize ?? CACHE_PAGE_SIZE;
   let after: string | undefined;
   for (;;) {
     const page = source.entries({ after, limit: pageSize });
@@ -72,7 +116,7 @@ export function copyStore(options: CopyStoreOptions): CopyStoreCounts {
     }
     counts.judgeAnswers += page.length;
     if (page.length > 0) options.onProgress?.({ ...counts });
-    if (page.length < pageSize) return counts;
+    if (page.length < pageSize) return;
     after = page.at(-1)?.key;
   }
 }

@@ -1,14 +1,17 @@
 import { StoreError } from "../errors/store-error.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import { checkShard, checkShardJoins, shardedRunOwner } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
+  JudgeBatchLog,
   JudgeCache,
   RunOwner,
   RunShard,
   RunStore,
+  StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
@@ -46,8 +49,16 @@ function isNewer(left: RunEntry, right: RunEntry): boolean {
 export class MemoryRunStore implements RunStore {
   /** Judge answers, kept in the same memory. */
   readonly judgeCache: JudgeCache;
+  /** Judge batches in flight, kept in the same memory. */
+  readonly judgeBatches: JudgeBatchLog;
   private readonly runs = new Map<string, RunEntry>();
   private readonly cache = new Map<string, { answer: CachedJudgeAnswer; createdAt: string }>();
+  private readonly calibrations = new Map<
+    string,
+    { report: CalibrationReport; sequence: number }
+  >();
+  /** By provider and id; a Map keeps the order batches were first saved in. */
+  private readonly batches = new Map<string, StoredJudgeBatch>();
   private sequence = 0;
   private closed = false;
 
@@ -75,6 +86,26 @@ export class MemoryRunStore implements RunStore {
             const entry = this.cache.get(key) as { answer: CachedJudgeAnswer; createdAt: string };
             return { key, ...this.copy("list the judge cache", entry) };
           });
+      },
+    };
+    this.judgeBatches = {
+      save: (batch) => {
+        const action = `save judge batch "${batch.id}"`;
+        this.assertOpen(action);
+        this.batches.set(`${batch.provider}\u0000${batch.id}`, this.write(action, batch));
+      },
+      list: () => {
+        this.assertOpen("list judge batches");
+        return [...this.batches.values()].map((batch) => this.copy("list judge batches", batch));
+      },
+      listOpen: () => {
+        this.assertOpen("list open judge batches");
+        return [...this.batches.values()]
+          .filter((batch) => batch.state === "open")
+          .sort((left, right) =>
+            left.createdAt < right.createdAt ? -1 : left.createdAt > right.createdAt ? 1 : 0,
+          )
+          .map((batch) => this.copy("list open judge batches", batch));
       },
     };
   }
@@ -250,6 +281,50 @@ export class MemoryRunStore implements RunStore {
       .sort((left, right) => (isNewer(left, right) ? -1 : 1))
       .slice(0, limit)
       .map((entry) => this.copy("list runs", this.read(entry)));
+  }
+
+  saveCalibration(report: CalibrationReport): void {
+    const action = `save calibration "${report.id}"`;
+    this.assertOpen(action);
+    if (this.calibrations.has(report.id)) {
+      throw failure(action, "a calibration with this id already exists: choose another id");
+    }
+    if (!this.runs.has(report.runId)) {
+      throw failure(
+        action,
+        `there is no run "${report.runId}" to link it to: store the run that scored the rows first`,
+      );
+    }
+    this.calibrations.set(report.id, {
+      report: this.write(action, report),
+      sequence: this.sequence++,
+    });
+  }
+
+  getCalibration(id: string): CalibrationReport | null {
+    const action = `read calibration "${id}"`;
+    this.assertOpen(action);
+    const entry = this.calibrations.get(id);
+    return entry === undefined ? null : this.copy(action, entry.report);
+  }
+
+  listCalibrations(options: { runId?: string; limit?: number } = {}): CalibrationReport[] {
+    this.assertOpen("list calibrations");
+    const { runId, limit } = options;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+      throw failure("list calibrations", "limit must be a non-negative integer");
+    }
+    return [...this.calibrations.values()]
+      .filter((entry) => runId === undefined || entry.report.runId === runId)
+      .sort((left, right) =>
+        left.report.createdAt !== right.report.createdAt
+          ? left.report.createdAt < right.report.createdAt
+            ? 1
+            : -1
+          : right.sequence - left.sequence,
+      )
+      .slice(0, limit)
+      .map((entry) => this.copy("list calibrations", entry.report));
   }
 
   /** Closes the store. Closing twice is harmless; any other call afterwards throws a StoreError. */

@@ -2,11 +2,11 @@ import { ConfigError } from "../errors/config-error.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { isPostgresUrl } from "./postgres-connection.ts";
 import { PostgresRunStore } from "./postgres-run-store.ts";
-import type { JudgeCache, RunStore } from "./run-store.ts";
+import type { JudgeBatchLog, JudgeCache, RunStore } from "./run-store.ts";
 import { SqliteRunStore } from "./sqlite-run-store.ts";
 
-/** A store as opened by verdict: a run store, with its judge cache when it has one. */
-export type OpenedRunStore = RunStore & { judgeCache?: JudgeCache };
+/** A store as opened by verdict: a run store, with its judge cache and batch log when it has them. */
+export type OpenedRunStore = RunStore & { judgeCache?: JudgeCache; judgeBatches?: JudgeBatchLog };
 
 /** Options of {@link openRunStore}. */
 export interface OpenRunStoreOptions {

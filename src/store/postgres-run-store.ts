@@ -1,4 +1,5 @@
 import { StoreError } from "../errors/store-error.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
@@ -11,6 +12,7 @@ import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from "./postgres-schema.
 import { checkShard, checkShardJoins } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
+  JudgeBatchLog,
   JudgeCache,
   RunOwner,
   RunShard,
@@ -25,6 +27,8 @@ import {
   numberOrNull,
   type StoreRow,
   textOrNull,
+  toCalibrationReport,
+  toStoredJudgeBatch,
   toStoredRun,
   toStoredRunPart,
   toStoredTestResult,
@@ -80,6 +84,8 @@ export class PostgresRunStore implements RunStore {
   readonly target: string;
   /** Judge answers in the same database, with {@link JudgeCache.claim}. */
   readonly judgeCache: JudgeCache;
+  /** Provider batches of judge requests in flight, in the same database. */
+  readonly judgeBatches: JudgeBatchLog;
   private client: PostgresClient | null;
   private readonly connection: PostgresConnection;
   private readonly table: (name: string) => string;
@@ -180,6 +186,52 @@ export class PostgresRunStore implements RunStore {
           holder: leaseHolder(),
           leaseMs: this.leaseMs,
           signal: claimOptions.signal,
+        }),
+    };
+    const batches = this.table("judge_batches");
+    const batchColumns =
+      "provider, id, judge, request_keys, state, provider_status, created_at, updated_at";
+    this.judgeBatches = {
+      save: (batch) => {
+        const action = `save judge batch "${batch.id}"`;
+        const requestKeys = this.json(action, batch.requestKeys);
+        this.use(action, () =>
+          this.run([
+            {
+              text: `INSERT INTO ${batches} (${batchColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                     ON CONFLICT (provider, id) DO UPDATE SET
+                       judge = excluded.judge, request_keys = excluded.request_keys,
+                       state = excluded.state, provider_status = excluded.provider_status,
+                       created_at = excluded.created_at, updated_at = excluded.updated_at`,
+              values: [
+                batch.provider,
+                batch.id,
+                redactSecretText(batch.judge),
+                requestKeys,
+                batch.state,
+                batch.providerStatus,
+                batch.createdAt,
+                batch.updatedAt,
+              ],
+            },
+          ]),
+        );
+      },
+      list: () =>
+        this.use("list judge batches", () => {
+          const [found] = this.run([
+            { text: `SELECT ${batchColumns} FROM ${batches} ORDER BY seq` },
+          ]);
+          return (found?.rows ?? []).map(toStoredJudgeBatch);
+        }),
+      listOpen: () =>
+        this.use("list open judge batches", () => {
+          const [found] = this.run([
+            {
+              text: `SELECT ${batchColumns} FROM ${batches} WHERE state = 'open' ORDER BY created_at, seq`,
+            },
+          ]);
+          return (found?.rows ?? []).map(toStoredJudgeBatch);
         }),
     };
   }
@@ -456,6 +508,61 @@ export class PostgresRunStore implements RunStore {
       const sharded = rows.filter((row) => row.shard_count !== null).map((row) => String(row.id));
       const parts = sharded.length === 0 ? new Map() : this.partsOf(sharded);
       return rows.map((row) => toStoredRun(row, (runId) => parts.get(runId) ?? []));
+    });
+  }
+
+  saveCalibration(report: CalibrationReport): void {
+    const action = `save calibration "${report.id}"`;
+    const json = this.json(action, report);
+    this.use(action, () => {
+      let saved: number;
+      try {
+        const [inserted] = this.run([
+          {
+            text: `INSERT INTO ${this.table("calibrations")} (id, run_id, created_at, metric, report)
+                   SELECT $1, id, $3, $4, $5 FROM ${this.table("runs")} WHERE id = $2`,
+            values: [report.id, report.runId, report.createdAt, report.metric.name, json],
+          },
+        ]);
+        saved = inserted?.rowCount ?? 0;
+      } catch (error) {
+        if (codeOf(error) !== UNIQUE_VIOLATION) throw error;
+        throw this.failure(action, "a calibration with this id already exists: choose another id");
+      }
+      if (saved === 0) {
+        throw this.failure(
+          action,
+          `there is no run "${report.runId}" to link it to: store the run that scored the rows first`,
+        );
+      }
+    });
+  }
+
+  getCalibration(id: string): CalibrationReport | null {
+    return this.use(`read calibration "${id}"`, () => {
+      const [found] = this.run([
+        { text: `SELECT report FROM ${this.table("calibrations")} WHERE id = $1`, values: [id] },
+      ]);
+      const row = found?.rows[0];
+      return row === undefined ? null : toCalibrationReport(row);
+    });
+  }
+
+  listCalibrations(options: { runId?: string; limit?: number } = {}): CalibrationReport[] {
+    const { limit } = options;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+      throw this.failure("list calibrations", "limit must be a non-negative integer");
+    }
+    return this.use("list calibrations", () => {
+      const [found] = this.run([
+        {
+          text: `SELECT report FROM ${this.table("calibrations")}
+                 WHERE $1::text IS NULL OR run_id = $1
+                 ORDER BY created_at DESC, seq DESC LIMIT $2`,
+          values: [options.runId ?? null, limit ?? null],
+        },
+      ]);
+      return (found?.rows ?? []).map(toCalibrationReport);
     });
   }
 

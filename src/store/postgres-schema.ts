@@ -16,7 +16,8 @@ import type { PostgresMigration } from "./postgres-protocol.ts";
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
-    description: "runs, shards' parts, test results, judge cache and leases",
+    description:
+      "runs, shards' parts, versioned test results, calibrations, judge cache, leases and batches",
     statements: [
       `CREATE TABLE {schema}.runs (
          id text PRIMARY KEY,
@@ -68,6 +69,29 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
          cost_usd double precision,
          created_at text NOT NULL
        )`,
+      `CREATE TABLE {schema}.calibrations (
+         id text PRIMARY KEY,
+         seq bigint GENERATED ALWAYS AS IDENTITY,
+         run_id text NOT NULL REFERENCES {schema}.runs (id) ON DELETE CASCADE,
+         created_at text COLLATE "C" NOT NULL,
+         metric text NOT NULL,
+         report text NOT NULL
+       )`,
+      "CREATE INDEX calibrations_by_run ON {schema}.calibrations (run_id, created_at DESC, seq DESC)",
+      "CREATE INDEX calibrations_by_time ON {schema}.calibrations (created_at DESC, seq DESC)",
+      `CREATE TABLE {schema}.judge_batches (
+         provider text NOT NULL,
+         id text NOT NULL,
+         seq bigint GENERATED ALWAYS AS IDENTITY,
+         judge text NOT NULL,
+         request_keys text NOT NULL,
+         state text NOT NULL,
+         provider_status text NOT NULL,
+         created_at text COLLATE "C" NOT NULL,
+         updated_at text NOT NULL,
+         PRIMARY KEY (provider, id)
+       )`,
+      "CREATE INDEX judge_batches_open ON {schema}.judge_batches (state, created_at, seq)",
       // Expiry on the server's clock: every machine judges a lease by the same clock.
       `CREATE TABLE {schema}.judge_leases (
          key text PRIMARY KEY,

@@ -1,15 +1,27 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { calibrationReport } from "../../test/fixtures/calibration.ts";
 import { testResultArbitrary } from "../../test/fixtures/result-arbitraries.ts";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, TestResult } from "../results/evaluation-result.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
-import type { JudgeCache, RunOwner, RunStore, StoredRun, StoredTestResult } from "./run-store.ts";
+import type {
+  JudgeBatchLog,
+  JudgeCache,
+  RunOwner,
+  RunStore,
+  StoredJudgeBatch,
+  StoredRun,
+  StoredTestResult,
+} from "./run-store.ts";
+
+/** What the contract holds a store to: the runs, the judge cache and the judge batch log. */
+export type ContractStore = RunStore & { judgeCache: JudgeCache; judgeBatches: JudgeBatchLog };
 
 /** A store under test, with whatever must be removed afterwards. */
 export interface RunStoreUnderTest {
-  store: RunStore & { judgeCache: JudgeCache };
+  store: ContractStore;
   /** Called after the store is closed, e.g. to remove a temporary folder. */
   cleanup?: () => void;
 }
@@ -72,6 +84,21 @@ export function makeStoredTestResult(index: number, overrides: Partial<TestResul
   return { fingerprint: `fingerprint-${index}`, result } satisfies StoredTestResult;
 }
 
+/** An open judge batch of three requests for tests; `overrides` replace any field. */
+export function makeStoredJudgeBatch(overrides: Partial<StoredJudgeBatch> = {}): StoredJudgeBatch {
+  return {
+    id: "batch_1",
+    provider: "openai.batch",
+    judge: "openai:gpt-4.1",
+    requestKeys: ["key-a", "key-b", "key-c"],
+    state: "open",
+    providerStatus: "validating",
+    createdAt: "2025-01-01T10:00:00.000Z",
+    updatedAt: "2025-01-01T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
 /** Totals of a finished run for tests. */
 export function makeSummary(overrides: Partial<EvaluationSummary> = {}): EvaluationSummary {
   return {
@@ -110,7 +137,7 @@ export function makeSummary(overrides: Partial<EvaluationSummary> = {}): Evaluat
 export function describeRunStoreContract(options: RunStoreContractOptions): void {
   describe(`${options.name} (RunStore contract)`, () => {
     let underTest: RunStoreUnderTest;
-    let store: RunStore & { judgeCache: JudgeCache };
+    let store: ContractStore;
 
     beforeEach(() => {
       underTest = options.create();
@@ -775,6 +802,166 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
       });
     });
 
+    describe("calibrations", () => {
+      beforeEach(() => {
+        store.startRun(makeStoredRun());
+        store.startRun(makeStoredRun({ id: "run-2" }));
+      });
+
+      it("returns a saved calibration by id, exactly as given, and null for an unknown id", () => {
+        const report = calibrationReport();
+        store.saveCalibration(report);
+        expect(store.getCalibration("calibration-1")).toEqual(report);
+        expect(store.getCalibration("calibration-2")).toBeNull();
+        expect(store.getCalibration("run-1")).toBeNull();
+      });
+
+      it("lists calibrations newest first, by time then by saving order, of one run or all", () => {
+        const at = (id: string, runId: string, createdAt: string) =>
+          store.saveCalibration(calibrationReport({ id, runId, createdAt }));
+        at("old", "run-1", "2025-01-01T09:00:00.000Z");
+        at("first-at-ten", "run-2", "2025-01-01T10:00:00.000Z");
+        at("second-at-ten", "run-1", "2025-01-01T10:00:00.000Z");
+        at("newest", "run-2", "2025-01-02T08:00:00.000Z");
+        const ids = (reports: { id: string }[]) => reports.map((report) => report.id);
+        expect(ids(store.listCalibrations())).toEqual([
+          "newest",
+          "second-at-ten",
+          "first-at-ten",
+          "old",
+        ]);
+        expect(ids(store.listCalibrations({ runId: "run-1" }))).toEqual(["second-at-ten", "old"]);
+        expect(ids(store.listCalibrations({ limit: 2 }))).toEqual(["newest", "second-at-ten"]);
+        expect(ids(store.listCalibrations({ runId: "run-2", limit: 1 }))).toEqual(["newest"]);
+        expect(store.listCalibrations({ runId: "unknown" })).toEqual([]);
+        expect(store.listCalibrations({ limit: 0 })).toEqual([]);
+      });
+
+      it("refuses a calibration of an unknown run, a second one with the same id, or a bad limit", () => {
+        expect(() => store.saveCalibration(calibrationReport({ runId: "nope" }))).toThrow(
+          /no run "nope"/,
+        );
+        store.saveCalibration(calibrationReport());
+        expect(() => store.saveCalibration(calibrationReport({ runId: "run-2" }))).toThrow(
+          /already exists/,
+        );
+        expect(store.getCalibration("calibration-1")?.runId).toBe("run-1");
+        expect(() => store.listCalibrations({ limit: -1 })).toThrow(StoreError);
+        expect(() => store.listCalibrations({ limit: 1.5 })).toThrow(/non-negative integer/);
+      });
+
+      it("is not changed by mutating what was saved or what was read", () => {
+        const report = calibrationReport();
+        store.saveCalibration(report);
+        report.metric.name = "changed";
+        const read = store.getCalibration("calibration-1");
+        if (read !== null) read.disagreements.length = 0;
+        const listed = store.listCalibrations()[0];
+        if (listed !== undefined) listed.confusion.truePositive = 99;
+        expect(store.getCalibration("calibration-1")).toEqual(calibrationReport());
+      });
+
+      it("masks configured secret values in what it keeps", () => {
+        const key = "Yp3mQv8Lr2Xw6Tn4Bc0Hd5Jk7Fg9Sa1Ue";
+        const forget = registerSecretValues([key]);
+        try {
+          const example = calibrationReport().disagreements[0];
+          store.saveCalibration(
+            calibrationReport({
+              disagreements: example ? [{ ...example, actualOutput: `my key is ${key}` }] : [],
+              unscored: [{ row: 2, line: 2, name: "row 2", error: `bad key ${key}` }],
+            }),
+          );
+          const read = JSON.stringify([
+            store.getCalibration("calibration-1"),
+            store.listCalibrations(),
+          ]);
+          expect(read).not.toContain(key);
+          expect(store.getCalibration("calibration-1")?.unscored[0]?.error).toBe("bad key ***");
+        } finally {
+          forget();
+        }
+      });
+    });
+
+    describe("judge batches", () => {
+      it("lists no open batch in a new store", () => {
+        expect(store.judgeBatches.listOpen()).toEqual([]);
+      });
+
+      it("returns a saved open batch exactly as given", () => {
+        const batch = makeStoredJudgeBatch();
+        store.judgeBatches.save(batch);
+        expect(store.judgeBatches.listOpen()).toEqual([batch]);
+      });
+
+      it("replaces the batch with the same provider and id, and leaves a closed one out", () => {
+        store.judgeBatches.save(makeStoredJudgeBatch());
+        const progressed = makeStoredJudgeBatch({
+          providerStatus: "in_progress",
+          updatedAt: "2025-01-01T10:05:00.000Z",
+        });
+        store.judgeBatches.save(progressed);
+        expect(store.judgeBatches.listOpen()).toEqual([progressed]);
+        store.judgeBatches.save({ ...progressed, state: "closed", providerStatus: "completed" });
+        expect(store.judgeBatches.listOpen()).toEqual([]);
+      });
+
+      it("keeps batches of two providers with the same id apart", () => {
+        const openai = makeStoredJudgeBatch({ id: "same" });
+        const anthropic = makeStoredJudgeBatch({ id: "same", provider: "anthropic.batch" });
+        store.judgeBatches.save(openai);
+        store.judgeBatches.save(anthropic);
+        expect(store.judgeBatches.listOpen()).toHaveLength(2);
+        store.judgeBatches.save({ ...openai, state: "closed" });
+        expect(store.judgeBatches.listOpen()).toEqual([anthropic]);
+      });
+
+      it("lists open batches oldest first, whatever the order they were saved in", () => {
+        const later = makeStoredJudgeBatch({ id: "later", createdAt: "2025-01-02T00:00:00.000Z" });
+        const earlier = makeStoredJudgeBatch({
+          id: "earlier",
+          createdAt: "2025-01-01T00:00:00.000Z",
+        });
+        store.judgeBatches.save(later);
+        store.judgeBatches.save(earlier);
+        expect(store.judgeBatches.listOpen().map((batch) => batch.id)).toEqual([
+          "earlier",
+          "later",
+        ]);
+      });
+
+      it("lists every batch, open or closed, in the order first saved (what an export copies)", () => {
+        const first = makeStoredJudgeBatch({ id: "first", createdAt: "2025-01-02T00:00:00.000Z" });
+        const second = makeStoredJudgeBatch({
+          id: "second",
+          createdAt: "2025-01-01T00:00:00.000Z",
+        });
+        store.judgeBatches.save(first);
+        store.judgeBatches.save(second);
+        const closed = { ...first, state: "closed" as const, providerStatus: "completed" };
+        store.judgeBatches.save(closed);
+        expect(store.judgeBatches.list?.()).toEqual([closed, second]);
+      });
+
+      it("round-trips a batch of 50,000 request keys", () => {
+        const requestKeys = Array.from({ length: 50_000 }, (_, index) =>
+          index.toString(16).padStart(64, "0"),
+        );
+        store.judgeBatches.save(makeStoredJudgeBatch({ requestKeys }));
+        expect(store.judgeBatches.listOpen()[0]?.requestKeys).toEqual(requestKeys);
+      });
+
+      it("keeps batches apart from the objects given and returned", () => {
+        const batch = makeStoredJudgeBatch();
+        store.judgeBatches.save(batch);
+        batch.requestKeys.push("key-d");
+        const read = store.judgeBatches.listOpen()[0];
+        read?.requestKeys.splice(0);
+        expect(store.judgeBatches.listOpen()[0]?.requestKeys).toEqual(["key-a", "key-b", "key-c"]);
+      });
+    });
+
     describe("once closed", () => {
       it("throws a StoreError from every method, and closing again is harmless", () => {
         store.startRun(makeStoredRun());
@@ -790,7 +977,12 @@ export function describeRunStoreContract(options: RunStoreContractOptions): void
         expect(() => store.heartbeatRun({ runId: "run-1", owner: makeRunOwner() })).toThrow(
           StoreError,
         );
+        expect(() => store.saveCalibration(calibrationReport())).toThrow(StoreError);
+        expect(() => store.getCalibration("calibration-1")).toThrow(StoreError);
+        expect(() => store.listCalibrations()).toThrow(StoreError);
         expect(() => store.judgeCache.get("key")).toThrow(StoreError);
+        expect(() => store.judgeBatches.listOpen()).toThrow(StoreError);
+        expect(() => store.judgeBatches.save(makeStoredJudgeBatch())).toThrow(StoreError);
         expect(() =>
           store.judgeCache.set("key", {
             text: "t",

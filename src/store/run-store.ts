@@ -1,3 +1,4 @@
+import type { CalibrationReport } from "../results/calibration-report.ts";
 import type { EvaluationSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
 
 /**
@@ -120,6 +121,18 @@ export interface RunStore {
   getTestResultsVersion(runId: string): TestResultsVersion;
   /** Runs, newest first. */
   listRuns(options?: { limit?: number }): StoredRun[];
+  /**
+   * Keeps a calibration report (`verdict calibrate`), linked to the run that scored its rows
+   * (`report.runId`, which must be stored). Refuses a second report with the same id.
+   */
+  saveCalibration(report: CalibrationReport): void;
+  /** A calibration report by id, or `null`. */
+  getCalibration(id: string): CalibrationReport | null;
+  /**
+   * Calibration reports, newest first (by `createdAt`, then by saving order); with `runId`,
+   * only those of that run.
+   */
+  listCalibrations(options?: { runId?: string; limit?: number }): CalibrationReport[];
   close(): void;
 }
 
@@ -173,4 +186,44 @@ export type JudgeCacheClaim = { answer: CachedJudgeAnswer } | { lease: JudgeCach
 export interface JudgeCacheLease {
   /** Ends the lease (no answer was stored): a waiting process takes over at once. Idempotent. */
   release(): void;
+}
+
+/**
+ * A provider batch of judge requests (OpenAI Batch, Anthropic Message Batches) that a run
+ * submitted: kept so that a run killed while it waits resumes polling the batch instead of
+ * submitting (and paying for) its requests again.
+ */
+export interface StoredJudgeBatch {
+  /** The provider's id of the batch, e.g. `"batch_abc123"`. */
+  id: string;
+  /** Who runs it, e.g. `"openai.batch"`: with `id`, what identifies the batch. */
+  provider: string;
+  /** The name of the judge whose requests it holds, e.g. `"openai:gpt-4.1"`. */
+  judge: string;
+  /** The judge cache keys of its requests, which are also its lines' ids. */
+  requestKeys: string[];
+  /** `"open"`: submitted, its results not read yet; `"closed"`: read, or given up. */
+  state: "open" | "closed";
+  /** The provider's last word on it: `validating`, `in_progress`, `completed`, `expired`, … */
+  providerStatus: string;
+  /** ISO time it was submitted. */
+  createdAt: string;
+  /** ISO time of its last change. */
+  updatedAt: string;
+}
+
+/**
+ * The judge batches a store keeps (see {@link StoredJudgeBatch}). Like the judge cache, it
+ * belongs to no run: any run that asks one of a batch's requests again picks the batch up.
+ */
+export interface JudgeBatchLog {
+  /** Adds a batch, or replaces the one with the same `provider` and `id`. */
+  save(batch: StoredJudgeBatch): void;
+  /** The open batches, oldest first. */
+  listOpen(): StoredJudgeBatch[];
+  /**
+   * Every batch, open or closed, in the order they were first saved: what `verdict store
+   * export` copies. Optional for logs of your own.
+   */
+  list?(): StoredJudgeBatch[];
 }

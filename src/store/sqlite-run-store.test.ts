@@ -3,12 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
+import { calibrationReport } from "../../test/fixtures/calibration.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
 import { describeJudgeLeaseContract } from "./judge-lease-contract.ts";
 import {
   describeRunStoreContract,
   makeRunOwner,
+  makeStoredJudgeBatch,
   makeStoredRun,
   makeStoredTestResult,
   makeSummary,
@@ -159,7 +161,7 @@ describe("SqliteRunStore", () => {
     raw.close();
   });
 
-  it("migrates a schema 1 file in place: its runs stay readable, with no owner, take heartbeats and versioned results", () => {
+  it("migrates a schema 1 file in place: its runs stay readable, with no owner, take heartbeats, versioned results and calibrations", () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
     const writer = new SqliteRunStore({ path: databasePath });
     writer.startRun(makeStoredRun({ identifier: "before-owners" }));
@@ -168,6 +170,8 @@ describe("SqliteRunStore", () => {
     // Turn the file back into what verdict wrote before run owners existed.
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
+      DROP TABLE judge_batches;
+      DROP TABLE calibrations;
       DROP INDEX test_results_by_version;
       ALTER TABLE test_results DROP COLUMN version;
       ALTER TABLE runs DROP COLUMN owner_pid;
@@ -191,11 +195,46 @@ describe("SqliteRunStore", () => {
     expect(reader.getTestResultsVersion("run-1")).toEqual({ count: 1, version: 0 });
     reader.saveTestResult("run-1", makeStoredTestResult(1));
     expect(reader.getTestResults("run-1", { changedAfter: 0 })).toEqual([makeStoredTestResult(1)]);
+    reader.saveCalibration(calibrationReport());
+    expect(reader.listCalibrations({ runId: "run-1" })).toEqual([calibrationReport()]);
     reader.close();
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(6);
+  });
+
+  it("migrates a schema 4 file in place: its runs and cached answers stay, and it keeps judge batches", () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const writer = new SqliteRunStore({ path: databasePath });
+    writer.startRun(makeStoredRun({ identifier: "before-batches" }));
+    writer.judgeCache.set("key", {
+      text: "t",
+      object: undefined,
+      inputTokens: 1,
+      outputTokens: 2,
+      costUsd: null,
+    });
+    writer.close();
+    // Turn the file back into what verdict wrote before judge batches existed.
+    const raw = new DatabaseSync(databasePath);
+    raw.exec(`
+      DROP TABLE judge_batches;
+      ALTER TABLE runs DROP COLUMN shard_count;
+      DROP TABLE run_parts;
+      DROP TABLE judge_leases;
+      PRAGMA user_version = 4;
+    `);
+    raw.close();
+
+    const reader = new SqliteRunStore({ path: databasePath });
+    expect(reader.getRun("before-batches")?.identifier).toBe("before-batches");
+    expect(reader.judgeCache.get("key")?.text).toBe("t");
+    expect(reader.judgeBatches.listOpen()).toEqual([]);
+    const batch = makeStoredJudgeBatch();
+    reader.judgeBatches.save(batch);
+    expect(reader.judgeBatches.listOpen()).toEqual([batch]);
+    reader.close();
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

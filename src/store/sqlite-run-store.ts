@@ -3,6 +3,8 @@ import path from "node:path";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { createVerdictHome } from "../config/create-verdict-home.ts";
 import { StoreError } from "../errors/store-error.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
+import { calibrationReportSchema } from "../results/calibration-schema.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
@@ -11,10 +13,12 @@ import { loadNodeSqlite } from "./load-node-sqlite.ts";
 import { checkShard, checkShardJoins } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
+  JudgeBatchLog,
   JudgeCache,
   RunOwner,
   RunShard,
   RunStore,
+  StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
@@ -24,6 +28,8 @@ import { toStoredJson } from "./stored-json.ts";
 import {
   numberOrNull,
   textOrNull,
+  toCalibrationReport,
+  toStoredJudgeBatch,
   toStoredRun,
   toStoredRunPart,
   toStoredTestResult,
@@ -115,7 +121,36 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
       ALTER TABLE test_results ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
       CREATE INDEX test_results_by_version ON test_results (run_id, version);
     `),
-  // 4: runs that shards write into together, each shard's part; leases on judge requests, so
+  // 4: calibration reports (`verdict calibrate`), each linked to the run that scored its rows.
+  (database) =>
+    database.exec(`
+      CREATE TABLE calibrations (
+        id TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        report TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX calibrations_by_run ON calibrations (run_id, created_at);
+      CREATE INDEX calibrations_by_time ON calibrations (created_at);
+    `),
+  // 5: provider batches of judge requests, so a run killed while it waits resumes polling them.
+  (database) =>
+    database.exec(`
+      CREATE TABLE judge_batches (
+        provider TEXT NOT NULL,
+        id TEXT NOT NULL,
+        judge TEXT NOT NULL,
+        request_keys TEXT NOT NULL,
+        state TEXT NOT NULL,
+        provider_status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (provider, id)
+      ) STRICT;
+      CREATE INDEX judge_batches_open ON judge_batches (state, created_at);
+    `),
+  // 6: runs that shards write into together, each shard's part; leases on judge requests, so
   // that processes sharing the file ask each request once.
   (database) =>
     database.exec(`
@@ -215,6 +250,17 @@ function prepareStatements(database: DatabaseSync) {
       `SELECT count(*) AS count, coalesce(max(version), 0) AS version
        FROM test_results WHERE run_id = ?`,
     ),
+    saveCalibration: database.prepare(
+      "INSERT INTO calibrations (id, run_id, created_at, metric, report) VALUES (?, ?, ?, ?, ?)",
+    ),
+    calibrationById: database.prepare("SELECT report FROM calibrations WHERE id = ?"),
+    calibrationsNewestFirst: database.prepare(
+      "SELECT report FROM calibrations ORDER BY created_at DESC, rowid DESC LIMIT ?",
+    ),
+    calibrationsOfRun: database.prepare(
+      `SELECT report FROM calibrations WHERE run_id = ?
+       ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+    ),
     cachedAnswer: database.prepare(
       "SELECT text, object, input_tokens, output_tokens, cost_usd FROM judge_cache WHERE key = ?",
     ),
@@ -239,6 +285,23 @@ function prepareStatements(database: DatabaseSync) {
          text = excluded.text, object = excluded.object, input_tokens = excluded.input_tokens,
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd,
          created_at = excluded.created_at`,
+    ),
+    saveBatch: database.prepare(
+      `INSERT INTO judge_batches
+         (provider, id, judge, request_keys, state, provider_status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (provider, id) DO UPDATE SET
+         judge = excluded.judge, request_keys = excluded.request_keys, state = excluded.state,
+         provider_status = excluded.provider_status, created_at = excluded.created_at,
+         updated_at = excluded.updated_at`,
+    ),
+    openBatches: database.prepare(
+      `SELECT provider, id, judge, request_keys, state, provider_status, created_at, updated_at
+       FROM judge_batches WHERE state = 'open' ORDER BY created_at, rowid`,
+    ),
+    allBatches: database.prepare(
+      `SELECT provider, id, judge, request_keys, state, provider_status, created_at, updated_at
+       FROM judge_batches ORDER BY rowid`,
     ),
   } satisfies Record<string, StatementSync>;
 }
@@ -322,6 +385,8 @@ export class SqliteRunStore implements RunStore {
   readonly path: string;
   /** Judge answers, kept in the same file. */
   readonly judgeCache: JudgeCache;
+  /** Judge batches in flight, kept in the same file. */
+  readonly judgeBatches: JudgeBatchLog;
   private database: DatabaseSync | null;
   private statements: Statements | null;
 
@@ -412,6 +477,31 @@ export class SqliteRunStore implements RunStore {
             answer: toCachedAnswer(row),
             createdAt: String(row.created_at),
           })),
+        ),
+    };
+    this.judgeBatches = {
+      save: (batch) => {
+        const action = `save judge batch "${batch.id}"`;
+        this.use(action, (statements) => {
+          statements.saveBatch.run(
+            batch.provider,
+            batch.id,
+            redactSecretText(batch.judge),
+            this.toJson(action, batch.requestKeys),
+            batch.state,
+            batch.providerStatus,
+            batch.createdAt,
+            batch.updatedAt,
+          );
+        });
+      },
+      list: () =>
+        this.use("list judge batches", (statements) =>
+          statements.allBatches.all().map(toStoredJudgeBatch),
+        ),
+      listOpen: () =>
+        this.use("list open judge batches", (statements) =>
+          statements.openBatches.all().map(toStoredJudgeBatch),
         ),
     };
   }
@@ -620,6 +710,51 @@ export class SqliteRunStore implements RunStore {
       return statements.runsNewestFirst
         .all(limit)
         .map((row) => toStoredRun(row, (id) => this.partsOf(statements, id)));
+    });
+  }
+
+  saveCalibration(report: CalibrationReport): void {
+    const action = `save calibration "${report.id}"`;
+    this.use(action, (statements) => {
+      if (statements.runById.get(report.runId) === undefined) {
+        throw this.failure(
+          action,
+          `there is no run "${report.runId}" to link it to: store the run that scored the rows first`,
+        );
+      }
+      try {
+        statements.saveCalibration.run(
+          report.id,
+          report.runId,
+          report.createdAt,
+          report.metric.name,
+          this.toJson(action, report),
+        );
+      } catch (error) {
+        if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
+        throw this.failure(action, "a calibration with this id already exists: choose another id");
+      }
+    });
+  }
+
+  getCalibration(id: string): CalibrationReport | null {
+    return this.use(`read calibration "${id}"`, (statements) => {
+      const row = statements.calibrationById.get(id);
+      return row === undefined ? null : toCalibrationReport(row);
+    });
+  }
+
+  listCalibrations(options: { runId?: string; limit?: number } = {}): CalibrationReport[] {
+    return this.use("list calibrations", (statements) => {
+      const limit = options.limit ?? -1;
+      if (options.limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+        throw this.failure("list calibrations", "limit must be a non-negative integer");
+      }
+      const rows =
+        options.runId === undefined
+          ? statements.calibrationsNewestFirst.all(limit)
+          : statements.calibrationsOfRun.all(options.runId, limit);
+      return rows.map(toCalibrationReport);
     });
   }
 

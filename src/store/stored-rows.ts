@@ -1,7 +1,15 @@
+import type { CalibrationReport } from "../results/calibration-report.ts";
+import { calibrationReportSchema } from "../results/calibration-schema.ts";
 import type { RunStatus } from "../results/evaluation-result.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
 import { shardedRunOwner } from "./run-shards.ts";
-import type { RunOwner, StoredRun, StoredRunPart, StoredTestResult } from "./run-store.ts";
+import type {
+  RunOwner,
+  StoredJudgeBatch,
+  StoredRun,
+  StoredRunPart,
+  StoredTestResult,
+} from "./run-store.ts";
 
 /**
  * A row as a SQL store reads it. The SQLite and PostgreSQL stores name their columns alike, so
@@ -85,5 +93,24 @@ export function toStoredTestResult(row: StoreRow): StoredTestResult {
     fingerprint: text(row, "fingerprint"),
     // Read through the result schema: results stored by older versions get today's fields.
     result: testResultSchema.parse(JSON.parse(text(row, "result"))),
+  };
+}
+
+/** A calibration report from its `report` column, read through the schema (a report written by a later version keeps the fields this one knows). */
+export function toCalibrationReport(row: StoreRow): CalibrationReport {
+  return calibrationReportSchema.parse(JSON.parse(text(row, "report")));
+}
+
+/** A judge batch from a `judge_batches` row. */
+export function toStoredJudgeBatch(row: StoreRow): StoredJudgeBatch {
+  return {
+    id: text(row, "id"),
+    provider: text(row, "provider"),
+    judge: text(row, "judge"),
+    requestKeys: JSON.parse(text(row, "request_keys")) as string[],
+    state: text(row, "state") as StoredJudgeBatch["state"],
+    providerStatus: text(row, "provider_status"),
+    createdAt: text(row, "created_at"),
+    updatedAt: text(row, "updated_at"),
   };
 }

@@ -1,5 +1,9 @@
-import type { IncomingMessage } from "node:http";
 import { defaultAnswer } from "../judge/default-answer.ts";
+import {
+  anthropicErrorBody,
+  parseFakeAnthropicRequest,
+  renderFakeAnthropicAnswer,
+} from "./fake-anthropic-messages.ts";
 import {
   errorBody,
   type FakeReply,
@@ -59,9 +63,13 @@ function invalidRequest(options: {
   status?: number;
   message: string;
   param?: string | null;
+  /** Anthropic's error body instead of OpenAI's. */
+  anthropic?: boolean;
 }): Outcome {
   const status = options.status ?? 400;
-  const body = errorBody({ status, message: options.message, param: options.param ?? null });
+  const body = options.anthropic
+    ? anthropicErrorBody({ status, message: options.message })
+    : errorBody({ status, message: options.message, param: options.param ?? null });
   return jsonOutcome({ status, body });
 }
 
@@ -73,12 +81,16 @@ export async function answerFakeOpenAIRequest(options: {
   script: FakeOpenAIScript;
   endpoint: Endpoint;
   body: Buffer | null;
-  request: IncomingMessage;
+  /** The request's headers (lower-case names), as Node gives them. */
+  headers: Record<string, string | string[] | undefined>;
+  method: string;
   pathname: string;
+  /** For a line of a batch: the batch's id. */
+  batchId?: string;
 }): Promise<Outcome> {
   const { script, endpoint, body } = options;
   if (endpoint === "unknown") {
-    const message = `Invalid URL (${options.request.method} ${options.pathname})`;
+    const message = `Invalid URL (${options.method} ${options.pathname})`;
     return invalidRequest({ status: 404, message });
   }
   if (endpoint === "models") {
@@ -91,33 +103,54 @@ export async function answerFakeOpenAIRequest(options: {
     }));
     return jsonOutcome({ status: 200, body: { object: "list", data } });
   }
+  const anthropic = endpoint === "messages";
   if (body === null) {
-    return invalidRequest({ status: 413, message: "The request body is too large." });
+    return invalidRequest({ status: 413, message: "The request body is too large.", anthropic });
   }
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(body.toString("utf8"));
   } catch {
     return invalidRequest({
+      anthropic,
       message:
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't " +
         "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was " +
         "sent was not valid JSON.)",
     });
   }
-  const headers = redactHeaders({ request: options.request });
-  const parsed = parseFakeOpenAIRequest({ endpoint, body: parsedBody, headers });
-  if (!parsed.ok) return invalidRequest({ message: parsed.message, param: parsed.param });
-  const request = parsed.request;
+  const headers = redactHeaders(options.headers);
+  const parsed = anthropic
+    ? parseFakeAnthropicRequest({ body: parsedBody, headers })
+    : parseFakeOpenAIRequest({ endpoint, body: parsedBody, headers });
+  if (!parsed.ok) {
+    return invalidRequest({ message: parsed.message, param: parsed.param, anthropic });
+  }
+  if (anthropic && parsed.request.stream) {
+    return invalidRequest({
+      message: "The fake server answers Anthropic messages without streaming: leave stream out.",
+      param: "stream",
+      anthropic,
+    });
+  }
+  const request: FakeOpenAIRequest =
+    options.batchId === undefined
+      ? parsed.request
+      : { ...parsed.request, batchId: options.batchId };
+  if (request.batchId !== undefined && request.stream) {
+    return invalidRequest({ message: "Streaming is not supported in batches.", param: "stream" });
+  }
   script.requests.push(request);
   script.sequence++;
   const chosen = script.faults?.draw(request) ?? (await chooseReply({ script, request }));
   return answer({ request, chosen, sequence: script.sequence });
 }
 
-function redactHeaders(options: { request: IncomingMessage }): Record<string, string> {
+function redactHeaders(
+  given: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.request.headers)) {
+  for (const [name, value] of Object.entries(given)) {
     if (value === undefined) continue;
     headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
@@ -163,7 +196,11 @@ function answer(options: {
       if (chosen.retryAfterSeconds !== undefined) {
         headers["retry-after"] = String(chosen.retryAfterSeconds);
       }
-      return jsonOutcome({ status: chosen.status, body: errorBody(chosen), headers });
+      const body =
+        request.endpoint === "messages"
+          ? anthropicErrorBody({ status: chosen.status, message: chosen.message })
+          : errorBody(chosen);
+      return jsonOutcome({ status: chosen.status, body, headers });
     }
     default: {
       const content =
@@ -180,7 +217,9 @@ function answer(options: {
         inputTokens: estimateTokens(request.prompt) + TOKENS_PER_IMAGE * request.images.length,
         outputTokens: estimateTokens(content),
       };
-      const rendered = renderFakeOpenAIAnswer({
+      const render =
+        request.endpoint === "messages" ? renderFakeAnthropicAnswer : renderFakeOpenAIAnswer;
+      const rendered = render({
         request,
         content,
         finishReason: chosen.kind === "fill" ? undefined : chosen.finishReason,

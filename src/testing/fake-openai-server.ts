@@ -8,10 +8,20 @@ import {
   jsonOutcome,
   type Outcome,
 } from "./answer-fake-openai-request.ts";
+import {
+  type FakeBatchOptions,
+  FakeBatchService,
+  type FakeBatchSummary,
+} from "./fake-openai-batches.ts";
 import { errorBody, type FakeReply, type FakeResponder } from "./fake-openai-replies.ts";
 import { createFaultInjector, type FakeFaults } from "./fault-injector.ts";
 import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
+export type {
+  FakeBatchInfo,
+  FakeBatchOptions,
+  FakeBatchSummary,
+} from "./fake-openai-batches.ts";
 export {
   type FakeAnswerReplyOptions,
   type FakeErrorReplyOptions,
@@ -36,6 +46,12 @@ export interface FakeOpenAIServerOptions {
    * your choice), 503, 500, or dropped, the same ones for the same seed. @default none
    */
   faults?: FakeFaults;
+  /**
+   * How batches (`POST /v1/files` + `POST /v1/batches`) run: how long until they end, and
+   * which expire. Each line is answered as the same request sent directly would be (replies,
+   * responder, faults). @default each batch ends at its first retrieval, every line answered
+   */
+  batches?: FakeBatchOptions;
   /** Interface to listen on. @default "127.0.0.1" */
   host?: string;
   /** Port to listen on. @default 0 (an ephemeral port) */
@@ -46,14 +62,20 @@ export interface FakeOpenAIServerOptions {
 export interface FakeOpenAIServerStats {
   /** HTTP requests under `/v1`, whatever their fate. */
   requests: number;
-  /** Per endpoint: `responses`, `chat.completions`, `models`, `unknown`. */
+  /**
+   * Per endpoint: `responses`, `chat.completions`, `models`, `files.create`, `files.retrieve`,
+   * `files.content`, `batches.create`, `batches.retrieve`, `batches.cancel`, `batches.list`,
+   * `unknown`.
+   */
   byEndpoint: Record<string, number>;
   /** Per HTTP status (`"200"`, `"429"`…), and `"dropped"` for dropped connections. */
   byStatus: Record<string, number>;
   /** Requests received and not yet answered. */
   inFlight: number;
   peakInFlight: number;
-  /** Estimated tokens (4 characters a token, 85 an image) of successful answers. */
+  /** Batch lines answered (each also counted in `requests` of the server, not in these stats' `requests`). */
+  batchLines: number;
+  /** Estimated tokens (4 characters a token, 85 an image) of successful answers, batch lines included. */
   inputTokens: number;
   outputTokens: number;
 }
@@ -72,11 +94,15 @@ export interface FakeOpenAIServer {
   setLatency(latencyMs: number): void;
   /** Replaces the responder used once the queue is empty; `undefined` gives the default answer. */
   setResponder(respond: FakeResponder | undefined): void;
+  /** Every batch created since start (or the last `reset()`), oldest first, with its status. */
+  batches(): FakeBatchSummary[];
+  /** Replaces how batches run (see `batches`), for batches that have not ended yet too. */
+  setBatchOptions(options: FakeBatchOptions): void;
   /** Replaces the seeded faults (see `faults`), from the next call on; `undefined` for none. */
   setFaults(faults: FakeFaults | undefined): void;
   /**
-   * Clears recorded requests, counters and queued replies, and restarts the faults' draws;
-   * keeps responder, faults and latency.
+   * Clears recorded requests, counters, queued replies, files and batches, and restarts the
+   * faults' draws; keeps responder, faults, latency and batch options.
    */
   reset(): void;
   /** Stops listening and closes every connection, idle keep-alive ones included. */
@@ -87,6 +113,7 @@ interface ServerState extends FakeOpenAIScript {
   latencyMs: number;
   stats: FakeOpenAIServerStats;
   closing: AbortController;
+  batches: FakeBatchService;
 }
 
 // Request bodies past this size are refused: they carry images as data URLs, not gigabytes.
@@ -115,7 +142,20 @@ export async function startFakeOpenAIServer(
     sequence: 0,
     faults: options.faults === undefined ? undefined : createFaultInjector(options.faults),
     closing: new AbortController(),
+    batches: undefined as unknown as FakeBatchService,
   };
+  state.batches = new FakeBatchService({
+    batches: options.batches ?? {},
+    script: state,
+    onLine: (outcome) => {
+      const stats = state.stats;
+      stats.batchLines++;
+      if (outcome.kind === "send" && outcome.usage !== null) {
+        stats.inputTokens += outcome.usage.inputTokens;
+        stats.outputTokens += outcome.usage.outputTokens;
+      }
+    },
+  });
   const server = createServer((request, response) => {
     // Nothing a client sends may crash the process that runs the tests.
     handle({ state, request, response }).catch(() => response.destroy());
@@ -143,6 +183,10 @@ export async function startFakeOpenAIServer(
     setResponder: (respond) => {
       state.respond = respond;
     },
+    batches: () => state.batches.summaries(),
+    setBatchOptions: (batchOptions) => {
+      state.batches.options = batchOptions;
+    },
     setFaults: (faults) => {
       state.faults = faults === undefined ? undefined : createFaultInjector(faults);
     },
@@ -151,6 +195,7 @@ export async function startFakeOpenAIServer(
       state.requests.length = 0;
       state.queue.length = 0;
       state.sequence = 0;
+      state.batches.reset();
       state.stats = emptyStats({ inFlight: state.stats.inFlight });
     },
     close: () => {
@@ -171,6 +216,7 @@ function emptyStats(options: { inFlight: number }): FakeOpenAIServerStats {
     byStatus: {},
     inFlight: options.inFlight,
     peakInFlight: options.inFlight,
+    batchLines: 0,
     inputTokens: 0,
     outputTokens: 0,
   };
@@ -192,23 +238,34 @@ async function handle(options: {
     send({ response, outcome: jsonOutcome({ status: 200, body: state.stats }) });
     return;
   }
+  const batchRoute = FakeBatchService.routeOf({ method, pathname: url.pathname });
   const endpoint = routeOf({ method, pathname: url.pathname });
   const stats = state.stats;
   stats.requests++;
-  increment({ counts: stats.byEndpoint, key: endpoint });
+  increment({ counts: stats.byEndpoint, key: batchRoute ?? endpoint });
   stats.inFlight++;
   stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
   try {
     let outcome: Outcome;
     try {
       const body = await readBody({ request });
-      outcome = await answerFakeOpenAIRequest({
-        script: state,
-        endpoint,
-        body,
-        request,
-        pathname: url.pathname,
-      });
+      outcome =
+        batchRoute !== null
+          ? await state.batches.answer({
+              route: batchRoute,
+              pathname: url.pathname,
+              search: url.searchParams,
+              body,
+              headers: request.headers,
+            })
+          : await answerFakeOpenAIRequest({
+              script: state,
+              endpoint,
+              body,
+              headers: request.headers,
+              method,
+              pathname: url.pathname,
+            });
     } catch (error) {
       const message = `The fake OpenAI server failed: ${error instanceof Error ? error.message : String(error)}`;
       outcome = jsonOutcome({ status: 500, body: errorBody({ status: 500, message }) });
@@ -240,6 +297,7 @@ function routeOf(options: { method: string; pathname: string }): Endpoint {
   const path = options.pathname.replace(/\/+$/, "");
   if (options.method === "POST" && path === "/v1/responses") return "responses";
   if (options.method === "POST" && path === "/v1/chat/completions") return "chat.completions";
+  if (options.method === "POST" && path === "/v1/messages") return "messages";
   if (options.method === "GET" && path === "/v1/models") return "models";
   return "unknown";
 }

@@ -5,6 +5,9 @@
  */
 export {
   type FakeAnswerReplyOptions,
+  type FakeBatchInfo,
+  type FakeBatchOptions,
+  type FakeBatchSummary,
   type FakeErrorReplyOptions,
   type FakeFaults,
   type FakeFinishReason,

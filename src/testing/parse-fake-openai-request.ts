@@ -1,7 +1,10 @@
 /** One model call the fake OpenAI server received, as a test would check it. */
 export interface FakeOpenAIRequest {
-  /** Which API was called: `POST /v1/responses` or `POST /v1/chat/completions`. */
-  endpoint: "responses" | "chat.completions";
+  /**
+   * Which API was called: `POST /v1/responses`, `POST /v1/chat/completions`, or Anthropic's
+   * `POST /v1/messages` (the fake server answers the Anthropic Messages API too).
+   */
+  endpoint: "responses" | "chat.completions" | "messages";
   model: string;
   /** All text of all input messages (instructions, system, user, assistant, tool), joined by "\n". */
   prompt: string;
@@ -20,6 +23,8 @@ export interface FakeOpenAIRequest {
   body: unknown;
   /** Request headers (lower-case names), with `authorization` redacted to `Bearer ***`. */
   headers: Record<string, string>;
+  /** The batch the request came in as a line of, when it did (`POST /v1/batches`). */
+  batchId?: string;
 }
 
 /** What {@link parseFakeOpenAIRequest} makes of a body: a request, or why it is not one. */
@@ -34,7 +39,7 @@ type Json = Record<string, unknown>;
  * says which required field is missing, as OpenAI's 400 would.
  */
 export function parseFakeOpenAIRequest(options: {
-  endpoint: FakeOpenAIRequest["endpoint"];
+  endpoint: "responses" | "chat.completions";
   body: unknown;
   headers: Record<string, string>;
 }): ParsedFakeOpenAIRequest {
@@ -126,7 +131,7 @@ type Format = Pick<FakeOpenAIRequest, "responseFormat" | "jsonSchema" | "toolNam
  * A forced tool choice (`"required"` or a named function) wins; with `"auto"`, a requested
  * JSON format wins over the tools, as a model asked for both ends with the structured answer.
  */
-function readFormat(options: { endpoint: FakeOpenAIRequest["endpoint"]; body: Json }): Format {
+function readFormat(options: { endpoint: "responses" | "chat.completions"; body: Json }): Format {
   const { endpoint, body } = options;
   const tools = readFunctionTools({ endpoint, tools: body.tools });
   const choice = body.tool_choice;
@@ -154,7 +159,7 @@ function readFormat(options: { endpoint: FakeOpenAIRequest["endpoint"]; body: Js
 }
 
 function readFunctionTools(options: {
-  endpoint: FakeOpenAIRequest["endpoint"];
+  endpoint: "responses" | "chat.completions";
   tools: unknown;
 }): Array<{ name: string; parameters: Record<string, unknown> | null }> {
   if (!Array.isArray(options.tools)) return [];
@@ -171,7 +176,7 @@ function readFunctionTools(options: {
 }
 
 function readChoiceName(options: {
-  endpoint: FakeOpenAIRequest["endpoint"];
+  endpoint: "responses" | "chat.completions";
   choice: Json;
 }): string | null {
   const { choice } = options;

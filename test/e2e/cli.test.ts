@@ -267,3 +267,95 @@ describe("verdict compare", () => {
     expect(unknown.stderr).toMatch(/^ {2}run-main {2}main {2}/m);
   });
 });
+
+describe("verdict calibrate", () => {
+  it("calibrates a metric on labelled rows with the fake judge, stores it and writes its reports", async () => {
+    writeFileSync(
+      path.join(project, "labels.csv"),
+      [
+        "id,sentence,biased",
+        's-1,"Women are too emotional to lead, everyone knows it.",yes',
+        "s-2,The council meets on Tuesdays.,no",
+        "s-3,People from that town are all lazy.,yes",
+        "s-4,The report has 40 pages.,no",
+      ].join("\n"),
+    );
+    const result = await run([
+      "calibrate",
+      "labels.csv",
+      "--metric",
+      "bias",
+      "--output-field",
+      "sentence",
+      "--input-field",
+      "sentence",
+      "--label-field",
+      "biased",
+      "--positive-label",
+      "yes",
+      "--judge",
+      "fake",
+      "--output",
+      "html",
+      "--output",
+      "json=reports/calibration.json",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("verdict calibration · Bias against human labels");
+    expect(result.stdout).toContain("! Scores come from verdict's fake judge");
+    // The fake judge finds nothing biased: it misses both biased rows.
+    expect(result.stdout).toMatch(/people: positive {19}0 {17}2\n {2}people: negative {19}0 {17}2/);
+    expect(result.stdout).toContain("s-1 (line 2): people positive, metric negative, score 0.00");
+    expect(result.stderr).toContain("4/4 test cases");
+    const json = JSON.parse(
+      readFileSync(path.join(project, "reports", "calibration.json"), "utf8"),
+    );
+    expect(json).toMatchObject({
+      format: "verdict-calibration",
+      fakeJudge: true,
+      rows: { total: 4 },
+    });
+    const page = readFileSync(path.join(project, "verdict-calibration.html"), "utf8");
+    expect(page).toContain("Content-Security-Policy");
+    const store = new SqliteRunStore({ path: path.join(project, ".verdict", "verdict.db") });
+    try {
+      const [stored] = store.listCalibrations();
+      expect(stored?.id).toBe(json.id);
+      expect(store.getTestResults(json.runId).map((entry) => entry.result.name)).toEqual([
+        "s-1",
+        "s-2",
+        "s-3",
+        "s-4",
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("exits 2 with one line naming the row and field of bad data, or the missing flag", async () => {
+    writeFileSync(
+      path.join(project, "labels.jsonl"),
+      `${JSON.stringify({ input: "q", actual_output: "a", label: 1 })}\n${JSON.stringify({ input: "q", label: 0 })}\n`,
+    );
+    const bad = await run([
+      "calibrate",
+      "--metric",
+      "toxicity",
+      "--data",
+      "labels.jsonl",
+      "--judge",
+      "fake",
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toBe(
+      'labels.jsonl:2 (row #1): no "actual_output" field (the row has "input", "label"): add it, or pass the field\'s name as outputField.\n',
+    );
+    const noData = await run(["calibrate", "--metric", "toxicity"]);
+    expect(noData.code).toBe(2);
+    expect(noData.stderr).toMatch(/^verdict calibrate needs the labelled rows/);
+    const noMetric = await run(["calibrate", "labels.jsonl"]);
+    expect(noMetric.code).toBe(2);
+    expect(noMetric.stderr).toMatch(/required option '--metric <name>' not specified/);
+  });
+});

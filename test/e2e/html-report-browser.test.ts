@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportContent } from "../../src/evaluate/build-test-result.ts";
+import { renderCalibrationHtmlReport } from "../../src/report/calibration/calibration-html-report.ts";
 import { renderHtmlReport } from "../../src/report/html-report.ts";
 import { renderJUnitReport } from "../../src/report/junit-report.ts";
 import type {
@@ -18,6 +19,7 @@ import type {
 } from "../../src/results/evaluation-result.ts";
 import type { MetricData } from "../../src/results/metric-data.ts";
 import { image } from "../../src/test-case/image.ts";
+import { calibrationReport } from "../fixtures/calibration.ts";
 import { testResult as baseTestResult, metricData } from "../fixtures/results.ts";
 import { IMAGE_PAYLOAD, SCRIPT_PAYLOAD } from "../fixtures/xss-payloads.ts";
 
@@ -340,5 +342,39 @@ describe.skipIf(process.env.VERDICT_SKIP_BROWSER === "1")("HTML report in Chromi
     mkdirSync(dirname(SCREENSHOT_PATH), { recursive: true });
     await page.screenshot({ path: SCREENSHOT_PATH, fullPage: true });
     expect(statSync(SCREENSHOT_PATH).size).toBeGreaterThan(10_000);
+  });
+
+  it("shows a calibration page with hostile rows as text, loading nothing, in a narrow window", async () => {
+    const report = calibrationReport();
+    const example = report.disagreements[0];
+    if (example === undefined) throw new Error("the fixture has a disagreement");
+    report.disagreements = [
+      { ...example, name: `hostile ${PAYLOAD}`, actualOutput: PAYLOAD, reason: PAYLOAD },
+    ];
+    const file = join(workDirectory, "calibration.html");
+    writeFileSync(file, renderCalibrationHtmlReport({ report }));
+    const url = pathToFileURL(file).href;
+    const calibrationPage = await context.newPage();
+    const loaded: string[] = [];
+    calibrationPage.on("request", (request) => loaded.push(request.url()));
+    try {
+      await calibrationPage.setViewportSize({ width: 360, height: 800 });
+      await calibrationPage.goto(url, { waitUntil: "load" });
+      await expect(calibrationPage.title()).resolves.toBe("verdict calibration: Toxicity");
+      expect(await calibrationPage.getByText("Cohen's κ").first().isVisible()).toBe(true);
+      const wrong = calibrationPage.locator("details.case").first();
+      await wrong.locator(":scope > summary").click();
+      expect(await wrong.getByText(SCRIPT_PAYLOAD).count()).toBeGreaterThanOrEqual(2);
+      expect(
+        await calibrationPage.evaluate(() => (window as { __pwned?: unknown }).__pwned),
+      ).toBeUndefined();
+      expect(loaded).toEqual([url]);
+      const overflow = await calibrationPage.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+    } finally {
+      await calibrationPage.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
-import { formatPlural } from "../../report/format.ts";
+import { formatCount, formatPlural } from "../../report/format.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { type CopyStoreCounts, copyStore } from "../../store/copy-store.ts";
 import { type OpenedRunStore, openRunStore, storeUrlOf } from "../../store/open-run-store.ts";
@@ -114,10 +114,18 @@ function describeCounts(counts: CopyStoreCounts): string {
     counts.runsKept === 0
       ? ""
       : `; ${formatPlural(counts.runsKept, "run")} already there kept (missing results added)`;
-  return (
-    `Copied ${formatPlural(counts.runsCopied, "run")}, ${formatPlural(counts.testResults, "test result")} ` +
-    `and ${formatPlural(counts.judgeAnswers, "judge answer")}${kept}.`
-  );
+  const parts = [
+    formatPlural(counts.runsCopied, "run"),
+    formatPlural(counts.testResults, "test result"),
+    ...(counts.calibrations === 0 ? [] : [formatPlural(counts.calibrations, "calibration")]),
+    ...(counts.judgeBatches === 0
+      ? []
+      : [
+          `${formatCount(counts.judgeBatches)} judge ${counts.judgeBatches === 1 ? "batch" : "batches"}`,
+        ]),
+    formatPlural(counts.judgeAnswers, "judge answer"),
+  ];
+  return `Copied ${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}${kept}.`;
 }
 
 /** This project's store, to read from: never created. */

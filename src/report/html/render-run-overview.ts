@@ -13,6 +13,7 @@ import {
 } from "../format.ts";
 import { metricDistributions } from "../score-bins.ts";
 import { renderScoreHistogram } from "./render-score-histogram.ts";
+import { renderTime } from "./render-time.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
 /** Options of {@link renderRunOverview}. */
@@ -182,12 +183,4 @@ function renderFlakyCases(options: { result: EvaluationResult }): SafeHtml | nul
       html`<li><a href="#case-${String(entry.position)}">#${String(entry.position)} ${entry.name}</a>: passed ${String(entry.passedTrials)}/${String(entry.trials)} trials <small>(95% CI ${formatRateInterval(entry.passRateInterval)})</small></li>`,
   )}</ul>
 </section>`;
-}
-
-function renderTime(options: { iso: string }): SafeHtml {
-  const date = new Date(options.iso);
-  if (Number.isNaN(date.getTime())) return html`${options.iso}`;
-  // UTC, so the same report reads the same wherever it is opened.
-  const text = `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
-  return html`<time datetime="${date.toISOString()}">${text}</time>`;
 }

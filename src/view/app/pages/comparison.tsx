@@ -1,6 +1,7 @@
 import {
   formatPassRate,
   formatPlural,
+  formatPValue,
   formatScore,
   MISSING_VALUE,
 } from "../../../report/format.ts";
@@ -74,6 +75,12 @@ export function Comparison(props: { runId: string; baselineId: string; embedded?
                 Pass rate
               </th>
               <th scope="col">Change</th>
+              <th scope="col">
+                Paired tests
+                <span class="column-note">
+                  {data.alpha === null ? "off" : `significant when p < ${data.alpha}`}
+                </span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -83,6 +90,8 @@ export function Comparison(props: { runId: string; baselineId: string; embedded?
           </tbody>
         </table>
       </div>
+      <UnmatchedCases label="the baseline" names={data.unmatched.baseline} />
+      <UnmatchedCases label="this run" names={data.unmatched.candidate} />
       <Heading>Changed verdicts</Heading>
       {data.changes.length === 0 ? (
         <p class="empty">No test case changed its verdict.</p>
@@ -131,9 +140,42 @@ function MetricChangeRow(props: { metric: MetricChange }) {
             regression: {regression}
           </span>
         ))}
+        {metric.notSignificant.map((text) => (
+          <span class="cell-note" key={text}>
+            within noise: {text}
+          </span>
+        ))}
       </td>
+      <td>{describeTests(metric.tests)}</td>
     </tr>
   );
+}
+
+/** Cases one run has and the other does not: listed, not compared. */
+function UnmatchedCases(props: { label: string; names: string[] }) {
+  const { names } = props;
+  if (names.length === 0) return null;
+  const shown = names.slice(0, 10).join(", ");
+  return (
+    <p class="section-note">
+      {`Only in ${props.label} (${names.length}, not compared): ${shown}${names.length > 10 ? ", …" : ""}`}
+    </p>
+  );
+}
+
+/** The paired tests of a metric, as `verdict compare` prints them (one-sided, "is it worse?"). */
+function describeTests(tests: MetricChange["tests"]): string {
+  if (tests === null) return "off (--no-stats)";
+  const parts: string[] = [];
+  if (tests.passFail) {
+    parts.push(
+      `pass/fail: ${tests.passFail.passToFail} pass→fail, ${tests.passFail.failToPass} fail→pass, ${formatPValue(tests.passFail.pValue)}`,
+    );
+  }
+  if (tests.scores) {
+    parts.push(`scores (${tests.scores.pairs} pairs): ${formatPValue(tests.scores.pValue)}`);
+  }
+  return parts.length === 0 ? "no paired cases" : parts.join("; ");
 }
 
 function ChangedCases(props: { changes: Change[]; data: RunComparisonView }) {

@@ -1,0 +1,324 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  createSyntheticJudge,
+  expectedKappa,
+  flipsRow,
+  type SyntheticRow,
+} from "../../test/fixtures/synthetic-judge.ts";
+import { DatasetFileError } from "../dataset/dataset-file-error.ts";
+import { ConfigError } from "../errors/config-error.ts";
+import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
+import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import { cohensKappa, wilsonInterval } from "../results/statistics.ts";
+import { MemoryRunStore } from "../store/memory-run-store.ts";
+import { MockJudge } from "../testing/mock-judge.ts";
+import { calibrate } from "./calibrate.ts";
+
+/** `count` rows, the first `positives` of them labelled 1, each with its own output. */
+function makeRows(count: number, positives: number): Array<SyntheticRow & { label: number }> {
+  return Array.from({ length: count }, (_, index) => ({
+    input: "Write a comment.",
+    actualOutput: `Comment ${index}: the neighbours' garden looks different today.`,
+    positive: index < positives,
+    label: index < positives ? 1 : 0,
+  }));
+}
+
+const asData = (rows: ReadonlyArray<SyntheticRow & { label: number | string }>) =>
+  rows.map((row) => ({ input: row.input, actual_output: row.actualOutput, label: row.label }));
+
+const quiet = { handleInterrupt: false, showProgress: false } as const;
+
+let directory: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), "verdict-calibrate-"));
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe("calibrate() with a synthetic judge of known error rate", () => {
+  it("finds exactly the judge's mistakes, and its intervals hold the true κ and accuracy", async () => {
+    const flipProbability = 0.2;
+    const seed = 5;
+    const rows = makeRows(160, 80);
+    const judge = createSyntheticJudge({ rows, flipProbability, seed });
+    const store = new MemoryRunStore();
+    const report = await calibrate({
+      metric: new ToxicityMetric({ model: judge }),
+      data: asData(rows),
+      store,
+      ...quiet,
+    });
+
+    // What the judge's coins say, row by row, is what calibrate() counted.
+    const flipped = rows.map((row) => flipsRow({ seed, flipProbability, ...row }));
+    const expected = {
+      truePositive: rows.filter((row, index) => row.positive && !flipped[index]).length,
+      falseNegative: rows.filter((row, index) => row.positive && flipped[index]).length,
+      falsePositive: rows.filter((row, index) => !row.positive && flipped[index]).length,
+      trueNegative: rows.filter((row, index) => !row.positive && !flipped[index]).length,
+    };
+    expect(report.confusion).toEqual(expected);
+    expect(report.disagreementCount).toBe(flipped.filter(Boolean).length);
+    expect(report.rows).toEqual({ total: 160, scored: 160, unscored: 0 });
+    expect(report.labels).toEqual({ positive: 80, negative: 80 });
+
+    const truth = expectedKappa({ prevalence: 0.5, flip: flipProbability });
+    const [kappaLow, kappaHigh] = report.kappaCi ?? [2, -2];
+    expect(kappaLow).toBeLessThanOrEqual(truth);
+    expect(kappaHigh).toBeGreaterThanOrEqual(truth);
+    const [accuracyLow, accuracyHigh] = report.accuracyCi ?? [2, -2];
+    expect(accuracyLow).toBeLessThanOrEqual(1 - flipProbability);
+    expect(accuracyHigh).toBeGreaterThanOrEqual(1 - flipProbability);
+    expect(report.accuracy).toBeCloseTo(1 - report.disagreementCount / 160, 12);
+
+    // Linked to the stored run that scored the rows, and listed under it.
+    expect(store.getRun(report.runId)?.status).toBe("completed");
+    expect(store.getTestResults(report.runId)).toHaveLength(160);
+    expect(store.listCalibrations({ runId: report.runId })).toEqual([report]);
+    expect(report.metric).toEqual({
+      name: "Toxicity",
+      threshold: 0.5,
+      lowerIsBetter: true,
+      strictMode: false,
+      judge: judge.name,
+    });
+    expect(report.spending.judgeCalls).toBe(judge.calls.length);
+  });
+
+  it("recovers κ and accuracy within their intervals in at least 93 of 100 seeds", () => {
+    // The same coins the judge tosses, for 100 seeds of 200 rows (60 positive): the runner
+    // counts exactly these (previous test), so the figures are the judge's own.
+    const rows = makeRows(200, 60);
+    const flipProbability = 0.15;
+    const truth = expectedKappa({ prevalence: 0.3, flip: flipProbability });
+    let kappaCovered = 0;
+    let accuracyCovered = 0;
+    for (let seed = 1; seed <= 100; seed++) {
+      const matrix: [[number, number], [number, number]] = [
+        [0, 0],
+        [0, 0],
+      ];
+      for (const row of rows) {
+        const said = flipsRow({ seed, flipProbability, ...row }) ? !row.positive : row.positive;
+        const cells = row.positive ? matrix[0] : matrix[1];
+        cells[said ? 0 : 1] += 1;
+      }
+      const [low, high] = cohensKappa({ matrix }).interval ?? [2, -2];
+      if (low <= truth && truth <= high) kappaCovered += 1;
+      const [accuracyLow, accuracyHigh] = wilsonInterval({
+        successes: matrix[0][0] + matrix[1][1],
+        trials: rows.length,
+      }) ?? [2, -2];
+      if (accuracyLow <= 1 - flipProbability && 1 - flipProbability <= accuracyHigh) {
+        accuracyCovered += 1;
+      }
+    }
+    expect(kappaCovered).toBeGreaterThanOrEqual(93);
+    expect(accuracyCovered).toBeGreaterThanOrEqual(93);
+    expect(kappaCovered + accuracyCovered).toBeLessThan(200);
+  });
+
+  it("maps each metric's verdict to the positive class: flagged for Toxicity and Bias, passed for Answer Relevancy", async () => {
+    const rows = makeRows(12, 6);
+    for (const make of [
+      (model: MockJudge) => new ToxicityMetric({ model }),
+      (model: MockJudge) => new BiasMetric({ model }),
+      (model: MockJudge) => new AnswerRelevancyMetric({ model }),
+    ]) {
+      const judge = createSyntheticJudge({ rows, flipProbability: 0, seed: 1 });
+      const report = await calibrate({
+        metric: make(judge),
+        data: asData(rows),
+        store: false,
+        ...quiet,
+      });
+      // A judge that always agrees with people: perfect agreement whatever the direction.
+      expect(report.kappa).toBe(1);
+      expect(report.confusion).toEqual({
+        truePositive: 6,
+        falseNegative: 0,
+        falsePositive: 0,
+        trueNegative: 6,
+      });
+      expect(report.rocAuc).toBe(1);
+    }
+  });
+
+  it("reads a file, reports the wrong rows most confident first, and picks the thresholds", async () => {
+    // Toxicity with 2 opinions a row: scores 0, 0.5 or 1. People: rows 1–3 toxic, 4–6 not.
+    const scores = [1, 0.5, 0, 0.5, 0, 1];
+    const path = join(directory, "labels.jsonl");
+    await writeFile(
+      path,
+      scores
+        .map((score, index) =>
+          JSON.stringify({
+            id: `c-${index + 1}`,
+            input: "Write a comment.",
+            actual_output: `Output ${index + 1} with score ${score}.`,
+            label: index < 3 ? "toxic" : "fine",
+          }),
+        )
+        .join("\n"),
+    );
+    const judge = new MockJudge({
+      answers: (call) => {
+        if (call.kind === "opinions") {
+          const number = /Output (\d)/.exec(call.prompt)?.[1];
+          return {
+            opinions: [`First opinion of output ${number}.`, `Second opinion of output ${number}.`],
+          };
+        }
+        if (call.kind === "verdicts") {
+          const number = Number(/First opinion of output (\d)/.exec(call.prompt)?.[1]);
+          const yes = (scores[number - 1] ?? 0) * 2;
+          return {
+            verdicts: [0, 1].map((position) => ({
+              verdict: position < yes ? "yes" : "no",
+              reason: "As scripted for this test.",
+            })),
+          };
+        }
+        return { reason: "The score is as scripted for this test." };
+      },
+    });
+    const report = await calibrate({
+      metric: new ToxicityMetric({ model: judge }),
+      data: path,
+      positiveLabel: "toxic",
+      store: false,
+      ...quiet,
+    });
+    // At 0.5, Toxicity flags only scores above it: rows 1 and 6.
+    expect(report.confusion).toEqual({
+      truePositive: 1,
+      falseNegative: 2,
+      falsePositive: 1,
+      trueNegative: 2,
+    });
+    expect(report.data).toMatchObject({
+      source: path,
+      positiveLabel: "toxic",
+      negativeLabel: "fine",
+    });
+    // Most confident first (score farthest from 0.5), then in file order: rows 3 and 6, then 2.
+    expect(
+      report.disagreements.map((example) => [example.name, example.line, example.score]),
+    ).toEqual([
+      ["c-3", 3, 0],
+      ["c-6", 6, 1],
+      ["c-2", 2, 0.5],
+    ]);
+    expect(report.disagreements[1]).toMatchObject({
+      expected: false,
+      predicted: true,
+      label: "fine",
+    });
+    // Flagging from 0 up (threshold 0) gets rows 1, 2, 4, 6: TP 2, FN 1, FP 2, TN 1 → κ 0.
+    // Threshold 0.5 keeps κ 0 too, and is the metric's own: the tie goes to it. F1 is best at 0.
+    expect(report.bestKappa).toMatchObject({ threshold: 0.5 });
+    expect(report.bestKappa?.kappa).toBeCloseTo(0, 12);
+    expect(report.bestF1).toMatchObject({ threshold: 0 });
+    expect(report.bestF1?.f1).toBeCloseTo(4 / 7, 12);
+    // People's toxic rows score 1, 0.5, 0; the others 0.5, 0, 1: no better than chance.
+    expect(report.rocAuc).toBeCloseTo(0.5, 12);
+  });
+
+  it("lists rows the judge could not score, and leaves them out of the figures", async () => {
+    const rows = makeRows(6, 3);
+    const synthetic = createSyntheticJudge({ rows, flipProbability: 0, seed: 2 });
+    const judge = new MockJudge({
+      name: "breaks-on-row-2",
+      answers: (call) =>
+        call.prompt.includes("Comment 2:") && call.kind === "opinions"
+          ? new Error("The judge broke on this row.")
+          : synthetic.generate({
+              prompt: call.prompt,
+              schema: undefined as never,
+              jsonSchema: call.jsonSchema,
+            }),
+    });
+    const report = await calibrate({
+      metric: new ToxicityMetric({ model: judge }),
+      data: asData(rows),
+      store: false,
+      ignoreErrors: true,
+      retry: { maxAttempts: 1 },
+      ...quiet,
+    });
+    expect(report.rows).toEqual({ total: 6, scored: 5, unscored: 1 });
+    expect(report.unscored).toEqual([
+      expect.objectContaining({
+        row: 3,
+        name: "row 3",
+        error: expect.stringMatching(/broke on this row/),
+      }),
+    ]);
+    expect(report.labels).toEqual({ positive: 2, negative: 3 });
+  });
+
+  it("reuses the judge cache and resumes a run, paying nothing twice", async () => {
+    const rows = makeRows(8, 4);
+    const judge = createSyntheticJudge({ rows, flipProbability: 0.25, seed: 3 });
+    const store = new MemoryRunStore();
+    const options = {
+      metric: "toxicity" as const,
+      model: judge,
+      data: asData(rows),
+      store,
+      identifier: "toxicity-labels",
+      ...quiet,
+    };
+    const first = await calibrate(options);
+    const again = await calibrate({ ...options, resume: true });
+    expect(first.spending.judgeCalls).toBeGreaterThan(0);
+    expect(again.spending.judgeCalls).toBe(0);
+    expect(again.runId).toBe(first.runId);
+    expect(again.confusion).toEqual(first.confusion);
+    const cached = await calibrate({ ...options, identifier: "another" });
+    expect(cached.spending).toMatchObject({ judgeCalls: 0, cacheHits: first.spending.judgeCalls });
+    expect(store.listCalibrations().map((report) => report.id)).toEqual([
+      cached.id,
+      again.id,
+      first.id,
+    ]);
+  });
+
+  it("refuses bad data and options before any judge call", async () => {
+    const judge = new MockJudge({ answers: [] });
+    const errorOf = async (options: Parameters<typeof calibrate>[0]) => {
+      try {
+        await calibrate({ store: false, ...quiet, ...options });
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error("expected calibrate() to fail");
+    };
+    const path = join(directory, "labels.csv");
+    await writeFile(path, "input,answer,label\nq,a,1\n");
+    const missing = await errorOf({ metric: "toxicity", model: judge, data: path });
+    expect(missing).toBeInstanceOf(DatasetFileError);
+    expect(missing.message).toMatch(
+      /labels\.csv:1: no column "actual_output"; the header has "input", "answer", "label"/,
+    );
+    expect(await errorOf({ metric: "fluency" as never, data: [] })).toBeInstanceOf(ConfigError);
+    expect((await errorOf({ metric: "toxicity", data: [], maxExamples: -1 })).message).toMatch(
+      /maxExamples/,
+    );
+    expect(
+      (await errorOf({ metric: new ToxicityMetric({ model: judge, threshold: null }), data: [] }))
+        .message,
+    ).toMatch(/no threshold/);
+    expect(
+      (await errorOf({ metric: new ToxicityMetric({ model: judge }), model: judge, data: [] }))
+        .message,
+    ).toMatch(/only with a metric name/);
+    expect(judge.calls).toHaveLength(0);
+  });
+});

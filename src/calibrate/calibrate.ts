@@ -1,0 +1,215 @@
+import type { DatasetFormat } from "../dataset/dataset-format.ts";
+import { type LabelValue, readLabelledRows } from "../dataset/read-labelled-rows.ts";
+import { ConfigError } from "../errors/config-error.ts";
+import { StoreError } from "../errors/store-error.ts";
+import { evaluate } from "../evaluate/evaluate.ts";
+import type { RunOptions } from "../evaluate/run-options.ts";
+import type { ModelSpec } from "../judge/resolve-model.ts";
+import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
+import { BaseMetric } from "../metrics/base-metric.ts";
+import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
+import { openRunStore, storeUrlOf } from "../store/open-run-store.ts";
+import type { RunStore } from "../store/run-store.ts";
+import { buildCalibrationReport } from "./build-calibration-report.ts";
+
+/** The built-in metrics `calibrate()` and `verdict calibrate` build by name. */
+export type CalibrationMetricName = "toxicity" | "bias" | "relevancy";
+
+const METRICS: Record<
+  CalibrationMetricName,
+  (options: { threshold?: number; model?: ModelSpec }) => BaseMetric<object>
+> = {
+  toxicity: (options) => new ToxicityMetric(options),
+  bias: (options) => new BiasMetric(options),
+  relevancy: (options) => new AnswerRelevancyMetric(options),
+};
+
+/** Other spellings of the metric names (the display names, the class-like names). */
+const ALIASES: Record<string, CalibrationMetricName> = {
+  "answer-relevancy": "relevancy",
+  answer_relevancy: "relevancy",
+  "answer relevancy": "relevancy",
+};
+
+/** Options of {@link calibrate}. */
+export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display"> {
+  /**
+   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, or a metric object
+   * (e.g. `new ToxicityMetric({ threshold: 0.3, model })`). It needs a threshold.
+   */
+  metric: CalibrationMetricName | "answer-relevancy" | BaseMetric<object>;
+  /** Labelled rows: a `.jsonl`, `.json` or `.csv` file, or an array of plain objects. */
+  data: string | ReadonlyArray<Record<string, unknown>>;
+  /** @default from the file's extension */
+  format?: DatasetFormat;
+  /** Field (or CSV column) of the input. @default "input" */
+  inputField?: string;
+  /** Field of the output the metric judges. @default "actual_output" */
+  outputField?: string;
+  /** Field of people's label. @default "label" */
+  labelField?: string;
+  /** Field naming each row (the test case's name); rows without it are `row <n>`. @default "id" */
+  idField?: string;
+  /**
+   * The label of a positive row, compared as text: toxic (Toxicity), biased (Bias), relevant
+   * (Answer Relevancy).
+   * @default "1"
+   */
+  positiveLabel?: LabelValue;
+  /** The label of a negative row; given, any third value is an error naming its row. */
+  negativeLabel?: LabelValue;
+  /** Calibrate on the first `limit` rows only. */
+  limit?: number;
+  /** The judge of a metric given by name. @default VERDICT_MODEL, else the saved default */
+  model?: ModelSpec;
+  /** The threshold of a metric given by name. @default 0.5 */
+  threshold?: number;
+  /** How many wrong rows (and unscored ones) the report lists. @default 20 */
+  maxExamples?: number;
+  /** Text encoding of the data file. @default "utf8" */
+  encoding?: BufferEncoding;
+}
+
+/** The metric of a calibration, built from a name or checked when given as an object. */
+function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
+  const { metric } = options;
+  if (metric instanceof BaseMetric) {
+    if (options.model !== undefined || options.threshold !== undefined) {
+      throw new ConfigError(
+        "calibrate() takes model and threshold only with a metric name: set them on the metric object instead, e.g. new ToxicityMetric({ threshold: 0.3, model }).",
+      );
+    }
+    if (metric.threshold === null) {
+      throw new ConfigError(
+        `The metric "${metric.name}" has no threshold (score-only), so it calls no row positive or negative: give it one, e.g. threshold: 0.5.`,
+      );
+    }
+    return metric;
+  }
+  const key = typeof metric === "string" ? metric.trim().toLowerCase() : "";
+  const name = (key in METRICS ? key : ALIASES[key]) as CalibrationMetricName | undefined;
+  if (name === undefined) {
+    throw new ConfigError(
+      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias" or "relevancy", or pass a metric object.`,
+    );
+  }
+  return METRICS[name]({
+    ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+    ...(options.model === undefined ? {} : { model: options.model }),
+  });
+}
+
+/** The store the run and the calibration go to, and whether calibrate() opened it. */
+function openStore(options: CalibrateOptions): { store: RunStore | false; owned: boolean } {
+  if (options.store === false) return { store: false, owned: false };
+  if (options.store && typeof options.store === "object") {
+    return { store: options.store, owned: false };
+  }
+  const env = options.env ?? process.env;
+  // A store the user named (a URL, VERDICT_STORE) that cannot be opened stops the calibration.
+  const named = storeUrlOf(options.store || undefined, env) !== null;
+  try {
+    return { store: openRunStore({ url: options.store || undefined, env }), owned: true };
+  } catch (error) {
+    if (!(error instanceof StoreError) || named) throw error;
+    console.warn(
+      redactSecretText(
+        `Warning: ${error.message} The calibration goes on without the store: no judge cache, and neither the run nor the calibration is kept.`,
+      ),
+    );
+    return { store: false, owned: false };
+  }
+}
+
+/**
+ * Measures how well a metric agrees with people: runs it over labelled rows (through the same
+ * runner as evaluate(): one judge scheduler, the judge cache, `identifier` + `resume`, cost
+ * accounting, the run stored), then compares its calls with the labels. Returns accuracy
+ * (Wilson 95% interval), precision, recall, F1, Cohen's κ (95% interval), the confusion
+ * matrix, ROC AUC of the scores, the thresholds that maximise κ and F1, and the rows the
+ * metric got wrong, most confident first. The report is kept in the store, linked to the run.
+ *
+ * The positive class is what a high score means: toxic (Toxicity) and biased (Bias) rows are
+ * positive when the metric flags them (score above the threshold, the metric fails);
+ * relevant rows (Answer Relevancy) when it passes them (score at or above the threshold).
+ * @throws ConfigError or DatasetFileError (file, line, row, field) for data or options that
+ * cannot work, before any judge call.
+ * @example
+ * const report = await calibrate({
+ *   metric: "toxicity",
+ *   data: "labels/toxicity.jsonl",   // {"input": …, "actual_output": …, "label": 1}
+ *   model: "openai:gpt-4.1",
+ * });
+ * console.log(report.kappa, report.kappaCi, report.bestKappa?.threshold);
+ */
+export async function calibrate(options: CalibrateOptions): Promise<CalibrationReport> {
+  const metric = resolveMetric(options);
+  const maxExamples = options.maxExamples ?? 20;
+  if (!Number.isSafeInteger(maxExamples) || maxExamples < 0) {
+    throw new ConfigError(
+      `maxExamples must be a whole number of 0 or more; got ${String(options.maxExamples)}.`,
+    );
+  }
+  const read = await readLabelledRows({
+    data: options.data,
+    format: options.format,
+    inputField: options.inputField,
+    outputField: options.outputField,
+    labelField: options.labelField,
+    idField: options.idField,
+    positiveLabel: options.positiveLabel,
+    negativeLabel: options.negativeLabel,
+    limit: options.limit,
+    encoding: options.encoding,
+  });
+  const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
+  const { store, owned } = openStore(options);
+  try {
+    // What is left once calibrate()'s own options are taken out are the run's options, passed
+    // to evaluate() as they are.
+    const {
+      metric: _metric,
+      data: _data,
+      format: _format,
+      inputField: _input,
+      outputField: _output,
+      labelField: _label,
+      idField: _id,
+      positiveLabel: _positive,
+      negativeLabel: _negative,
+      limit: _limit,
+      model: _model,
+      threshold: _threshold,
+      maxExamples: _maxExamples,
+      encoding: _encoding,
+      ...runOptions
+    } = options;
+    const result = await evaluate({
+      ...runOptions,
+      testCases: read.rows.map((row, index) => ({
+        input: row.input,
+        actualOutput: row.actualOutput,
+        name: names[index] as string,
+      })),
+      metrics: [metric],
+      store,
+      display: "none",
+    });
+    const report = buildCalibrationReport({
+      result,
+      names,
+      metric,
+      read,
+      maxExamples,
+      source: typeof options.data === "string" ? options.data : null,
+      limit: options.limit ?? null,
+    });
+    if (store !== false) store.saveCalibration(report);
+    return report;
+  } finally {
+    if (owned && store !== false) store.close();
+  }
+}

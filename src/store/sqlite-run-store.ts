@@ -4,7 +4,6 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { createVerdictHome } from "../config/create-verdict-home.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
-import { calibrationReportSchema } from "../results/calibration-schema.ts";
 import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
@@ -18,7 +17,6 @@ import type {
   RunOwner,
   RunShard,
   RunStore,
-  StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
   StoredTestResult,

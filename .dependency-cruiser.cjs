@@ -13,7 +13,8 @@ const LAYERS = [
   ["metrics", "store", "dataset"],
   ["testing", "tracing", "report"],
   ["evaluate"],
-  ["vitest"],
+  // Above evaluate(): Vitest's assertions, and scoring while fine-tuning (checkpoints, epochs).
+  ["vitest", "finetune"],
   // The dashboard: its server reads the store and renders the reports; the CLI starts it.
   ["view"],
   ["cli"],

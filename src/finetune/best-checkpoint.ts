@@ -90,10 +90,13 @@ export function pickBestCheckpoint(options: {
   return best;
 }
 
-/** `step 20 (epoch 2), ft:…:ckpt-step-20`. */
-export function describeCheckpoint(evaluation: CheckpointEvaluation): string {
-  const epoch = evaluation.epoch === null ? "" : ` (epoch ${evaluation.epoch})`;
-  return `step ${evaluation.checkpoint.step}${epoch}, ${evaluation.checkpoint.model}`;
+/** `step 20, epoch 2 (ft:…:ckpt-step-20)`. */
+export function describeCheckpoint(options: {
+  checkpoint: FineTuningCheckpoint;
+  epoch: number | null;
+}): string {
+  const epoch = options.epoch === null ? "" : `, epoch ${options.epoch}`;
+  return `step ${options.checkpoint.step}${epoch} (${options.checkpoint.model})`;
 }
 
 /** The lines that name the best checkpoint, with its intervals and its run. */

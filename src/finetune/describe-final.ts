@@ -49,13 +49,13 @@ export function describeFinalVersusBest(options: {
   }
   if (final === null) return "";
   if (best === null || best.evaluation === final) {
-    return `The final model (${describeCheckpoint(final)}) is the best checkpoint.\n`;
+    return `The final model, ${describeCheckpoint(final)}, is the best checkpoint.\n`;
   }
   const compared = comparison?.metrics.find((entry) => entry.name === metric);
   const compare = `Compare them: verdict compare ${best.evaluation.run.id} ${final.run.id}`;
   if (compared !== undefined && compared.regressions.length > 0) {
     return (
-      `The final model (${describeCheckpoint(final)}) is significantly worse than the best checkpoint on ${metric}: ` +
+      `The final model, ${describeCheckpoint(final)}, is significantly worse than the best checkpoint on ${metric}: ` +
       `${compared.regressions.join(", ")}. ${compare}\n`
     );
   }
@@ -69,5 +69,5 @@ export function describeFinalVersusBest(options: {
       : pValues.length > 0
         ? ` (${pValues.map(formatPValue).join(", ")})`
         : "";
-  return `The final model (${describeCheckpoint(final)}) is not significantly worse than the best checkpoint on ${metric}${evidence}. ${compare}\n`;
+  return `The final model, ${describeCheckpoint(final)}, is not significantly worse than the best checkpoint on ${metric}${evidence}. ${compare}\n`;
 }

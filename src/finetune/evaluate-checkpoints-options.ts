@@ -23,7 +23,7 @@ export interface EvaluateCheckpointsOptions
   generation?: GenerationSettings;
   /** Time between polls of the job; grows by half after each poll that found nothing new. @default 30000 */
   pollIntervalMs?: number;
-  /** The longest time between polls. @default 300000 */
+  /** The longest time between polls. @default 10 × pollIntervalMs */
   maxPollIntervalMs?: number;
   /** Failed reads of the job in a row (rate limits, server errors) before giving up. @default 8 */
   maxPollFailures?: number;

@@ -18,7 +18,11 @@ import { describeFinalVersusBest, finalIsWorse } from "./describe-final.ts";
 import type { EvaluateCheckpointsOptions } from "./evaluate-checkpoints-options.ts";
 import type { FineTuningJobState } from "./fine-tuning-job.ts";
 import { createOpenAIFineTuningSource } from "./openai-fine-tuning-source.ts";
-import { renderTrainingTable, type TrainingTableRow } from "./render-training-table.ts";
+import {
+  checkpointRow,
+  renderTrainingTable,
+  type TrainingTableRow,
+} from "./render-training-table.ts";
 import { type WatchState, watchJob } from "./watch-job.ts";
 
 /**
@@ -50,7 +54,7 @@ export interface CheckpointsResult {
   message: string;
 }
 
-const DEFAULTS = { pollIntervalMs: 30_000, maxPollIntervalMs: 300_000, maxPollFailures: 8 };
+const DEFAULTS = { pollIntervalMs: 30_000, maxPollFailures: 8 };
 
 /**
  * Scores every checkpoint of a fine-tuning job as it appears: polls the job (with backoff),
@@ -165,9 +169,10 @@ function checkOptions(options: EvaluateCheckpointsOptions) {
     options.metricForBest === undefined
       ? (names[0] as string)
       : resolveMetricName({ wanted: options.metricForBest, names, option: "metricForBest" });
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULTS.pollIntervalMs;
   const polling = {
-    pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
-    maxPollIntervalMs: options.maxPollIntervalMs ?? DEFAULTS.maxPollIntervalMs,
+    pollIntervalMs,
+    maxPollIntervalMs: options.maxPollIntervalMs ?? 10 * pollIntervalMs,
     maxPollFailures: options.maxPollFailures ?? DEFAULTS.maxPollFailures,
   };
   if (!(polling.pollIntervalMs > 0) || !(polling.maxPollIntervalMs >= polling.pollIntervalMs)) {
@@ -256,12 +261,6 @@ function tableRows(result: CheckpointsResult): TrainingTableRow[] {
       evaluation === result.best?.evaluation ? "best" : "",
       evaluation === result.final ? "final" : "",
     ].filter((note) => note !== "");
-    return {
-      epoch: evaluation.epoch,
-      step: evaluation.checkpoint.step,
-      training: evaluation.checkpoint.trainingMetrics,
-      metrics: evaluation.summary.metrics,
-      note: notes.join(", "),
-    };
+    return checkpointRow(evaluation, notes.join(", "));
   });
 }

@@ -1,6 +1,7 @@
 import { type Cell, type Column, renderTable } from "../report/console/render-table.ts";
 import { formatMeasurement, formatScore, formatScoreInterval } from "../report/format.ts";
 import type { MetricSummary } from "../results/evaluation-result.ts";
+import type { CheckpointEvaluation } from "./best-checkpoint.ts";
 
 /** One scored epoch or checkpoint, as a row of the training table. */
 export interface TrainingTableRow {
@@ -73,4 +74,16 @@ export function renderTrainingTable(options: {
     ...(options.width === undefined ? {} : { width: options.width }),
   });
   return `${lines.join("\n")}\n(mean score [95% confidence interval]; ↓ lower is better, ↑ higher is better)\n`;
+}
+
+/** A checkpoint's row: its training metrics without `step`, which has its own column. */
+export function checkpointRow(evaluation: CheckpointEvaluation, note = ""): TrainingTableRow {
+  const { step: _step, ...training } = evaluation.checkpoint.trainingMetrics;
+  return {
+    epoch: evaluation.epoch,
+    step: evaluation.checkpoint.step,
+    training,
+    metrics: evaluation.summary.metrics,
+    note,
+  };
 }

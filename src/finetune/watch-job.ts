@@ -7,7 +7,7 @@ import { evaluate } from "../evaluate/evaluate.ts";
 import type { RunOptions } from "../evaluate/run-options.ts";
 import type { JudgeScheduler } from "../evaluate/scheduler.ts";
 import type { Sleep } from "../judge/with-retries.ts";
-import { formatDuration } from "../report/format.ts";
+import { formatDuration, formatPlural } from "../report/format.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
 import type { RunStore, StoredRun } from "../store/run-store.ts";
 import type { Golden } from "../test-case/golden.ts";
@@ -28,7 +28,7 @@ import {
   type FineTuningJobState,
 } from "./fine-tuning-job.ts";
 import { createOutputGenerator, generateOutputs } from "./generate-outputs.ts";
-import { renderTrainingTable } from "./render-training-table.ts";
+import { checkpointRow, renderTrainingTable } from "./render-training-table.ts";
 
 /** What a watch of a job gathered. */
 export interface WatchState {
@@ -122,7 +122,7 @@ export async function watchJob(context: WatchContext): Promise<WatchState> {
     if (job.status !== shownStatus) {
       shownStatus = job.status;
       print?.(
-        `Job ${job.id} is ${job.status}; ${checkpoints.length} checkpoint${checkpoints.length === 1 ? "" : "s"} published.\n`,
+        `Job ${job.id}: ${job.status}, ${formatPlural(checkpoints.length, "checkpoint")} published.\n`,
       );
     }
     const handled = new Set(state.evaluations.map((evaluation) => evaluation.checkpoint.id));
@@ -157,12 +157,7 @@ export async function watchJob(context: WatchContext): Promise<WatchState> {
 function rowsOf(evaluations: readonly CheckpointEvaluation[]) {
   return [...evaluations]
     .sort((left, right) => left.checkpoint.step - right.checkpoint.step)
-    .map((evaluation) => ({
-      epoch: evaluation.epoch,
-      step: evaluation.checkpoint.step,
-      training: evaluation.checkpoint.trainingMetrics,
-      metrics: evaluation.summary.metrics,
-    }));
+    .map((evaluation) => checkpointRow(evaluation));
 }
 
 function reuseRun(options: {
@@ -199,7 +194,7 @@ async function scoreCheckpoint(options: {
   const { context, state, checkpoint, epoch } = options;
   const { source, scheduler, signal, store, identifier } = context;
   const settings = context.options.generation ?? {};
-  const described = `step ${checkpoint.step}${epoch === null ? "" : ` (epoch ${epoch})`}, ${checkpoint.model}`;
+  const described = describeCheckpoint({ checkpoint, epoch });
   context.print?.(
     `Scoring checkpoint ${described}: answering ${context.goldens.length} goldens.\n`,
   );

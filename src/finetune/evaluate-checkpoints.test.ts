@@ -143,7 +143,9 @@ describe("evaluateCheckpoints", () => {
     // The poll loop waited the base interval after each new checkpoint, and stopped once the job ended.
     expect(delays).toEqual([1000, 1000]);
     const output = printed();
-    expect(output).toContain("Best checkpoint by Toxicity (lower is better): step 20, epoch 2 (ft:");
+    expect(output).toContain(
+      "Best checkpoint by Toxicity (lower is better): step 20, epoch 2 (ft:",
+    );
     expect(output).toContain("mean score 0.00 (95% CI 0.00–0.00), pass rate 100.0% (95% CI");
     expect(output).toContain(
       `The final model, step 30, epoch 3 (${CHECKPOINT_MODEL(30)}), is significantly worse than the best checkpoint on Toxicity: pass rate 100.0% → 8.3%`,
@@ -153,9 +155,7 @@ describe("evaluateCheckpoints", () => {
     );
     // A table after each checkpoint (1, 2, then 3 rows), and a last one marking best and final.
     expect(output.match(/\| Epoch \| Step \|/g)).toHaveLength(4);
-    expect(output).toMatch(
-      /\|\s+2 \|\s+20 \|\s+0\.61 \|\s+0\.00 \[0\.00–0\.00\] \|.*\| best\s+\|/,
-    );
+    expect(output).toMatch(/\|\s+2 \|\s+20 \|\s+0\.61 \|\s+0\.00 \[0\.00–0\.00\] \|.*\| best\s+\|/);
   });
 
   it("shows the checkpoints as a trend in the dashboard's data", async () => {

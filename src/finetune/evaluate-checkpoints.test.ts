@@ -11,12 +11,17 @@ import {
   riseAndFallCheckpoints,
 } from "../../test/fixtures/finetune-job.ts";
 import { ConfigError } from "../errors/config-error.ts";
+import { EvalError } from "../errors/eval-error.ts";
 import { FineTuningReadError } from "../errors/fine-tuning-read-error.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
 import type { FakeFineTuningJobOptions } from "../testing/fake-fine-tuning.ts";
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "../testing/fake-openai-server.ts";
+import {
+  type FakeOpenAIServer,
+  reply,
+  startFakeOpenAIServer,
+} from "../testing/fake-openai-server.ts";
 import { MockJudge } from "../testing/mock-judge.ts";
 import type { Trend } from "../view/api.ts";
 import { createViewServer } from "../view/server/view-server.ts";
@@ -342,6 +347,52 @@ describe("evaluateCheckpoints", () => {
     await expect(watch({ pollIntervalMs: 0 }).run).rejects.toThrow(
       "pollIntervalMs must be more than 0",
     );
+  });
+
+  it("sends the system message with each golden; answers are cached by model, settings and prompt", async () => {
+    addJob();
+    await watch({ generation: { system: "You are the support bot." } }).run;
+    expect(server.requests.filter((request) => request.model.startsWith("ft:"))[0]).toMatchObject({
+      endpoint: "chat.completions",
+      temperature: 0,
+      prompt: expect.stringMatching(/^You are the support bot\.\nQuestion \d+: how do I reset/),
+    });
+    // Another watch of the same job (another identifier: nothing is "scored before"): the
+    // checkpoints' answers come from the cache…
+    server.reset();
+    const again = await watch({
+      identifier: "again",
+      generation: { system: "You are the support bot." },
+    }).run;
+    expect(generationModels()).toEqual([]);
+    expect(checkpointMetadataOf(again.checkpoints[0]?.run as never)?.generation).toEqual({
+      calls: 0,
+      cacheHits: 12,
+    });
+    // …but not for another system message.
+    server.reset();
+    await watch({ identifier: "other", generation: { system: "You are terse." } }).run;
+    expect(generationModels()).toHaveLength(36);
+  });
+
+  it("stops with an error naming the checkpoint when its model cannot answer", async () => {
+    server.addFineTuningJob({
+      id: FINETUNE_JOB_ID,
+      checkpoints: [
+        {
+          step: 10,
+          answer: () =>
+            reply.error(400, { message: "The prompt was flagged by the moderation system." }),
+        },
+      ],
+    });
+    const error = await watch().run.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(EvalError);
+    expect((error as EvalError).code).toBe("FINE_TUNING");
+    expect((error as Error).message).toContain(
+      `Checkpoint step 10, epoch 1 (${CHECKPOINT_MODEL(10)}) could not answer the goldens (12 goldens failed): `,
+    );
+    expect((error as Error).message).toContain("The prompt was flagged by the moderation system.");
   });
 
   it("works without a store, comparing the runs it kept in memory", async () => {

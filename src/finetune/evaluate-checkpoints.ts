@@ -1,12 +1,11 @@
 import { loadProcessEnvFiles } from "../config/load-env-files.ts";
 import { ConfigError } from "../errors/config-error.ts";
-import { EvalError } from "../errors/eval-error.ts";
-import { JudgeScheduler } from "../evaluate/scheduler.ts";
+import { cancelOnInterrupt } from "../evaluate/cancel-on-interrupt.ts";
+import { createRunScheduler } from "../evaluate/create-run-scheduler.ts";
 import { compareRuns, DEFAULT_ALPHA, type RunComparison } from "../report/compare-runs.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
 import type { JudgeCache, RunStore } from "../store/run-store.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
-import { Golden } from "../test-case/golden.ts";
 import {
   type BestCheckpoint,
   type CheckpointEvaluation,
@@ -14,6 +13,7 @@ import {
   pickBestCheckpoint,
   resolveMetricName,
 } from "./best-checkpoint.ts";
+import { checkGoldensAndMetrics } from "./check-goldens-and-metrics.ts";
 import { describeFinalVersusBest, finalIsWorse } from "./describe-final.ts";
 import type { EvaluateCheckpointsOptions } from "./evaluate-checkpoints-options.ts";
 import type { FineTuningJobState } from "./fine-tuning-job.ts";
@@ -90,24 +90,17 @@ export async function evaluateCheckpoints(
     options.print === undefined ? (text: string) => process.stdout.write(text) : options.print;
   const opened = openStore(options);
   const controller = new AbortController();
-  const onInterrupt = () => {
-    if (!options.signal) process.exitCode = 130;
-    controller.abort(new EvalError("ABORTED", "Interrupted (Ctrl-C)."));
-  };
-  const onSignal = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", onSignal, { once: true });
-  if (options.signal?.aborted) controller.abort(options.signal.reason);
-  const handleInterrupt = options.handleInterrupt ?? true;
-  if (handleInterrupt) process.once("SIGINT", onInterrupt);
+  const detach = cancelOnInterrupt({
+    controller,
+    signal: options.signal,
+    handleInterrupt: options.handleInterrupt ?? true,
+  });
   try {
     const scheduler =
       options.scheduler ??
-      new JudgeScheduler({
-        ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
-        ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-        ...(options.retry ? { retry: options.retry } : {}),
+      createRunScheduler({
+        run: options,
         cache: (opened.store as { judgeCache?: JudgeCache } | null)?.judgeCache ?? null,
-        cacheMode: options.cache ?? true,
         signal: controller.signal,
       });
     print?.(
@@ -138,24 +131,19 @@ export async function evaluateCheckpoints(
     }
     return result;
   } finally {
-    if (handleInterrupt) process.removeListener("SIGINT", onInterrupt);
-    options.signal?.removeEventListener("abort", onSignal);
+    detach();
     if (opened.owned) opened.store?.close();
   }
 }
 
 /** Checks the options before anything runs: goldens, metrics, the metric for the best, polling. */
 function checkOptions(options: EvaluateCheckpointsOptions) {
-  if (!Array.isArray(options.goldens) || options.goldens.length === 0) {
-    throw new ConfigError(
-      "evaluateCheckpoints() needs goldens: a non-empty array of Golden or { input } objects, whose inputs each checkpoint answers.",
-    );
-  }
-  if (!Array.isArray(options.metrics) || options.metrics.length === 0) {
-    throw new ConfigError(
-      "evaluateCheckpoints() needs metrics: an array with at least one metric, e.g. [new ToxicityMetric()].",
-    );
-  }
+  const goldens = checkGoldensAndMetrics({
+    goldens: options.goldens,
+    metrics: options.metrics,
+    caller: "evaluateCheckpoints()",
+    goldensFor: ", whose inputs each checkpoint answers",
+  });
   if (
     typeof options.job !== "string" &&
     (typeof options.job !== "object" || options.job === null)
@@ -185,9 +173,6 @@ function checkOptions(options: EvaluateCheckpointsOptions) {
       `maxPollFailures must be a whole number of at least 1; got ${polling.maxPollFailures}.`,
     );
   }
-  const goldens = options.goldens.map((golden) =>
-    golden instanceof Golden ? golden : new Golden(golden),
-  );
   return { goldens, metricForBest, polling };
 }
 

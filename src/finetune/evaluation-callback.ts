@@ -5,8 +5,9 @@ import type { RunOptions } from "../evaluate/run-options.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { formatScore } from "../report/format.ts";
 import type { EvaluationSummary } from "../results/evaluation-result.ts";
-import { Golden, type GoldenFields } from "../test-case/golden.ts";
+import type { Golden, GoldenFields } from "../test-case/golden.ts";
 import { resolveMetricName } from "./best-checkpoint.ts";
+import { checkGoldensAndMetrics } from "./check-goldens-and-metrics.ts";
 import { renderTrainingTable, type TrainingTableRow } from "./render-training-table.ts";
 
 /** Options of {@link createEvaluationCallback}. */
@@ -183,16 +184,12 @@ function rowOf(evaluation: EpochEvaluation): TrainingTableRow {
 }
 
 function checkCallbackOptions(options: EvaluationCallbackOptions) {
-  if (!Array.isArray(options.goldens) || options.goldens.length === 0) {
-    throw new ConfigError(
-      "createEvaluationCallback() needs goldens: a non-empty array of Golden or { input } objects.",
-    );
-  }
-  if (!Array.isArray(options.metrics) || options.metrics.length === 0) {
-    throw new ConfigError(
-      "createEvaluationCallback() needs metrics: an array with at least one metric, e.g. [new AnswerRelevancyMetric()].",
-    );
-  }
+  const goldens = checkGoldensAndMetrics({
+    goldens: options.goldens,
+    metrics: options.metrics,
+    caller: "createEvaluationCallback()",
+    goldensFor: ", which the model answers at each scored epoch",
+  });
   if (typeof options.generate !== "function") {
     throw new ConfigError(
       "createEvaluationCallback() needs generate: (input, golden) => the model's answer, called for each golden at each scored epoch.",
@@ -223,8 +220,5 @@ function checkCallbackOptions(options: EvaluationCallbackOptions) {
       "model must be a TensorFlow.js model (an object with stopTraining); hand-written loops leave it out and read shouldStop.",
     );
   }
-  const goldens = options.goldens.map((golden) =>
-    golden instanceof Golden ? golden : new Golden(golden),
-  );
   return { every, floor, goldens };
 }

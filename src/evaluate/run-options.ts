@@ -34,6 +34,11 @@ export interface RunOptions {
   identifier?: string;
   /** Continue the latest run with `identifier`, reusing its finished cases. @default false */
   resume?: boolean;
+  /**
+   * Plain JSON stored with the run (its `config.metadata`, shown by `verdict view`): what
+   * produced the outputs, e.g. `{ model: "support-bot-v2", checkpoint: 3 }`.
+   */
+  metadata?: Record<string, unknown>;
   /** Where runs and the judge cache are kept: the `.verdict/` SQLite store by default, a RunStore, or `false`. */
   store?: RunStoreOption;
   /** Called with every runner event. */
@@ -80,6 +85,15 @@ export function checkRunOptions(options: RunOptions): void {
     );
   }
   if (options.batch !== undefined && options.batch !== false) resolveBatchOptions(options.batch);
+  const { metadata } = options;
+  if (
+    metadata !== undefined &&
+    (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))
+  ) {
+    throw new ConfigError(
+      'metadata must be a plain object of JSON values, e.g. { model: "support-bot-v2" }.',
+    );
+  }
   if (options.resume && !options.identifier) {
     throw new ConfigError(
       'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
@@ -97,5 +111,6 @@ export function describeRunOptions(options: RunOptions): Record<string, unknown>
     cache: options.cache ?? true,
     // Only when on: stored configurations of runs without batches stay as they were.
     ...(options.batch !== undefined && options.batch !== false ? { batch: true } : {}),
+    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
   };
 }

@@ -115,9 +115,16 @@ function formatAhead(milliseconds: number): string {
   return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }
 
-/** How to finish a run: `evaluate()` runs resume; a Vitest run is run again (its judge answers are cached). */
+/**
+ * How to finish a run: `evaluate()` runs resume; a Vitest run is run again (its judge answers
+ * are cached); a fine-tuning checkpoint's run is finished by watching its job again.
+ */
 export function resumeCommandOf(run: StoredRun): string {
   const name = JSON.stringify(run.identifier ?? run.id);
+  const finetune = (run.config.metadata as { finetune?: { job?: unknown } } | undefined)?.finetune;
+  if (typeof finetune?.job === "string") {
+    return `verdict finetune watch ${shellWord(finetune.job)} with the same options (checkpoints already scored are kept)`;
+  }
   if (run.config.runner === "vitest") {
     return run.identifier === null
       ? "verdict test run --identifier NAME (cached judge answers are not paid again)"

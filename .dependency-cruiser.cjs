@@ -13,7 +13,8 @@ const LAYERS = [
   ["metrics", "store", "dataset"],
   ["testing", "tracing", "report"],
   ["evaluate"],
-  ["vitest", "calibrate"],
+  // Above evaluate(): Vitest's assertions, calibration, and scoring while fine-tuning.
+  ["vitest", "calibrate", "finetune"],
   // The dashboard: its server reads the store and renders the reports; the CLI starts it.
   ["view"],
   ["cli"],

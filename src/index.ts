@@ -28,6 +28,10 @@ export { TestCaseBuildError, type TestCaseBuildFailure } from "./dataset/test-ca
 // Errors
 export { ConfigError } from "./errors/config-error.ts";
 export { EvalError, type EvalErrorCode } from "./errors/eval-error.ts";
+export {
+  FineTuningReadError,
+  type FineTuningReadErrorOptions,
+} from "./errors/fine-tuning-read-error.ts";
 export { JudgeCallError, type JudgeCallErrorKind } from "./errors/judge-call-error.ts";
 export { JudgeOutputError } from "./errors/judge-output-error.ts";
 export { MissingTestCaseParamsError } from "./errors/missing-test-case-params-error.ts";
@@ -40,6 +44,27 @@ export type { ComponentEvaluateOptions } from "./evaluate/evaluate-components.ts
 export type { RunOptions } from "./evaluate/run-options.ts";
 export type { RunStoreOption } from "./evaluate/run-recorder.ts";
 export type { CacheMode } from "./evaluate/scheduler.ts";
+// Fine-tuning: every checkpoint of a provider's job, every epoch of a training loop
+export type { BestCheckpoint, CheckpointEvaluation } from "./finetune/best-checkpoint.ts";
+export type { CheckpointMetadata } from "./finetune/checkpoint-runs.ts";
+export {
+  type CheckpointsOutcome,
+  type CheckpointsResult,
+  evaluateCheckpoints,
+} from "./finetune/evaluate-checkpoints.ts";
+export type { EvaluateCheckpointsOptions } from "./finetune/evaluate-checkpoints-options.ts";
+export {
+  createEvaluationCallback,
+  type EpochEvaluation,
+  type EvaluationCallback,
+  type EvaluationCallbackOptions,
+} from "./finetune/evaluation-callback.ts";
+export type {
+  FineTuningCheckpoint,
+  FineTuningJobSource,
+  FineTuningJobState,
+} from "./finetune/fine-tuning-job.ts";
+export type { GenerationSettings } from "./finetune/generate-outputs.ts";
 // Judges
 export {
   type AiSdkLanguageModel,

@@ -10,7 +10,8 @@ export type EvalErrorCode =
   | "CONFIG"
   | "STORE"
   | "CACHE_MISS"
-  | "ABORTED";
+  | "ABORTED"
+  | "FINE_TUNING";
 
 /** Options shared by every verdict error. */
 export interface EvalErrorOptions {

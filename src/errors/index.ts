@@ -1,6 +1,10 @@
 export { ConfigError } from "./config-error.ts";
 export { EvalError, type EvalErrorCode, type EvalErrorOptions } from "./eval-error.ts";
 export {
+  FineTuningReadError,
+  type FineTuningReadErrorOptions,
+} from "./fine-tuning-read-error.ts";
+export {
   JudgeCallError,
   type JudgeCallErrorKind,
   type JudgeCallErrorOptions,

@@ -314,6 +314,32 @@ describe("evaluate", () => {
     await expect(
       evaluate({ testCases: [], metrics: [metric], maxConcurrent: 0, store: false, ...quiet }),
     ).rejects.toThrow(/maxConcurrent/);
+    await expect(
+      evaluate({
+        testCases: [],
+        metrics: [metric],
+        metadata: ["v2"] as unknown as Record<string, unknown>,
+        ...quiet,
+      }),
+    ).rejects.toThrow(
+      'metadata must be a plain object of JSON values, e.g. { model: "support-bot-v2" }.',
+    );
+  });
+
+  it("stores metadata with the run's configuration", async () => {
+    const store = new MemoryRunStore();
+    const metric = new ToxicityMetric({ model: new MockJudge({ answers: answer }) });
+    const result = await evaluate({
+      testCases: [{ input: "Hi", actualOutput: "Hello." }],
+      metrics: [metric],
+      metadata: { model: "support-bot-v2", checkpoint: 3 },
+      store,
+      ...quiet,
+    });
+    expect(store.getRun(result.testRunId)?.config.metadata).toEqual({
+      model: "support-bot-v2",
+      checkpoint: 3,
+    });
   });
 
   it("goes on without the store, with a warning, when the database is corrupt", async () => {

@@ -39,6 +39,20 @@ describe("judgeCacheKey", () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it("keys a generating model on all its settings, its system message included", () => {
+    const generator = (settings: object) => ({ ...judge, cacheKeySettings: settings });
+    const keys = [
+      key(),
+      key({ judge: generator({ temperature: 0, system: null }) }),
+      key({ judge: generator({ temperature: 0, system: "Be brief." }) }),
+      key({ judge: generator({ temperature: 0, system: "Be kind." }) }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(key({ judge: generator({ system: "Be brief." }) })).toBe(
+      key({ judge: generator({ system: "Be brief." }) }),
+    );
+  });
+
   it("does not let one field run into the next", () => {
     const split = key({ judge: { ...judge, name: "ab" }, request: { prompt: "c" } });
     const joined = key({ judge: { ...judge, name: "a" }, request: { prompt: "bc" } });

@@ -29,7 +29,11 @@ export function judgeCacheKey(options: {
   trial: number;
 }): string {
   const { judge, request, trial } = options;
-  const settings = (judge as { temperature?: unknown }).temperature;
+  // A judge's sampling temperature; a model that generates outputs (a fine-tuning checkpoint)
+  // also keys on its system prompt and token limit (`cacheKeySettings`).
+  const settings =
+    (judge as { cacheKeySettings?: unknown }).cacheKeySettings ??
+    (judge as { temperature?: unknown }).temperature;
   // Fields are fed to the hash one by one, each with its length, so no field can run into
   // the next; the schema's text is computed once per schema object.
   const hash = createHash("sha256");

@@ -43,6 +43,11 @@ export interface RunOptions {
    */
   shard?: string;
   /**
+   * Plain JSON stored with the run (its `config.metadata`, shown by `verdict view`): what
+   * produced the outputs, e.g. `{ model: "support-bot-v2", checkpoint: 3 }`.
+   */
+  metadata?: Record<string, unknown>;
+  /**
    * Where runs and the judge cache are kept: a `postgres://` URL (a store the team shares), a
    * RunStore, or `false` for none. By default `VERDICT_STORE` when set, else the `.verdict/`
    * SQLite store.
@@ -97,6 +102,15 @@ export function checkRunOptions(options: RunOptions): void {
     );
   }
   if (options.batch !== undefined && options.batch !== false) resolveBatchOptions(options.batch);
+  const { metadata } = options;
+  if (
+    metadata !== undefined &&
+    (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))
+  ) {
+    throw new ConfigError(
+      'metadata must be a plain object of JSON values, e.g. { model: "support-bot-v2" }.',
+    );
+  }
   if (options.resume && !options.identifier) {
     throw new ConfigError(
       'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
@@ -114,5 +128,6 @@ export function describeRunOptions(options: RunOptions): Record<string, unknown>
     cache: options.cache ?? true,
     // Only when on: stored configurations of runs without batches stay as they were.
     ...(options.batch !== undefined && options.batch !== false ? { batch: true } : {}),
+    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
   };
 }

@@ -6,10 +6,12 @@ import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluat
 import type { MetricData } from "../results/metric-data.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
 import { formatShard, parseShard } from "../store/run-shards.ts";
+import { cancelOnInterrupt } from "./cancel-on-interrupt.ts";
+import { createRunScheduler } from "./create-run-scheduler.ts";
 import { defaultReporters } from "./default-reporters.ts";
 import type { RunOptions } from "./run-options.ts";
 import { RunRecorder } from "./run-recorder.ts";
-import { JudgeScheduler } from "./scheduler.ts";
+import type { JudgeScheduler } from "./scheduler.ts";
 
 /** What a run's cases use while they are scored. */
 export interface RunSession {
@@ -65,9 +67,6 @@ export function shardIndices(options: {
   const end = shard === null ? total : Math.floor((shard.index * total) / shard.count);
   return Array.from({ length: end - start }, (_, offset) => start + offset);
 }
-
-/** The exit code a script gets after evaluate() handled its Ctrl-C: the shell's 128 + SIGINT. */
-const INTERRUPTED_EXIT_CODE = 130;
 
 /** Errors that mean "the run stopped", not "this metric failed". */
 function isRunStop(error: Error | null): boolean {
@@ -136,21 +135,15 @@ function openSession(plan: RunPlan): OpenSession {
   try {
     scheduler =
       options.scheduler ??
-      new JudgeScheduler({
-        ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
-        ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
-        ...(options.retry ? { retry: options.retry } : {}),
+      createRunScheduler({
+        run: options,
         cache: recorder.judgeCache,
-        cacheMode: options.cache ?? true,
         signal: controller.signal,
-        ...(options.batch !== undefined && options.batch !== false
-          ? {
-              batch: options.batch,
-              batchLog: recorder.judgeBatches,
-              onBatch: (progress) => recorder.recordBatch(progress),
-              onWarning: (message) => recorder.warn(message),
-            }
-          : {}),
+        batchHooks: {
+          batchLog: recorder.judgeBatches,
+          onBatch: (progress) => recorder.recordBatch(progress),
+          onWarning: (message) => recorder.warn(message),
+        },
       });
     reused = recorder.start({
       config: shard === null ? plan.config : { ...plan.config, shard: formatShard(shard) },
@@ -162,18 +155,11 @@ function openSession(plan: RunPlan): OpenSession {
     throw error;
   }
 
-  const onInterrupt = () => {
-    // Handled here, Ctrl-C no longer ends the process: the script would go on and exit 0. Its
-    // exit code still tells a shell or CI that the run was cut short (128 + SIGINT), unless
-    // the caller cancels runs its own way (a `signal`) and so decides the exit itself.
-    if (!options.signal) process.exitCode = INTERRUPTED_EXIT_CODE;
-    controller.abort(new EvalError("ABORTED", "Interrupted (Ctrl-C)."));
-  };
-  const onSignal = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", onSignal, { once: true });
-  if (options.signal?.aborted) controller.abort(options.signal.reason);
-  const handleInterrupt = options.handleInterrupt ?? true;
-  if (handleInterrupt) process.once("SIGINT", onInterrupt);
+  const detach = cancelOnInterrupt({
+    controller,
+    signal: options.signal,
+    handleInterrupt: options.handleInterrupt ?? true,
+  });
   recorder.announce({
     totalTestCases: indices.length,
     resumedTestCases: reused.size,
@@ -190,10 +176,7 @@ function openSession(plan: RunPlan): OpenSession {
     pending: indices.filter((index) => !reused.has(index)),
     spentBefore: snapshotSpending(scheduler.stats),
     fatal: { error: null },
-    detach: () => {
-      if (handleInterrupt) process.removeListener("SIGINT", onInterrupt);
-      options.signal?.removeEventListener("abort", onSignal);
-    },
+    detach,
   };
   run.session = createSession(run);
   return run;

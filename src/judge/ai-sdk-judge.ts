@@ -215,8 +215,8 @@ export function createJudge(options: CreateJudgeOptions): AiSdkJudge {
   return new AiSdkJudge(options);
 }
 
-/** The prompt text, then each image after an `[image N]:` label. */
-async function userContent(request: JudgeRequest): Promise<UserContent> {
+/** The prompt text, then each image after an `[image N]:` label: a request as one user message. */
+export async function userContent(request: JudgeRequest): Promise<UserContent> {
   const images = await Promise.all((request.images ?? []).map((part) => loadImage(part)));
   const content: Exclude<UserContent, string> = [{ type: "text", text: request.prompt }];
   images.forEach((loaded, index) => {

@@ -173,7 +173,7 @@ function headerReader(headers: unknown): (name: string) => string | undefined {
 }
 
 /** Reads `retry-after-ms` or `retry-after` (seconds or an HTTP date) from response headers. */
-function retryAfterFromHeaders(headers: unknown, now: number): number | null {
+export function retryAfterFromHeaders(headers: unknown, now: number): number | null {
   const header = headerReader(headers);
   const milliseconds = Number.parseFloat(header("retry-after-ms") ?? "");
   if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;

@@ -64,6 +64,17 @@ export function formatRateInterval(interval: readonly [number, number] | null | 
   return interval ? `${(interval[0] * 100).toFixed(1)}–${(interval[1] * 100).toFixed(1)}%` : "";
 }
 
+/**
+ * A training measurement (a loss, an accuracy, a learning rate) with four significant digits,
+ * like `0.2358`, `12.35` or `3.000e-5`; whole numbers as they are.
+ */
+export function formatMeasurement(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  return Math.abs(value) >= 1e-3 && Math.abs(value) < 1e6
+    ? String(Number(value.toPrecision(4)))
+    : value.toExponential(3);
+}
+
 /** A difference of two pass rates in percentage points, like `33.3 pts` (no sign). */
 export function formatRatePoints(difference: number): string {
   return `${(difference * 100).toFixed(1)} pts`;

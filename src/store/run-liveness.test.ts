@@ -186,6 +186,22 @@ describe("runLiveness of a run that shards share", () => {
   });
 });
 
+describe("resumeCommandOf a fine-tuning checkpoint's run", () => {
+  it("tells to watch the job again, which scores only what is missing", () => {
+    const run = makeStoredRun({
+      identifier: "finetune:ftjob-abc",
+      config: { metadata: { finetune: { job: "ftjob-abc", checkpoint: "ftckpt_1", step: 10 } } },
+      owner: makeRunOwner(),
+    });
+    expect(
+      runLiveness(run, { now: now(1), hostname: "build-host", isProcessAlive: noProcessAlive })
+        .resumeCommand,
+    ).toBe(
+      "verdict finetune watch ftjob-abc with the same options (checkpoints already scored are kept)",
+    );
+  });
+});
+
 describe("isProcessAlive", () => {
   it("finds this process, and not a pid that cannot exist", () => {
     expect(isProcessAlive(process.pid)).toBe(true);

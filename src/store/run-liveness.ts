@@ -117,11 +117,16 @@ function formatAhead(milliseconds: number): string {
 
 /**
  * How to finish a run: `evaluate()` runs resume; a Vitest run is run again (its judge answers
- * are cached). For a run that shards share, the shard whose process is gone (the run's owner)
- * is named, with the run group its shards were started with.
+ * are cached); a fine-tuning checkpoint's run is finished by watching its job again. For a run
+ * that shards share, the shard whose process is gone (the run's owner) is named, with the run
+ * group its shards were started with.
  */
 export function resumeCommandOf(run: StoredRun): string {
   const name = JSON.stringify(run.identifier ?? run.id);
+  const finetune = (run.config.metadata as { finetune?: { job?: unknown } } | undefined)?.finetune;
+  if (typeof finetune?.job === "string") {
+    return `verdict finetune watch ${shellWord(finetune.job)} with the same options (checkpoints already scored are kept)`;
+  }
   const part = run.shards?.parts.find(
     (candidate) =>
       candidate.owner !== null &&

@@ -4,6 +4,7 @@ import {
   parseFakeAnthropicRequest,
   renderFakeAnthropicAnswer,
 } from "./fake-anthropic-messages.ts";
+import type { FakeFineTuning } from "./fake-fine-tuning.ts";
 import {
   errorBody,
   type FakeReply,
@@ -15,7 +16,12 @@ import { type FakeOpenAIRequest, parseFakeOpenAIRequest } from "./parse-fake-ope
 import { renderFakeOpenAIAnswer } from "./render-fake-openai-answer.ts";
 
 /** Which route a request hit. */
-export type Endpoint = FakeOpenAIRequest["endpoint"] | "models" | "unknown";
+export type Endpoint =
+  | FakeOpenAIRequest["endpoint"]
+  | "models"
+  | "fine_tuning.jobs"
+  | "fine_tuning.checkpoints"
+  | "unknown";
 
 /** What the server does with a request, once decided: answer it, or drop the connection. */
 export type Outcome =
@@ -39,6 +45,8 @@ export interface FakeOpenAIScript {
   sequence: number;
   /** Seeded random faults, drawn before the queue and the responder are consulted. */
   faults: FaultInjector | undefined;
+  /** Fine-tuning jobs: their routes, and the answers of their checkpoints' models. */
+  fineTuning: FakeFineTuning;
 }
 
 const TOKENS_PER_IMAGE = 85;
@@ -87,8 +95,17 @@ export async function answerFakeOpenAIRequest(options: {
   pathname: string;
   /** For a line of a batch: the batch's id. */
   batchId?: string;
+  /** The query string's parameters (the fine-tuning routes page with them). */
+  query?: URLSearchParams;
 }): Promise<Outcome> {
   const { script, endpoint, body } = options;
+  if (endpoint === "fine_tuning.jobs" || endpoint === "fine_tuning.checkpoints") {
+    const answered = script.fineTuning.answerRoute({
+      pathname: options.pathname,
+      query: options.query ?? new URLSearchParams(),
+    });
+    return jsonOutcome(answered);
+  }
   if (endpoint === "unknown") {
     const message = `Invalid URL (${options.method} ${options.pathname})`;
     return invalidRequest({ status: 404, message });
@@ -142,7 +159,12 @@ export async function answerFakeOpenAIRequest(options: {
   }
   script.requests.push(request);
   script.sequence++;
-  const chosen = script.faults?.draw(request) ?? (await chooseReply({ script, request }));
+  const chosen =
+    script.faults?.draw(request) ??
+    (await chooseReply({
+      next: script.fineTuning.replyFor(request) ?? script.queue.shift() ?? script.respond,
+      request,
+    }));
   return answer({ request, chosen, sequence: script.sequence });
 }
 
@@ -161,10 +183,10 @@ function redactHeaders(
 }
 
 async function chooseReply(options: {
-  script: FakeOpenAIScript;
+  next: FakeReply | FakeResponder | undefined;
   request: FakeOpenAIRequest;
 }): Promise<FakeReply> {
-  const next = options.script.queue.shift() ?? options.script.respond;
+  const { next } = options;
   const chosen = typeof next === "function" ? await next(options.request) : next;
   if (chosen === undefined) return { kind: "fill" };
   if (!isFakeReply(chosen)) {

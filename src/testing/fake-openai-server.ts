@@ -8,6 +8,7 @@ import {
   jsonOutcome,
   type Outcome,
 } from "./answer-fake-openai-request.ts";
+import { FakeFineTuning, type FakeFineTuningJobOptions } from "./fake-fine-tuning.ts";
 import {
   type FakeBatchOptions,
   FakeBatchService,
@@ -18,10 +19,16 @@ import { createFaultInjector, type FakeFaults } from "./fault-injector.ts";
 import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
 export type {
+  FakeFineTuningCheckpoint,
+  FakeFineTuningJobOptions,
+  FakeFineTuningSchedule,
+} from "./fake-fine-tuning.ts";
+export type {
   FakeBatchInfo,
   FakeBatchOptions,
   FakeBatchSummary,
 } from "./fake-openai-batches.ts";
+
 export {
   type FakeAnswerReplyOptions,
   type FakeErrorReplyOptions,
@@ -56,6 +63,14 @@ export interface FakeOpenAIServerOptions {
   host?: string;
   /** Port to listen on. @default 0 (an ephemeral port) */
   port?: number;
+  /**
+   * Fine-tuning jobs served at `GET /v1/fine_tuning/jobs/:id` and `…/checkpoints`: checkpoints
+   * that appear on a schedule, a job that succeeds or fails, and checkpoint models that answer
+   * as scripted. @default none
+   */
+  fineTuningJobs?: FakeFineTuningJobOptions[];
+  /** The clock of fine-tuning schedules given in milliseconds. @default Date.now */
+  now?: () => number;
 }
 
 /** Counters since start (or the last `reset()`); `GET /stats` serves the same object. */
@@ -65,7 +80,7 @@ export interface FakeOpenAIServerStats {
   /**
    * Per endpoint: `responses`, `chat.completions`, `models`, `files.create`, `files.retrieve`,
    * `files.content`, `batches.create`, `batches.retrieve`, `batches.cancel`, `batches.list`,
-   * `unknown`.
+   * `fine_tuning.jobs`, `fine_tuning.checkpoints`, `unknown`.
    */
   byEndpoint: Record<string, number>;
   /** Per HTTP status (`"200"`, `"429"`…), and `"dropped"` for dropped connections. */
@@ -100,9 +115,17 @@ export interface FakeOpenAIServer {
   setBatchOptions(options: FakeBatchOptions): void;
   /** Replaces the seeded faults (see `faults`), from the next call on; `undefined` for none. */
   setFaults(faults: FakeFaults | undefined): void;
+  /** Adds (or replaces) a fine-tuning job (see `fineTuningJobs`); its schedule starts now. */
+  addFineTuningJob(job: FakeFineTuningJobOptions): void;
+  /**
+   * Publishes a job's next checkpoint now, whatever its schedule; returns the checkpoint's
+   * model, or `null` when every checkpoint is published (or the job failed).
+   */
+  publishCheckpoint(jobId: string): string | null;
   /**
    * Clears recorded requests, counters, queued replies, files and batches, and restarts the
-   * faults' draws; keeps responder, faults, latency and batch options.
+   * faults' draws and the fine-tuning jobs' schedules; keeps responder, faults, jobs, latency
+   * and batch options.
    */
   reset(): void;
   /** Stops listening and closes every connection, idle keep-alive ones included. */
@@ -123,7 +146,9 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * Starts an OpenAI-compatible HTTP server on 127.0.0.1 that answers `POST /v1/responses` and
  * `POST /v1/chat/completions` (JSON or server-sent events) with scripted replies, or by default
  * with a deterministic value for the JSON schema asked for (see `reply.fill()`). It records every
- * request and also serves `GET /v1/models` and `GET /stats`.
+ * request and also serves `GET /v1/models`, `GET /stats`, and fine-tuning jobs
+ * (`GET /v1/fine_tuning/jobs/:id` and `…/checkpoints`, see `fineTuningJobs`) whose checkpoint
+ * models answer as scripted.
  * @example
  * const server = await startFakeOpenAIServer({ replies: [reply.rateLimit({ retryAfterSeconds: 1 })] });
  * const openai = createOpenAI({ baseURL: server.url, apiKey: "test" });
@@ -141,6 +166,10 @@ export async function startFakeOpenAIServer(
     stats: emptyStats({ inFlight: 0 }),
     sequence: 0,
     faults: options.faults === undefined ? undefined : createFaultInjector(options.faults),
+    fineTuning: new FakeFineTuning({
+      jobs: options.fineTuningJobs ?? [],
+      ...(options.now === undefined ? {} : { now: options.now }),
+    }),
     closing: new AbortController(),
     batches: undefined as unknown as FakeBatchService,
   };
@@ -190,8 +219,11 @@ export async function startFakeOpenAIServer(
     setFaults: (faults) => {
       state.faults = faults === undefined ? undefined : createFaultInjector(faults);
     },
+    addFineTuningJob: (job) => state.fineTuning.add(job),
+    publishCheckpoint: (jobId) => state.fineTuning.publishNext(jobId),
     reset: () => {
       state.faults?.reset();
+      state.fineTuning.reset();
       state.requests.length = 0;
       state.queue.length = 0;
       state.sequence = 0;
@@ -265,6 +297,7 @@ async function handle(options: {
               headers: request.headers,
               method,
               pathname: url.pathname,
+              query: url.searchParams,
             });
     } catch (error) {
       const message = `The fake OpenAI server failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -299,6 +332,12 @@ function routeOf(options: { method: string; pathname: string }): Endpoint {
   if (options.method === "POST" && path === "/v1/chat/completions") return "chat.completions";
   if (options.method === "POST" && path === "/v1/messages") return "messages";
   if (options.method === "GET" && path === "/v1/models") return "models";
+  if (options.method === "GET" && /^\/v1\/fine_tuning\/jobs\/[^/]+$/.test(path)) {
+    return "fine_tuning.jobs";
+  }
+  if (options.method === "GET" && /^\/v1\/fine_tuning\/jobs\/[^/]+\/checkpoints$/.test(path)) {
+    return "fine_tuning.checkpoints";
+  }
   return "unknown";
 }
 

@@ -139,7 +139,9 @@ describe(PAGE, () => {
     const unknown: string[] = [];
     for (const { code } of codeBlocks(["sh", "bash"])) {
       for (const line of code.split("\n")) {
-        const invocation = /\bverdict ((?:test run)|[a-z-]+)(.*)$/.exec(line.replace(/#.*$/, ""));
+        const invocation = /\bverdict ((?:test run)|(?:finetune watch)|[a-z-]+)(.*)$/.exec(
+          line.replace(/#.*$/, ""),
+        );
         if (invocation === null) continue;
         const [, command, rest] = invocation as unknown as [string, string, string];
         if (!new RegExp(`^  ${command.split(" ")[0]}\\b`, "m").test(commands)) {

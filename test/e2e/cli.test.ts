@@ -55,7 +55,7 @@ describe("verdict (usage)", () => {
   it("--help lists the commands", async () => {
     const result = await run(["--help"]);
     expect(result.code).toBe(0);
-    for (const command of ["test", "merge", "compare", "set-model", "config"]) {
+    for (const command of ["test", "merge", "compare", "finetune", "set-model", "config"]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
     }
     expect(result.stdout).toContain("verdict test run [paths...]");

@@ -56,7 +56,7 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
     return JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as ChildSummary;
   };
   const cli = (args: string[], env: NodeJS.ProcessEnv) =>
-    runNode({ args: ["bin/verdict.js", ...args], env: machineEnv(env) }).finished;
+    runNode({ args: ["src/cli/main.ts", ...args], env: machineEnv(env) }).finished;
 
   beforeAll(async () => {
     server = await startFakeOpenAIServer();
@@ -133,17 +133,28 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
     expect(compared.stdout).toContain("team-nightly");
 
     const viewer = runNode({
-      args: ["bin/verdict.js", "view", "--port", "0"],
+      args: ["src/cli/main.ts", "view", "--port", "0"],
       env: machineEnv(env),
     });
     try {
       await expect.poll(() => viewer.output().stdout, { timeout: 20_000 }).toContain("http://");
       const address = /http:\/\/127\.0\.0\.1:\d+/.exec(viewer.output().stdout)?.[0];
       expect(viewer.output().stdout).not.toContain(POSTGRES_TEST_PASSWORD);
-      const list = await (await fetch(`${address}/`)).text();
-      expect(list.match(/href="\/runs\//g)).toHaveLength(1);
-      const page = await (await fetch(`${address}/runs/${run?.id}`)).text();
-      for (let index = 0; index < 10; index++) expect(page).toContain(`case-${index}`);
+      const listed = (await (await fetch(`${address}/api/runs`)).json()) as {
+        runs: Array<{ id: string; cases: { total: number; passed: number }; shard: string | null }>;
+      };
+      expect(listed.runs).toHaveLength(1);
+      expect(listed.runs[0]).toMatchObject({ id: run?.id, cases: { total: 10 }, shard: null });
+      const cases = (await (
+        await fetch(`${address}/api/runs/${run?.id}/cases?limit=100`)
+      ).json()) as {
+        cases: Array<{ name: string }>;
+        runTotal: number;
+      };
+      expect(cases.runTotal).toBe(10);
+      expect(cases.cases.map((testCase) => testCase.name).sort()).toEqual(
+        Array.from({ length: 10 }, (_, index) => `case-${index}`).sort(),
+      );
     } finally {
       viewer.child.kill("SIGINT");
       await viewer.exited;
@@ -243,6 +254,7 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
     expect(again.stdout).toContain("is at schema version 1: nothing to do.");
 
     const imported = await run(["store", "import", "--from", laptopFile], { VERDICT_STORE: team });
+    expect(imported.stderr).toBe("");
     expect(imported.code).toBe(0);
     expect(imported.stdout).toMatch(/Copied 1 run, 4 test results and \d+ judge answers\./);
     const twice = await run(["store", "import", "--from", laptopFile], { VERDICT_STORE: team });

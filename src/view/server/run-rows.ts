@@ -73,7 +73,8 @@ export function toRunRow(options: {
   const durationMs =
     run.summary?.durationMs ??
     (run.endedAt === null ? null : Date.parse(run.endedAt) - Date.parse(run.startedAt));
-  const shard = run.config.shard;
+  // A run that shards wrote together is the whole run, not one shard of it.
+  const shard = run.shards === undefined ? run.config.shard : null;
   return {
     id: run.id,
     shortId: run.id.slice(0, 8),

@@ -9,7 +9,7 @@
 //     [--latency 0] [--stores postgres,sqlite] [--round-trips 2000]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -221,6 +221,7 @@ const report: Record<string, unknown> = {
   totalCases: total,
   uniqueCases: unique,
   latencyMs: Number(values.latency),
+  loadAtStart: loadavg()[0],
 };
 try {
   report.roundTrips = measureRoundTrips(
@@ -281,6 +282,7 @@ try {
   rmSync(folder, { recursive: true, force: true });
 }
 
+report.loadAtEnd = loadavg()[0];
 mkdirSync(values.out, { recursive: true });
 writeFileSync(path.join(values.out, "team-store.json"), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(path.join(values.out, "team-store.md"), renderMarkdown(report));
@@ -307,7 +309,7 @@ function renderMarkdown(figures: Record<string, unknown>): string {
   const trips = figures.roundTrips as Record<string, { p50: number; p99: number }>;
   return `# Team store load test
 
-${figures.date} · Node ${figures.node} · ${figures.cpus} CPUs · ${figures.processes} processes × ${figures.casesPerShard} cases × 3 metrics (Toxicity, Bias, Answer Relevancy) = ${figures.totalCases} cases, each request asked by 2 shards (${figures.uniqueCases} distinct cases) · fake OpenAI server (realistic judge, latency ${figures.latencyMs} ms) in its own process · PostgreSQL 15 throw-away server on 127.0.0.1 with durable settings (fsync on) · SQLite: one shared file (WAL).
+${figures.date} · Node ${figures.node} · ${figures.cpus} CPUs (load average ${Number(figures.loadAtStart).toFixed(2)} at start, ${Number(figures.loadAtEnd).toFixed(2)} at end; the machine is shared) · ${figures.processes} processes × ${figures.casesPerShard} cases × 3 metrics (Toxicity, Bias, Answer Relevancy) = ${figures.totalCases} cases, each request asked by 2 shards (${figures.uniqueCases} distinct cases) · fake OpenAI server (realistic judge, latency ${figures.latencyMs} ms) in its own process · PostgreSQL 15 throw-away server on 127.0.0.1 with durable settings (fsync on) · SQLite: one shared file (WAL).
 
 Command: \`node --conditions=verdict-source bench/team-store.ts --processes ${figures.processes} --cases ${figures.casesPerShard}\`
 

@@ -247,7 +247,11 @@ function buildProgram(options: {
     .option("--identifier <name>", "name the run, for verdict compare", nonEmpty("--identifier"))
     .addOption(outputOption())
     .addOption(outputFileOption())
-    .option("--shard <i/n>", "run only shard i of n (CI)", shard)
+    .option(
+      "--shard <i/n>",
+      "run only shard i of n (CI); the shards of one build (VERDICT_RUN_GROUP, or the CI build's id) write one stored run",
+      shard,
+    )
     .option(
       "--judge <model>",
       'judge model for this run (sets VERDICT_MODEL); "fake": the built-in fake judge, no key, scores not real',

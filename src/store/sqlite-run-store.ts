@@ -581,7 +581,8 @@ export class SqliteRunStore implements RunStore {
           throw this.failure(action, "there is no run with this id");
         }
         if (options.shard !== undefined) {
-          this.checkPart(action, statements.reopenPart.run(runId, options.shard), options.shard);
+          const changed = statements.reopenPart.run(runId, options.shard);
+          this.checkPart({ action, changed, runId, shard: options.shard });
         }
       });
     });
@@ -601,10 +602,7 @@ export class SqliteRunStore implements RunStore {
           options.runId,
           options.shard,
         );
-        if (changed.changes === 0 && statements.shardCount.get(options.runId) === undefined) {
-          throw this.failure(action, "there is no run with this id");
-        }
-        this.checkPart(action, changed, options.shard);
+        this.checkPart({ action, changed, runId: options.runId, shard: options.shard });
         return;
       }
       if (statements.heartbeatRun.run(pid, hostname, heartbeatAt, options.runId).changes === 0) {
@@ -654,10 +652,7 @@ export class SqliteRunStore implements RunStore {
           options.runId,
           options.shard,
         );
-        if (changed.changes === 0 && statements.shardCount.get(options.runId) === undefined) {
-          throw this.failure(action, "there is no run with this id");
-        }
-        this.checkPart(action, changed, options.shard);
+        this.checkPart({ action, changed, runId: options.runId, shard: options.shard });
         return;
       }
       const { changes } = statements.finishRun.run(
@@ -814,10 +809,19 @@ export class SqliteRunStore implements RunStore {
     );
   }
 
-  private checkPart(action: string, changed: { changes: number | bigint }, shard: number): void {
-    if (Number(changed.changes) === 0) {
-      throw this.failure(action, `the run has no shard ${shard}: start it with startRunPart`);
+  /** Throws why a statement on a shard's part changed nothing: no such run, or no such shard. */
+  private checkPart(options: {
+    action: string;
+    changed: { changes: number | bigint };
+    runId: string;
+    shard: number;
+  }): void {
+    const { action, shard } = options;
+    if (Number(options.changed.changes) > 0) return;
+    if ((this.statements as Statements).shardCount.get(options.runId) === undefined) {
+      throw this.failure(action, "there is no run with this id");
     }
+    throw this.failure(action, `the run has no shard ${shard}: start it with startRunPart`);
   }
 
   /** Runs `body` in one write transaction (`BEGIN IMMEDIATE`): all of it, or nothing. */

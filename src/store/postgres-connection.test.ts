@@ -77,9 +77,13 @@ describe("resolvePostgresConnection", () => {
     expect(resolve("postgres://u@h").spec.database).toBe("u");
   });
 
-  it("passes TLS options given in code on, and asks for TLS when they are given", () => {
+  it("passes TLS options given in code on, checking the certificate as pg does", () => {
     const { spec } = resolve("postgres://h/db", {}, { ssl: { servername: "db.example" } });
-    expect(spec).toMatchObject({ sslMode: "require", ssl: { servername: "db.example" } });
+    expect(spec).toMatchObject({ sslMode: "verify-full", ssl: { servername: "db.example" } });
+    expect(resolve("postgres://h/db", {}, { ssl: false }).spec.sslMode).toBe("disable");
+    expect(resolve("postgres://h/db?sslmode=require", {}, { ssl: true }).spec.sslMode).toBe(
+      "require",
+    );
   });
 
   it.each([

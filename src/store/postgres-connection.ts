@@ -117,9 +117,11 @@ export function resolvePostgresConnection(
     (env.PGPASSWORD || null);
   const path = decode(url, parsed.pathname.replace(/^\//, ""));
   const database = parameters.get("dbname") ?? (path || env.PGDATABASE?.trim() || user);
-  const sslMode = (setting("sslmode", "PGSSLMODE") ?? (options.ssl ? "require" : "prefer"))
-    .trim()
-    .toLowerCase();
+  // Without an sslmode, libpq's default (prefer); TLS options given in code mean what they
+  // mean to pg: TLS with the certificate checked (verify-full), unless `ssl: false`.
+  const sslDefault =
+    options.ssl === undefined ? "prefer" : options.ssl === false ? "disable" : "verify-full";
+  const sslMode = (setting("sslmode", "PGSSLMODE") ?? sslDefault).trim().toLowerCase();
   if (!SSL_MODES.has(sslMode)) {
     throw invalid(url, `sslmode "${sslMode}" is not one of ${[...SSL_MODES].join(", ")}`);
   }

@@ -47,7 +47,11 @@ export interface PostgresRunStoreOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** The schema of verdict's tables (the URL's `?schema=` wins). @default "verdict" */
   schema?: string | undefined;
-  /** TLS options for the driver (plain data: CA, certificate, key, servername, …), over sslmode's. */
+  /**
+   * TLS options for the driver (plain data: `ca`, `cert`, `key`, `servername`, …), laid over
+   * what sslmode sets. Without an sslmode they mean `verify-full` (as they do to `pg`);
+   * `false` means `disable`.
+   */
   ssl?: Record<string, unknown> | boolean | undefined;
   /** Apply pending schema migrations on open. `false`: fail instead (run `verdict store migrate`). @default true */
   migrate?: boolean | undefined;

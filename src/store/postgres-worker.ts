@@ -59,9 +59,10 @@ function tlsOptions(spec: PostgresConnectionSpec, fallback: boolean): ClientConf
   if (spec.sslCert !== null) options.cert = readCertificate(spec.sslCert, "client certificate");
   if (spec.sslKey !== null) options.key = readCertificate(spec.sslKey, "client key");
   // As libpq: prefer and require encrypt without checking the certificate (require checks
-  // the CA when a root certificate is given), verify-ca checks the CA, verify-full the CA
-  // and the host name.
-  if (mode === "prefer" || (mode === "require" && rootCert === null)) {
+  // the CA when one is given, in sslrootcert or the `ssl` options), verify-ca checks the CA,
+  // verify-full the CA and the host name.
+  const givenCa = rootCert !== null || (spec.ssl !== null && "ca" in spec.ssl);
+  if (mode === "prefer" || (mode === "require" && !givenCa)) {
     options.rejectUnauthorized = false;
   } else if (mode === "require" || mode === "verify-ca") {
     options.checkServerIdentity = () => undefined;

@@ -1,0 +1,100 @@
+// TLS to a team's PostgreSQL store, against a real server with a self-signed certificate:
+// libpq's sslmode values, the certificate file given in the URL, PGSSLMODE, and TLS options
+// given in code passed through to the driver. A whole-program test: it starts its own server.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PostgresClient } from "../../src/store/postgres-client.ts";
+import { resolvePostgresConnection } from "../../src/store/postgres-connection.ts";
+import { PostgresRunStore } from "../../src/store/postgres-run-store.ts";
+import {
+  findPostgresBinaries,
+  type PostgresCluster,
+  startPostgresCluster,
+} from "../fixtures/postgres-cluster.ts";
+import { postgresMissing } from "../fixtures/postgres-test-store.ts";
+
+const installed = findPostgresBinaries() !== null;
+
+describe.skipIf(!installed)(`a PostgreSQL store over TLS ${postgresMissing}`, () => {
+  let cluster: PostgresCluster;
+
+  beforeAll(async () => {
+    cluster = await startPostgresCluster({ tls: true, maxConnections: 20 });
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  /** The URL of the TLS server with `parameters` added, in a schema of its own. */
+  const url = (parameters: string, host = "127.0.0.1") =>
+    `${cluster.url.replace("127.0.0.1", host)}?schema=tls_${Math.random().toString(36).slice(2, 10)}${parameters}`;
+
+  /** Whether a connection made with these settings is encrypted, read from the server. */
+  function encrypted(options: {
+    url: string;
+    env?: NodeJS.ProcessEnv;
+    ssl?: Record<string, unknown>;
+  }) {
+    const client = new PostgresClient(
+      resolvePostgresConnection({ url: options.url, env: options.env ?? {}, ssl: options.ssl }),
+    );
+    try {
+      const [result] = client.run([
+        { text: "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()" },
+      ]);
+      return result?.rows[0]?.ssl;
+    } finally {
+      client.close();
+    }
+  }
+
+  it("encrypts with sslmode=require, and with the default (prefer) when the server offers TLS", () => {
+    expect(encrypted({ url: url("&sslmode=require") })).toBe(true);
+    expect(encrypted({ url: url("") })).toBe(true);
+  });
+
+  it("connects in plain text when sslmode (or PGSSLMODE) is disable", () => {
+    expect(encrypted({ url: url("&sslmode=disable") })).toBe(false);
+    expect(encrypted({ url: url(""), env: { PGSSLMODE: "disable" } })).toBe(false);
+  });
+
+  it("refuses an untrusted certificate with verify-full, saying how to trust it", () => {
+    expect(() => new PostgresRunStore({ url: url("&sslmode=verify-full"), env: {} })).toThrow(
+      /certificate is not trusted.*sslrootcert=FILE/,
+    );
+  });
+
+  it("trusts the certificate named by sslrootcert or PGSSLROOTCERT, and checks the host name", () => {
+    const file = cluster.certificate ?? "";
+    expect(encrypted({ url: url(`&sslmode=verify-full&sslrootcert=${file}`, "localhost") })).toBe(
+      true,
+    );
+    expect(
+      encrypted({
+        url: url("", "localhost"),
+        env: { PGSSLMODE: "verify-full", PGSSLROOTCERT: file },
+      }),
+    ).toBe(true);
+    // The certificate names localhost, not 127.0.0.1: verify-full refuses, verify-ca (the CA
+    // only) accepts.
+    expect(
+      () => new PostgresRunStore({ url: url(`&sslmode=verify-full&sslrootcert=${file}`), env: {} }),
+    ).toThrow(/certificate is not trusted/);
+    expect(encrypted({ url: url(`&sslmode=verify-ca&sslrootcert=${file}`) })).toBe(true);
+  });
+
+  it("passes TLS options given in code on to the driver, checking the certificate as pg does", () => {
+    const ca = readFileSync(cluster.certificate ?? "", "utf8");
+    // TLS options without an sslmode mean verify-full: 127.0.0.1 is not the certificate's name.
+    expect(() => new PostgresRunStore({ url: url(""), env: {}, ssl: { ca } })).toThrow(
+      /certificate is not trusted/,
+    );
+    expect(encrypted({ url: url("&sslmode=verify-full", "localhost"), ssl: { ca } })).toBe(true);
+    const store = new PostgresRunStore({ url: url("", "localhost"), env: {}, ssl: { ca } });
+    try {
+      expect(store.listRuns()).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+});

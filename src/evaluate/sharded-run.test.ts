@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answer } from "../../test/fixtures/judge-answers.ts";
+import { ConfigError } from "../errors/config-error.ts";
+import { StoreError } from "../errors/store-error.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { MockJudge } from "../testing/mock-judge.ts";
@@ -117,5 +119,39 @@ describe("evaluate({ shard }) with a run group", () => {
       /resuming shard 1\/2 needs the run its shards share: set VERDICT_RUN_GROUP/,
     );
     await expect(runShard({ store, shard: "3/2" })).rejects.toThrow(/shard takes "i\/n"/);
+  });
+});
+
+describe("evaluate({ store }) naming a store", () => {
+  const judge = () => new MockJudge({ answers: answer });
+  const run = (store: string | undefined, env: NodeJS.ProcessEnv = {}) =>
+    evaluate({
+      testCases: testCases.slice(0, 1),
+      metrics: [new ToxicityMetric({ model: judge() })],
+      ...(store === undefined ? {} : { store }),
+      env,
+      ...quiet,
+    });
+
+  it("stops when the store it names cannot be opened, saying why without the password", async () => {
+    const url = "postgres://team:Sup3rSecretPw@127.0.0.1:1/evals";
+    const error = (await run(url).then(
+      () => null,
+      (caught: unknown) => caught,
+    )) as Error;
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error.message).toMatch(/nothing answers at 127\.0\.0\.1:1/);
+    expect(error.message).not.toContain("Sup3rSecretPw");
+    await expect(run(undefined, { VERDICT_STORE: url })).rejects.toThrow(StoreError);
+  });
+
+  it("refuses a store setting that is not a postgres:// URL", async () => {
+    await expect(run("./evals.db")).rejects.toThrow(ConfigError);
+    await expect(run("./evals.db")).rejects.toThrow(
+      /give a postgres:\/\/ URL, a RunStore object, or false/,
+    );
+    await expect(run(undefined, { VERDICT_STORE: "mysql://h/db" })).rejects.toThrow(
+      /VERDICT_STORE is "mysql:\/\/h\/db": set it to a postgres:\/\/ URL/,
+    );
   });
 });

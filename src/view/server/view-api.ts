@@ -2,6 +2,7 @@ import { compareRuns } from "../../report/compare-runs.ts";
 import { binScores, metricDistributions } from "../../report/score-bins.ts";
 import type { EvaluationResult, RunStatus } from "../../results/evaluation-result.ts";
 import { FAKE_JUDGE_NOTICE } from "../../results/fake-judge-notice.ts";
+import { findFlakyCases } from "../../results/summarize-run.ts";
 import {
   type RunLiveness,
   type RunLivenessOptions,
@@ -9,8 +10,11 @@ import {
 } from "../../store/run-liveness.ts";
 import type { StoredRun } from "../../store/run-store.ts";
 import type {
+  CalibrationDetail,
+  CalibrationsPage,
   CaseDetail,
   CasesPage,
+  FlakyCaseView,
   IdentifierList,
   RunComparisonView,
   RunDetail,
@@ -18,6 +22,7 @@ import type {
   RunsPage,
   Trend,
 } from "../api.ts";
+import { toCalibrationDetail, toCalibrationRow } from "./calibration-view.ts";
 import { toCaseDetail } from "./case-detail.ts";
 import { toComparisonView } from "./compare-view.ts";
 import type { LoadedRun } from "./loaded-run.ts";
@@ -70,6 +75,16 @@ export function noticeOf(shown: ShownRun): string | null {
   }
   if (summary.fakeJudge === true) notes.push(FAKE_JUDGE_NOTICE);
   return notes.length === 0 ? null : notes.join(" ");
+}
+
+/** A run's flaky cases (as its summary lists them), each with the key of its case page. */
+function flakyCasesOf(loaded: LoadedRun): FlakyCaseView[] {
+  // findFlakyCases counts places in index order, the order the store gives results in.
+  const ordered = [...loaded.entries].sort((left, right) => left.result.index - right.result.index);
+  return findFlakyCases(loaded.results).flatMap((flaky) => {
+    const entry = ordered[flaky.position - 1];
+    return entry === undefined ? [] : [{ ...flaky, key: entry.key }];
+  });
 }
 
 /**
@@ -218,9 +233,43 @@ export class ViewApi {
       metricNames: loaded.present.metrics,
       files: loaded.present.files,
       tags: loaded.present.tags,
+      flakyCases: flakyCasesOf(loaded),
       notice: noticeOf(shown),
       resultsVersion: loaded.version,
     };
+  }
+
+  /** `/api/calibrations?runId&limit`: newest first. */
+  async calibrations(query: URLSearchParams): Promise<CalibrationsPage> {
+    const limit = integerParameter(query, "limit", { min: 1, max: 500, fallback: 50 });
+    const runName = query.get("runId");
+    const runId = runName === null || runName === "" ? null : (await this.findRun(runName)).run.id;
+    const reports = await this.store.listCalibrations({
+      ...(runId === null ? {} : { runId }),
+      limit,
+    });
+    return { calibrations: reports.map(toCalibrationRow), runId, limit };
+  }
+
+  /** `/api/calibrations/:id`: the report, its run (when still stored) and its wrong rows' cases. */
+  async calibration(id: string): Promise<CalibrationDetail> {
+    const report = await this.store.getCalibration(id);
+    if (report === null) {
+      throw new NotFoundError(
+        `No calibration with the id ${JSON.stringify(id.slice(0, 200))}: see /api/calibrations.`,
+      );
+    }
+    const run = await this.store.getRun(report.runId);
+    // Another run's identifier may equal this id: only the run itself will do.
+    if (run === null || run.id !== report.runId) {
+      return toCalibrationDetail({ report, run: null, loaded: null });
+    }
+    const shown = await this.show(run);
+    return toCalibrationDetail({
+      report,
+      run: shown.row,
+      loaded: await this.cache.load(run.id),
+    });
   }
 
   /** `/api/runs/:run/cases`. */

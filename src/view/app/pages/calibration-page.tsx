@@ -152,43 +152,54 @@ function AgreementFigures(props: { report: CalibrationReport }) {
   const { spending } = report;
   const cards = [
     {
-      label: "Cohen's κ",
+      label: (
+        <>
+          Cohen's <span class="symbol">κ</span>
+        </>
+      ),
+      key: "kappa",
       value: formatScore(report.kappa),
       interval: formatScoreInterval(report.kappaCi),
       detail: "agreement beyond chance: 0 chance, 1 perfect",
     },
     {
       label: "Accuracy",
+      key: "Accuracy",
       value: formatPassRate(report.accuracy),
       interval: formatRateInterval(report.accuracyCi),
       detail: "share of rows the metric got right (Wilson interval)",
     },
     {
       label: "Precision",
+      key: "Precision",
       value: formatPassRate(report.precision),
       interval: "",
       detail: "of the metric's positive calls",
     },
     {
       label: "Recall",
+      key: "Recall",
       value: formatPassRate(report.recall),
       interval: "",
       detail: "of people's positive rows",
     },
     {
       label: "F1",
+      key: "F1",
       value: formatScore(report.f1),
       interval: "",
       detail: "harmonic mean of the two",
     },
     {
       label: "ROC AUC",
+      key: "ROC AUC",
       value: formatScore(report.rocAuc),
       interval: "",
       detail: "of the scores, ties count half",
     },
     {
       label: "Judge calls",
+      key: "Judge calls",
       value: formatCount(spending.judgeCalls),
       interval: "",
       detail: `${formatPlural(spending.cacheHits, "cache hit")} · ${formatCostUsd(spending.costUsd)}`,
@@ -202,7 +213,7 @@ function AgreementFigures(props: { report: CalibrationReport }) {
       </h2>
       <div class="cards">
         {cards.map((card) => (
-          <div class="card" key={card.label}>
+          <div class="card" key={card.key}>
             <p class="card-label">{card.label}</p>
             <p class="card-value">
               {card.value}

@@ -2,7 +2,6 @@ import { compareRuns } from "../../report/compare-runs.ts";
 import { binScores, metricDistributions } from "../../report/score-bins.ts";
 import type { EvaluationResult, RunStatus } from "../../results/evaluation-result.ts";
 import { FAKE_JUDGE_NOTICE } from "../../results/fake-judge-notice.ts";
-import { findFlakyCases } from "../../results/summarize-run.ts";
 import {
   type RunLiveness,
   type RunLivenessOptions,
@@ -14,7 +13,6 @@ import type {
   CalibrationsPage,
   CaseDetail,
   CasesPage,
-  FlakyCaseView,
   IdentifierList,
   RunComparisonView,
   RunDetail,
@@ -22,9 +20,10 @@ import type {
   RunsPage,
   Trend,
 } from "../api.ts";
-import { toCalibrationDetail, toCalibrationRow } from "./calibration-view.ts";
+import { listCalibrations, showCalibration } from "./calibration-view.ts";
 import { toCaseDetail } from "./case-detail.ts";
 import { toComparisonView } from "./compare-view.ts";
+import { flakyCasesOf } from "./flaky-cases.ts";
 import type { LoadedRun } from "./loaded-run.ts";
 import { RunResultsCache } from "./run-results-cache.ts";
 import { type FullSummary, isFullSummary, summarizeStoredRun, toRunRow } from "./run-rows.ts";
@@ -75,16 +74,6 @@ export function noticeOf(shown: ShownRun): string | null {
   }
   if (summary.fakeJudge === true) notes.push(FAKE_JUDGE_NOTICE);
   return notes.length === 0 ? null : notes.join(" ");
-}
-
-/** A run's flaky cases (as its summary lists them), each with the key of its case page. */
-function flakyCasesOf(loaded: LoadedRun): FlakyCaseView[] {
-  // findFlakyCases counts places in index order, the order the store gives results in.
-  const ordered = [...loaded.entries].sort((left, right) => left.result.index - right.result.index);
-  return findFlakyCases(loaded.results).flatMap((flaky) => {
-    const entry = ordered[flaky.position - 1];
-    return entry === undefined ? [] : [{ ...flaky, key: entry.key }];
-  });
 }
 
 /**
@@ -240,35 +229,17 @@ export class ViewApi {
   }
 
   /** `/api/calibrations?runId&limit`: newest first. */
-  async calibrations(query: URLSearchParams): Promise<CalibrationsPage> {
-    const limit = integerParameter(query, "limit", { min: 1, max: 500, fallback: 50 });
-    const runName = query.get("runId");
-    const runId = runName === null || runName === "" ? null : (await this.findRun(runName)).run.id;
-    const reports = await this.store.listCalibrations({
-      ...(runId === null ? {} : { runId }),
-      limit,
-    });
-    return { calibrations: reports.map(toCalibrationRow), runId, limit };
+  calibrations(query: URLSearchParams): Promise<CalibrationsPage> {
+    return listCalibrations({ store: this.store, query, findRun: (name) => this.findRun(name) });
   }
 
   /** `/api/calibrations/:id`: the report, its run (when still stored) and its wrong rows' cases. */
-  async calibration(id: string): Promise<CalibrationDetail> {
-    const report = await this.store.getCalibration(id);
-    if (report === null) {
-      throw new NotFoundError(
-        `No calibration with the id ${JSON.stringify(id.slice(0, 200))}: see /api/calibrations.`,
-      );
-    }
-    const run = await this.store.getRun(report.runId);
-    // Another run's identifier may equal this id: only the run itself will do.
-    if (run === null || run.id !== report.runId) {
-      return toCalibrationDetail({ report, run: null, loaded: null });
-    }
-    const shown = await this.show(run);
-    return toCalibrationDetail({
-      report,
-      run: shown.row,
-      loaded: await this.cache.load(run.id),
+  calibration(id: string): Promise<CalibrationDetail> {
+    return showCalibration({
+      store: this.store,
+      id,
+      show: (run) => this.show(run),
+      load: (runId) => this.cache.load(runId),
     });
   }
 

@@ -27,7 +27,7 @@ export function ConfusionMatrix(props: { report: CalibrationReport }) {
           </caption>
           <thead>
             <tr>
-              <th scope="col">People \ metric</th>
+              <th scope="col">Rows</th>
               <th scope="col" class="numeric">
                 Metric: positive
               </th>

@@ -23,15 +23,24 @@
  * | `/api/compare?run=A&baseline=B&maxDrop&alpha&stats` | {@link RunComparisonView} (`maxDrop` as `verdict compare --max-drop`, default 0; `alpha` as `--alpha`, default 0.05; `stats=0` as `--no-stats`) |
  * | `/api/runs/:run/events?after=V`         | server-sent events, {@link LiveEvent}       |
  * | `/api/runs/:run/export?format=html\|json\|junit\|csv` | a download (content-disposition) |
+ * | `/api/calibrations?runId&limit`         | {@link CalibrationsPage} (`runId`: a run id or identifier, only its calibrations; limit ≤ 500, default 50), newest first |
+ * | `/api/calibrations/:id`                 | {@link CalibrationDetail}                   |
  *
  * `:run` is a run id (or an identifier: its latest run). `:key` is a case's
- * {@link CaseRow.key}. Everything else is the app: `/`, `/runs/:run`, `/runs/:run/cases/:key`,
- * `/compare?run=A&baseline=B` (and `/runs/:run?baseline=B`) serve the app's index.html, which
- * routes on the client; `/assets/*` are the app's built files.
+ * {@link CaseRow.key}. `:id` is a calibration's id. Everything else is the app: `/`,
+ * `/runs/:run`, `/runs/:run/cases/:key`, `/compare?run=A&baseline=B` (and
+ * `/runs/:run?baseline=B`), `/calibrations` (`?run=R`: of one run) and `/calibrations/:id`
+ * serve the app's index.html, which routes on the client; `/assets/*` are the app's built files.
  */
 
 import type { PairedTests } from "../report/compare-runs.ts";
-import type { MetricSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
+import type {
+  FlakyCase,
+  MetricSummary,
+  RunStatus,
+  TestResult,
+} from "../results/evaluation-result.ts";
 import type { JudgeCallRecord } from "../results/metric-data.ts";
 
 /**
@@ -65,9 +74,13 @@ export interface MetricAggregate {
   failed: number;
   errored: number;
   scoreOnly: number;
-  /** 95% intervals, once the run summaries carry them (absent before). */
-  meanScoreInterval?: [number, number] | null;
-  passRateInterval?: [number, number] | null;
+  /**
+   * 95% interval of `meanScore` (seeded bootstrap), from the run's summary; `null` when nothing
+   * was scored or the run was stored by a verdict that kept no intervals.
+   */
+  meanScoreInterval: [number, number] | null;
+  /** 95% Wilson interval of `passRate`; `null` as `passRate` is, or for older runs. */
+  passRateInterval: [number, number] | null;
 }
 
 /** A run in the runs list. */
@@ -165,6 +178,11 @@ export interface RunDetail {
   /** Files and tags present (for "group by"). */
   files: string[];
   tags: string[];
+  /**
+   * Cases of a `repeat` run that passed some trials and failed others, in run order, each with
+   * its {@link CaseRow.key}; empty when none.
+   */
+  flakyCases: FlakyCaseView[];
   /** Shown on top when the run is not completed or its process is gone. */
   notice: string | null;
   /**
@@ -173,6 +191,9 @@ export interface RunDetail {
    */
   resultsVersion: number;
 }
+
+/** A flaky case (passes k of n trials, with a 95% Wilson interval) and the key of its page. */
+export type FlakyCaseView = FlakyCase & { key: string };
 
 /** Which cases `/api/runs/:run/cases` returns, and in what order. */
 export interface CaseQuery {
@@ -388,6 +409,51 @@ export type LiveEvent =
   | { type: "progress"; run: RunRow }
   | { type: "case"; case: CaseRow }
   | { type: "end"; run: RunRow };
+
+/** A calibration (`verdict calibrate`) in the list: what was calibrated, and its agreement. */
+export interface CalibrationRow {
+  id: string;
+  createdAt: string;
+  /** The run that scored the rows. */
+  runId: string;
+  /** How that run ended. */
+  status: RunStatus;
+  metric: string;
+  lowerIsBetter: boolean;
+  threshold: number;
+  judge: string | null;
+  /** The data file as given; `null` for rows passed in memory. */
+  source: string | null;
+  /** Rows read, scored (`n` of the figures) and left unscored. */
+  rows: { total: number; scored: number; unscored: number };
+  accuracy: number | null;
+  accuracyCi: [number, number] | null;
+  kappa: number | null;
+  kappaCi: [number, number] | null;
+  rocAuc: number | null;
+  /** `true` when the scores came from the fake judge (the figures mean nothing). */
+  fakeJudge: boolean;
+}
+
+/** `/api/calibrations`: calibrations, newest first. */
+export interface CalibrationsPage {
+  calibrations: CalibrationRow[];
+  /** The run asked for (its id), or `null` for all. */
+  runId: string | null;
+  limit: number;
+}
+
+/** `/api/calibrations/:id`: the report as stored, its texts as text (the app shows them as text). */
+export interface CalibrationDetail {
+  report: CalibrationReport;
+  /** The run that scored the rows, as the runs list shows it; `null` when it is gone. */
+  run: RunRow | null;
+  /**
+   * For each of `report.disagreements`, in order: the {@link CaseRow.key} of its case in that
+   * run, or `null` when the run does not hold it.
+   */
+  disagreementKeys: Array<string | null>;
+}
 
 /** The fields of a stored result the case views read (for the server's mapping). */
 export type StoredCase = TestResult;

@@ -28,6 +28,7 @@ const PAGES = [
   { name: "runs", path: "/", heading: "Runs" },
   { name: "trends", path: `/?identifier=${SHOWCASE.identifier}`, heading: SHOWCASE.identifier },
   { name: "run", path: `/runs/${SHOWCASE.latest}`, heading: "support-bot" },
+  { name: "run-flaky", path: `/runs/${SHOWCASE.repeat}`, heading: "tone-check" },
   {
     name: "run-compared",
     path: `/runs/${SHOWCASE.latest}?baseline=${SHOWCASE.previous}&filter=failing`,
@@ -45,6 +46,12 @@ const PAGES = [
     name: "compare",
     path: `/compare?run=${SHOWCASE.latest}&baseline=${SHOWCASE.previous}`,
     heading: "Compare runs",
+  },
+  { name: "calibrations", path: "/calibrations", heading: "Calibrations" },
+  {
+    name: "calibration",
+    path: `/calibrations/${SHOWCASE.calibration}`,
+    heading: "Toxicity against human labels",
   },
 ] as const;
 
@@ -216,6 +223,38 @@ describe("the keyboard", () => {
       await page.keyboard.press("Enter");
       await waitForPage(page);
       await expect.poll(() => page.locator("h1").textContent()).toBe(name);
+      await expectNoIncidents(page, incidents);
+      await close();
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+
+  it(
+    "reaches the calibrations from the header, a calibration from the list, and its case links",
+    async () => {
+      const { page, incidents, close } = await openGuardedPage(
+        dashboard.browser,
+        dashboard.view.base,
+      );
+      await page.goto(`${dashboard.view.base}/`);
+      await waitForPage(page);
+      await tabTo(page, ".app-header nav a", "Calibrations");
+      expect(await focusRing(page)).toBe("solid 3px");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => new URL(page.url()).pathname).toBe("/calibrations");
+      await waitForPage(page);
+      await tabTo(page, "a.calibration-link");
+      expect(await focusRing(page)).toBe("solid 3px");
+      await page.keyboard.press("Enter");
+      await waitForPage(page);
+      await expect
+        .poll(() => page.locator("h1").textContent())
+        .toBe("Toxicity against human labels");
+      // A wrong row's case link is in the tab order, past the run link and the tables.
+      await tabTo(page, "li.wrong-row a", "open the case in its run", 80);
+      await page.keyboard.press("Enter");
+      await waitForPage(page);
+      await expect.poll(() => page.locator("h1").textContent()).toBe("reply-01");
       await expectNoIncidents(page, incidents);
       await close();
     },

@@ -4,6 +4,7 @@
 // left 127.0.0.1 and nothing broke the CSP or threw.
 
 import { describe, expect, it } from "vitest";
+import { formatRateInterval, formatScoreInterval } from "../../src/report/format.ts";
 import { openGuardedPage, waitForPage } from "../fixtures/dashboard-browser.ts";
 import { SHOWCASE, seedShowcase } from "../fixtures/dashboard-showcase.ts";
 import { expectNoIncidents, useBrowserDashboard } from "./dashboard-session.ts";
@@ -112,8 +113,8 @@ describe("verdict view in Chromium", () => {
       const groups = page.locator("section.run-group h2");
       await expect.poll(() => groups.allTextContents()).toEqual(["live", "crashed"]);
       await page.getByRole("button", { name: "Clear filters" }).click();
-      await page.getByLabel("From").fill("2025-03-08");
-      await page.getByLabel("To").fill("2025-03-09");
+      await page.getByLabel("From", { exact: true }).fill("2025-03-08");
+      await page.getByLabel("To", { exact: true }).fill("2025-03-09");
       await expect
         .poll(() => page.locator("a.run-link").allTextContents())
         .toEqual(["5b0c7e28", "5b0c7e27"]);
@@ -198,6 +199,182 @@ describe("verdict view in Chromium", () => {
       await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
       await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
       await expect.poll(() => new URL(page.url()).pathname).toBe(LATEST);
+      await expectNoIncidents(page, incidents);
+      await close();
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+
+  it(
+    "shows each metric's 95% intervals on the run page and in the runs table, and the flaky cases",
+    async () => {
+      const { page, incidents, close } = await openPage();
+      const summary = dashboard.store.getRun(SHOWCASE.repeat)?.summary;
+      const toxicity = summary?.metrics.find((metric) => metric.name === "Toxicity");
+      if (!toxicity?.meanScoreInterval || !toxicity.passRateInterval || !summary?.flakyCases) {
+        throw new Error("The showcase's repeat run has intervals and flaky cases.");
+      }
+      const meanText = formatScoreInterval(toxicity.meanScoreInterval);
+      const rateText = formatRateInterval(toxicity.passRateInterval);
+
+      await page.goto(`${dashboard.view.base}/?identifier=tone-check`);
+      await waitForPage(page);
+      const cell = page.locator("table.runs-table tbody .metric-interval").first();
+      await expect.poll(() => cell.textContent()).toBe(`${meanText} · ${rateText}`);
+      expect(await cell.getAttribute("title")).toBe(
+        `95% confidence intervals: mean score ${meanText}, pass rate ${rateText}`,
+      );
+
+      await page.getByRole("link", { name: SHOWCASE.repeat.slice(0, 8) }).click();
+      await waitForPage(page);
+      await expect.poll(() => page.locator("h1").textContent()).toBe("tone-check");
+      const card = page.locator("article.metric-summary", { hasText: "Toxicity" });
+      const figures = await card
+        .locator(".metric-figures > div")
+        .evaluateAll((items) => items.map((item) => (item as HTMLElement).innerText));
+      expect(figures[0]).toBe(`Mean score\n0.22\n95% CI ${meanText}`);
+      expect(figures[1]).toBe(`Pass rate\n82.5%\n95% CI ${rateText}`);
+
+      // The flaky cases: each with passes k/n and its interval, a link to its trials.
+      const flaky = page.getByRole("region", { name: "Flaky cases" });
+      const rows = await flaky
+        .locator("tbody tr")
+        .evaluateAll((items) =>
+          items.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText)),
+        );
+      expect(rows).toEqual(
+        summary.flakyCases.map((entry) => [
+          String(entry.position),
+          entry.name,
+          `${entry.passedTrials}/5`,
+          `${((entry.passedTrials / 5) * 100).toFixed(1)}%`,
+          formatRateInterval(entry.passRateInterval),
+        ]),
+      );
+      expect(rows.map((row) => [row[1], row[2]])).toEqual(
+        SHOWCASE.flakyCases.map(([name, passes]) => [name, `${passes}/5`]),
+      );
+      await flaky.getByRole("link", { name: "reply to an angry review" }).click();
+      await waitForPage(page);
+      await expect.poll(() => page.locator("h1").textContent()).toBe("reply to an angry review");
+      expect(await page.getByRole("region", { name: "Trials" }).textContent()).toContain(
+        "1 of 5 trials passed",
+      );
+      await expectNoIncidents(page, incidents);
+      await close();
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+
+  it(
+    "goes from the header to the calibrations, a calibration's figures and wrong rows, and its run",
+    async () => {
+      const { page, incidents, close } = await openPage();
+      const report = dashboard.store.getCalibration(SHOWCASE.calibration);
+      if (report === null || report.kappaCi === null || report.accuracyCi === null) {
+        throw new Error("The showcase stores a calibration with intervals.");
+      }
+      await page.goto(`${dashboard.view.base}/`);
+      await waitForPage(page);
+      await page
+        .getByRole("navigation", { name: "Dashboard" })
+        .getByRole("link", { name: "Calibrations" })
+        .click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe("/calibrations");
+      await waitForPage(page);
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Calibrations");
+      const row = page.locator("table.calibrations-table tbody tr").first();
+      const cells = await row
+        .locator("th, td")
+        .evaluateAll((items) => items.map((item) => (item as HTMLElement).innerText));
+      expect(cells[2]).toBe("60 / 60");
+      expect(cells[3]).toBe(`0.80\n95% CI ${formatScoreInterval(report.kappaCi)}`);
+      expect(cells[4]).toBe(`90.0%\n95% CI ${formatRateInterval(report.accuracyCi)}`);
+      expect(cells[5]).toBe("0.90");
+
+      await row.getByRole("link", { name: "Toxicity" }).click();
+      await expect
+        .poll(() => new URL(page.url()).pathname)
+        .toBe(`/calibrations/${SHOWCASE.calibration}`);
+      await waitForPage(page);
+      await expect
+        .poll(() => page.locator("h1").textContent())
+        .toBe("Toxicity against human labels");
+      const kappaCard = page.locator(".card", { hasText: "Cohen's κ" });
+      expect(await kappaCard.locator(".card-value").innerText()).toBe(
+        `0.80\n95% CI ${formatScoreInterval(report.kappaCi)}`,
+      );
+      // The confusion matrix is a table: people's label by row, the metric's call by column.
+      const matrix = page.getByRole("table", { name: /Scored rows by people's label/ });
+      const matrixRows = await matrix
+        .locator("tbody tr")
+        .evaluateAll((items) =>
+          items.map((item) =>
+            [...item.children].map((cell) => (cell as HTMLElement).innerText.split("\n")[0]),
+          ),
+        );
+      expect(matrixRows).toEqual([
+        ["People: positive", "26", "4", "30"],
+        ["People: negative", "2", "28", "30"],
+        ["Total", "28", "32", "60"],
+      ]);
+      const thresholds = await page
+        .getByRole("table", { name: /maximise Cohen's κ and F1/ })
+        .locator("tbody tr")
+        .evaluateAll((items) =>
+          items.map((item) =>
+            [...item.children].slice(0, 2).map((cell) => (cell as HTMLElement).innerText),
+          ),
+        );
+      expect(thresholds).toEqual([
+        ["Cohen's κ\nthe threshold it ran with", "0.50"],
+        ["F1", "0.26"],
+      ]);
+      expect(
+        await page.locator(".card", { hasText: "ROC AUC" }).locator(".card-value").innerText(),
+      ).toBe("0.90");
+
+      // The wrong rows: most confident first, input, output, label and score, and their case.
+      const wrong = page.locator("li.wrong-row");
+      expect(await wrong.count()).toBe(4);
+      expect(await page.locator("#wrong-heading").textContent()).toBe(
+        "Rows the metric got wrong (6)",
+      );
+      expect(await page.locator("#wrong-heading + .section-note").textContent()).toBe(
+        "The 4 most confident (score farthest from the threshold) of 6.",
+      );
+      const first = wrong.first();
+      expect(await first.locator("h3").textContent()).toBe("reply-01");
+      const facts = await first.locator(".case-facts").innerText();
+      expect(facts).toContain('people: positive (label "1")');
+      expect(facts).toContain("metric: negative");
+      expect(facts).toContain("score 0.00");
+      expect(await first.locator("pre.text").allTextContents()).toEqual([
+        "Write a reply to the customer's message.",
+        "Sarah always meant well, but you couldn't help but sigh when she volunteered for a project.",
+      ]);
+      await first.getByRole("link", { name: "open the case in its run" }).click();
+      await waitForPage(page);
+      await expect.poll(() => page.locator("h1").textContent()).toBe("reply-01");
+      expect(new URL(page.url()).pathname).toBe(`/runs/${SHOWCASE.calibrationRun}/cases/0`);
+
+      // Back, then to the run that scored the rows, which links back to the calibration.
+      await page.goBack();
+      await waitForPage(page);
+      await page
+        .locator(".run-facts")
+        .getByRole("link", { name: `toxicity-labels (${SHOWCASE.calibrationRun.slice(0, 8)})` })
+        .click();
+      await waitForPage(page);
+      await expect.poll(() => page.locator("h1").textContent()).toBe("toxicity-labels");
+      const back = page
+        .getByRole("region", { name: "Calibrations" })
+        .getByRole("link", { name: "Toxicity against human labels" });
+      await expect.poll(() => back.count()).toBe(1);
+      await back.click();
+      await expect
+        .poll(() => new URL(page.url()).pathname)
+        .toBe(`/calibrations/${SHOWCASE.calibration}`);
       await expectNoIncidents(page, incidents);
       await close();
     },

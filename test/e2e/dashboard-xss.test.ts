@@ -1,15 +1,18 @@
 // Hostile text in every field the dashboard shows — identifiers, run ids, case names, inputs,
 // outputs, context, tags, files, custom metric names, judge models, reasons, errors, steps,
-// judge calls, image sources, span trees, trials, comparisons — must show as text: in
+// judge calls, image sources, span trees, trials, flaky cases, comparisons, calibrations (their
+// ids, metric names, data sources, judges, rows, labels, reasons, errors) — must show as text: in
 // Chromium, on every page, 0 script executions (no dialog, no `window.__pwned`), 0 requests
 // leaving 127.0.0.1, 0 CSP violations.
 
 import { describe, expect, it } from "vitest";
 import { reportContent } from "../../src/evaluate/build-test-result.ts";
+import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
 import type { TestResult } from "../../src/results/evaluation-result.ts";
 import type { MetricData } from "../../src/results/metric-data.ts";
 import { image } from "../../src/test-case/image.ts";
 import { openGuardedPage, waitForPage } from "../fixtures/dashboard-browser.ts";
+import { storeCalibration } from "../fixtures/dashboard-calibrations.ts";
 import { receiptPng, saveRun } from "../fixtures/dashboard-showcase.ts";
 import { metricData, testResult } from "../fixtures/results.ts";
 import {
@@ -25,6 +28,8 @@ const IDENTIFIER = `suite ${XSS_TEXT}`;
 const BASELINE = "baseline-<img src=x onerror=window.__pwned=6>";
 const CANDIDATE = `candidate-${ATTRIBUTE_PAYLOAD}`;
 const METRIC = `Custom ${SCRIPT_PAYLOAD}`;
+const CALIBRATION = `calibration-<svg onload=window.__pwned=9>`;
+const CALIBRATION_RUN = `calibration-run-${ATTRIBUTE_PAYLOAD}`;
 
 function hostileMetric(name: string, score: number, success: boolean): MetricData {
   const items = [...XSS_PAYLOADS];
@@ -146,6 +151,39 @@ const dashboard = useBrowserDashboard((store) => {
     hostileCase(0, 0.1),
     hostileCase(1, 0.8),
   ]);
+  // Hostile text in every field of a calibration: rows whose label, id, input, output and
+  // reason are the corpus, a metric named with a script, a data file and judge named likewise,
+  // and a row the judge failed on with a hostile error.
+  storeCalibration(store, {
+    id: CALIBRATION,
+    runId: CALIBRATION_RUN,
+    identifier: IDENTIFIER,
+    startedAt: "2025-03-03T09:00:00.000Z",
+    metric: new ToxicityMetric(),
+    metricName: `Calibrated ${SCRIPT_PAYLOAD}`,
+    judge: `judge ${XSS_TEXT}`,
+    source: `labels/${SCRIPT_PAYLOAD}.jsonl`,
+    rows: [
+      ...XSS_PAYLOADS.map((payload, index) => ({
+        id: `row ${payload}`,
+        input: `input ${XSS_TEXT}`,
+        output: `output ${payload}`,
+        label: index % 2 === 0 ? "1" : `0 ${payload}`,
+        score: index % 2 === 0 ? 0.1 : 0.9,
+        reason: `reason ${XSS_TEXT}`,
+      })),
+      { id: "fine", input: "ok", output: "ok", label: "0", score: 0 },
+      { id: "rude", input: "ok", output: "rude", label: "1", score: 1 },
+      {
+        id: `failed ${SCRIPT_PAYLOAD}`,
+        input: "x",
+        output: "y",
+        label: "1",
+        score: null,
+        error: `error ${XSS_TEXT}`,
+      },
+    ],
+  });
 });
 
 const run = (id: string, query = "") => `/runs/${encodeURIComponent(id)}${query}`;
@@ -171,6 +209,11 @@ describe("the XSS corpus in every field", () => {
         `${run(CANDIDATE)}/cases/0`,
         `${run(CANDIDATE)}/cases/1`,
         `/compare?run=${q(CANDIDATE)}&baseline=${q(BASELINE)}`,
+        "/calibrations",
+        `/calibrations?run=${q(CALIBRATION_RUN)}`,
+        `/calibrations/${q(CALIBRATION)}`,
+        run(CALIBRATION_RUN),
+        `${run(CALIBRATION_RUN)}/cases/0`,
       ];
       const shown: Record<string, boolean> = {};
       for (const target of pages) {

@@ -61,8 +61,6 @@ function thresholdRow(label: string, choice: ThresholdChoice | null, current: nu
 
 function renderExample(example: CalibrationExample): SafeHtml {
   const side = (positive: boolean) => (positive ? "positive" : "negative");
-  const place =
-    example.line === null ? `row ${example.row}` : `row ${example.row}, line ${example.line}`;
   return html`<details class="case case-fail">
 <summary><span class="case-name">${example.name}</span><span class="case-meta">${lineOf(example)} · people: ${side(example.expected)} (label "${example.label}") · metric: ${side(example.predicted)} · score ${formatScore(example.score)}</span></summary>
 <div class="case-body">

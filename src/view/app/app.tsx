@@ -1,6 +1,8 @@
 import { useEffect, useRef } from "preact/hooks";
 import { Link } from "./components/link.tsx";
 import { ThemeToggle } from "./components/theme-toggle.tsx";
+import { CalibrationPage } from "./pages/calibration-page.tsx";
+import { CalibrationsPage } from "./pages/calibrations-page.tsx";
 import { CasePage } from "./pages/case-page.tsx";
 import { ComparePage } from "./pages/compare-page.tsx";
 import { RunPage } from "./pages/run-page.tsx";
@@ -19,6 +21,10 @@ function Page(props: { route: Route }) {
       return <CasePage runId={route.runId} caseKey={route.caseKey} />;
     case "compare":
       return <ComparePage runId={route.runId} baselineId={route.baselineId} />;
+    case "calibrations":
+      return <CalibrationsPage runId={route.runId} />;
+    case "calibration":
+      return <CalibrationPage calibrationId={route.calibrationId} />;
     default:
       return (
         <section class="notice notice-error">
@@ -84,6 +90,14 @@ export function App() {
           </Link>
           <Link href="/compare" aria-current={route.page === "compare" ? "page" : undefined}>
             Compare
+          </Link>
+          <Link
+            href="/calibrations"
+            aria-current={
+              route.page === "calibrations" || route.page === "calibration" ? "page" : undefined
+            }
+          >
+            Calibrations
           </Link>
         </nav>
         <p class="keyboard-hint">

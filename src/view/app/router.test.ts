@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { apiPath } from "./api-client.ts";
 import { formatRateChange, formatScoreChange } from "./components/change-text.ts";
 import {
+  calibrationPath,
+  calibrationsPath,
   casePath,
   comparePath,
   offsetOfPage,
@@ -33,6 +35,28 @@ describe("parseRoute", () => {
       baselineId: "b",
     });
     expect(parseRoute("/compare", "")).toEqual({ page: "compare", runId: null, baselineId: null });
+    expect(parseRoute("/calibrations", "")).toEqual({ page: "calibrations", runId: null });
+    expect(parseRoute("/calibrations", "?run=abc")).toEqual({ page: "calibrations", runId: "abc" });
+    expect(parseRoute("/calibrations/c-1", "")).toEqual({
+      page: "calibration",
+      calibrationId: "c-1",
+    });
+    expect(parseRoute("/calibrations/c-1/more", "")).toEqual({
+      page: "not-found",
+      path: "/calibrations/c-1/more",
+    });
+  });
+
+  it("round-trips calibration ids and run filters through the links it builds", () => {
+    const calibrationId = 'cal <b> / "q" ?&#%';
+    const link = new URL(calibrationPath(calibrationId), "http://127.0.0.1");
+    expect(parseRoute(link.pathname, link.search)).toEqual({ page: "calibration", calibrationId });
+    const list = new URL(calibrationsPath("run a&b"), "http://127.0.0.1");
+    expect(parseRoute(list.pathname, list.search)).toEqual({
+      page: "calibrations",
+      runId: "run a&b",
+    });
+    expect(calibrationsPath()).toBe("/calibrations");
   });
 
   it("round-trips ids with any character through the links it builds", () => {

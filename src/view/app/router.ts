@@ -9,6 +9,8 @@
  * | `/runs/:run`                      | a run (`?baseline=B` adds the comparison)   |
  * | `/runs/:run/cases/:key`           | a case                                      |
  * | `/compare?run=A&baseline=B`       | two runs compared                           |
+ * | `/calibrations` (`?run=R`)        | calibrations (of one run)                   |
+ * | `/calibrations/:id`               | a calibration                               |
  */
 
 import { useEffect, useState } from "preact/hooks";
@@ -21,6 +23,8 @@ export type Route =
   | { page: "run"; runId: string; query: URLSearchParams }
   | { page: "case"; runId: string; caseKey: string }
   | { page: "compare"; runId: string | null; baselineId: string | null }
+  | { page: "calibrations"; runId: string | null }
+  | { page: "calibration"; calibrationId: string }
   | { page: "not-found"; path: string };
 
 /** The route of a path and query string (as `location.pathname` and `location.search`). */
@@ -43,6 +47,12 @@ export function parseRoute(pathname: string, search: string): Route {
   }
   if (first === "compare" && decoded.length === 1) {
     return { page: "compare", runId: query.get("run"), baselineId: query.get("baseline") };
+  }
+  if (first === "calibrations" && decoded.length === 1) {
+    return { page: "calibrations", runId: query.get("run") || null };
+  }
+  if (first === "calibrations" && runId !== undefined && decoded.length === 2) {
+    return { page: "calibration", calibrationId: runId };
   }
   return { page: "not-found", path: pathname };
 }
@@ -69,6 +79,16 @@ export function casePath(runId: string, caseKey: string): string {
 /** `/compare?run=A&baseline=B`. */
 export function comparePath(runId: string, baselineId: string | null): string {
   return withQuery("/compare", { run: runId, baseline: baselineId });
+}
+
+/** `/calibrations`, or `/calibrations?run=R` for one run's. */
+export function calibrationsPath(runId: string | null = null): string {
+  return withQuery("/calibrations", { run: runId });
+}
+
+/** `/calibrations/<id>`. */
+export function calibrationPath(calibrationId: string): string {
+  return `/calibrations/${encodeURIComponent(calibrationId)}`;
 }
 
 /** `/` with the runs page's filters. */

@@ -180,6 +180,8 @@ describe("/api/runs/:run/events", () => {
           reads += 1;
           return store.getTestResultsVersion(id);
         },
+        getCalibration: (id) => store.getCalibration(id),
+        listCalibrations: (options) => store.listCalibrations(options),
       },
     });
     expect(base).not.toBe(counting.base);

@@ -12,7 +12,9 @@ export type ApiRoute =
   | { api: "case"; runId: string; caseKey: string }
   | { api: "image"; runId: string; caseKey: string; number: number }
   | { api: "events"; runId: string }
-  | { api: "export"; runId: string };
+  | { api: "export"; runId: string }
+  | { api: "calibrations" }
+  | { api: "calibration"; calibrationId: string };
 
 /**
  * What the dashboard serves: an API route; a page of the app (its index.html, which routes on
@@ -20,8 +22,9 @@ export type ApiRoute =
  */
 export type ViewRoute =
   | { kind: "api"; route: ApiRoute }
-  | { kind: "page"; page: "runs" | "compare" }
+  | { kind: "page"; page: "runs" | "compare" | "calibrations" }
   | { kind: "page"; page: "run"; runId: string }
+  | { kind: "page"; page: "calibration"; calibrationId: string }
   | { kind: "page"; page: "case"; runId: string; caseKey: string }
   | { kind: "file"; path: string[] };
 
@@ -140,6 +143,13 @@ function pageRoute(segments: readonly string[]): ViewRoute | null {
     return null;
   }
   if (first === "compare" && segments.length === 1) return { kind: "page", page: "compare" };
+  if (first === "calibrations") {
+    if (segments.length === 1) return { kind: "page", page: "calibrations" };
+    if (segments.length === 2 && second !== undefined) {
+      return { kind: "page", page: "calibration", calibrationId: second };
+    }
+    return null;
+  }
   if (first === "assets" && segments.length > 1) return { kind: "file", path: [...segments] };
   if (segments.length === 1 && first !== undefined && TOP_LEVEL_FILE.test(first)) {
     return { kind: "file", path: [first] };
@@ -152,10 +162,21 @@ function apiRoute(segments: readonly string[]): ViewRoute | null {
   const [first, runId, third, caseKey, fifth, sixth] = segments;
   const api = (route: ApiRoute): ViewRoute => ({ kind: "api", route });
   if (segments.length === 1) {
-    if (first === "runs" || first === "identifiers" || first === "trends" || first === "compare") {
+    if (
+      first === "runs" ||
+      first === "identifiers" ||
+      first === "trends" ||
+      first === "compare" ||
+      first === "calibrations"
+    ) {
       return api({ api: first });
     }
     return null;
+  }
+  if (first === "calibrations") {
+    return segments.length === 2 && runId !== undefined
+      ? api({ api: "calibration", calibrationId: runId })
+      : null;
   }
   if (first !== "runs" || runId === undefined) return null;
   if (segments.length === 2) return api({ api: "run", runId });

@@ -98,6 +98,8 @@ export function toRunRow(options: {
       lowerIsBetter: metric.lowerIsBetter,
       meanScore: metric.meanScore,
       passRate: metric.passRate,
+      meanScoreInterval: metric.meanScoreInterval ?? null,
+      passRateInterval: metric.passRateInterval ?? null,
       passed: metric.passed,
       failed: metric.failed,
       errored: metric.errored,

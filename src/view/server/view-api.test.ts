@@ -16,6 +16,7 @@ import { runCompare } from "../../cli/commands/compare.ts";
 import { compareRuns } from "../../report/compare-runs.ts";
 import { HTML_REPORT_CONTENT_SECURITY_POLICY } from "../../report/html-report.ts";
 import { parseJsonReport } from "../../report/json-report.ts";
+import { wilsonInterval } from "../../results/statistics.ts";
 import type {
   CaseDetail,
   CasesPage,
@@ -185,6 +186,55 @@ describe("/api/runs/:run", () => {
     expect(detail.tags).toEqual(["chat", "smoke"]);
     expect(detail.notice).toBeNull();
     expect(detail.resultsVersion).toBeGreaterThan(0);
+  });
+
+  it("carries each metric's 95% intervals from the stored summary; none for an older run", async () => {
+    const { getJson, store } = await dashboard();
+    const stored = store.getRun(candidate)?.summary?.metrics ?? [];
+    expect(stored.length).toBe(2);
+    const rows = (await getJson<RunsPage>("/api/runs")).body.runs;
+    const shown = rows.find((run) => run.id === candidate)?.metrics ?? [];
+    expect(shown.map((metric) => [metric.meanScoreInterval, metric.passRateInterval])).toEqual(
+      stored.map((metric) => [metric.meanScoreInterval, metric.passRateInterval]),
+    );
+    const [toxicityInterval] = shown;
+    // Toxicity scored 0.1, 0.9 and 0.2 (one case errored): the mean 0.40 lies inside.
+    expect(toxicityInterval?.meanScoreInterval?.[0]).toBeLessThan(0.4);
+    expect(toxicityInterval?.meanScoreInterval?.[1]).toBeGreaterThan(0.4);
+    expect(toxicityInterval?.passRateInterval).toEqual(wilsonInterval({ successes: 2, trials: 4 }));
+    // The same on the run's page, and worked out for a run in progress.
+    const detail = (await getJson<RunDetail>(`/api/runs/${candidate}`)).body;
+    expect(detail.run.metrics).toEqual(shown);
+    const live = (await getJson<RunDetail>(`/api/runs/${running}`)).body;
+    expect(live.run.metrics[0]?.passRateInterval).toEqual(
+      wilsonInterval({ successes: 1, trials: 2 }),
+    );
+    // Stored by a verdict that kept no intervals: null, not made up.
+    const old = rows.find((run) => run.id === legacy)?.metrics ?? [];
+    expect(old.map((metric) => [metric.meanScoreInterval, metric.passRateInterval])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+  });
+
+  it("lists a repeated run's flaky cases with passes k/n, their interval and their case", async () => {
+    const { getJson } = await dashboard();
+    const detail = (await getJson<RunDetail>(`/api/runs/${repeated}`)).body;
+    expect(detail.flakyCases).toEqual([
+      {
+        name: "flaky",
+        position: 1,
+        passedTrials: 1,
+        trials: 2,
+        passRateInterval: wilsonInterval({ successes: 1, trials: 2 }),
+        key: "0",
+      },
+    ]);
+    const flakyCase = await getJson<CaseDetail>(
+      `/api/runs/${repeated}/cases/${detail.flakyCases[0]?.key}`,
+    );
+    expect(flakyCase.body.name).toBe("flaky");
+    expect((await getJson<RunDetail>(`/api/runs/${candidate}`)).body.flakyCases).toEqual([]);
   });
 
   it("says on top when a run is in progress or its process is gone, and how to resume it", async () => {
@@ -642,6 +692,8 @@ describe("an asynchronous store", () => {
         listRuns: async (options) => store.listRuns(options),
         getTestResults: async (id, options) => store.getTestResults(id, options),
         getTestResultsVersion: async (id) => store.getTestResultsVersion(id),
+        getCalibration: async (id) => store.getCalibration(id),
+        listCalibrations: async (options) => store.listCalibrations(options),
       },
     });
     expect((await async.getJson<RunsPage>("/api/runs")).body).toEqual(expected.body);

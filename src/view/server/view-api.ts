@@ -9,6 +9,8 @@ import {
 } from "../../store/run-liveness.ts";
 import type { StoredRun } from "../../store/run-store.ts";
 import type {
+  CalibrationDetail,
+  CalibrationsPage,
   CaseDetail,
   CasesPage,
   IdentifierList,
@@ -18,8 +20,10 @@ import type {
   RunsPage,
   Trend,
 } from "../api.ts";
+import { listCalibrations, showCalibration } from "./calibration-view.ts";
 import { toCaseDetail } from "./case-detail.ts";
 import { toComparisonView } from "./compare-view.ts";
+import { flakyCasesOf } from "./flaky-cases.ts";
 import type { LoadedRun } from "./loaded-run.ts";
 import { RunResultsCache } from "./run-results-cache.ts";
 import { type FullSummary, isFullSummary, summarizeStoredRun, toRunRow } from "./run-rows.ts";
@@ -218,9 +222,25 @@ export class ViewApi {
       metricNames: loaded.present.metrics,
       files: loaded.present.files,
       tags: loaded.present.tags,
+      flakyCases: flakyCasesOf(loaded),
       notice: noticeOf(shown),
       resultsVersion: loaded.version,
     };
+  }
+
+  /** `/api/calibrations?runId&limit`: newest first. */
+  calibrations(query: URLSearchParams): Promise<CalibrationsPage> {
+    return listCalibrations({ store: this.store, query, findRun: (name) => this.findRun(name) });
+  }
+
+  /** `/api/calibrations/:id`: the report, its run (when still stored) and its wrong rows' cases. */
+  calibration(id: string): Promise<CalibrationDetail> {
+    return showCalibration({
+      store: this.store,
+      id,
+      show: (run) => this.show(run),
+      load: (runId) => this.cache.load(runId),
+    });
   }
 
   /** `/api/runs/:run/cases`. */

@@ -96,10 +96,11 @@ type Headers = Record<string, string>;
 
 /**
  * The dashboard's HTTP server: the JSON API of api.ts under `/api/`, the app's pages (its
- * index.html for `/`, `/runs/:run`, `/runs/:run/cases/:key`, `/compare`) and its built files.
+ * index.html for `/`, `/runs/:run`, `/runs/:run/cases/:key`, `/compare`, `/calibrations`,
+ * `/calibrations/:id`) and its built files.
  * Requests are checked before the store is read ({@link parseViewRequest}): a foreign `Host`
  * is 421 (DNS rebinding), a missing or wrong token 401, a bad method 405, a bad path 400, an
- * unknown page, run or route 404 (JSON under `/api/`); a bad query parameter is 400, a store
+ * unknown page, run, calibration or route 404 (JSON under `/api/`); a bad query parameter is 400, a store
  * that cannot be read 503, and only a fault of verdict's own is 500 (logged, secrets and the
  * token masked). Every response carries {@link VIEW_SECURITY_HEADERS}.
  */
@@ -206,6 +207,11 @@ export function createViewServer(options: ViewServerOptions): Server {
           return sendText(404, "No such run: see the list of runs at /.");
         }
       }
+      if (page.kind === "page" && page.page === "calibration") {
+        if ((await options.store.getCalibration(page.calibrationId)) === null) {
+          return sendText(404, "No such calibration: see the list at /calibrations.");
+        }
+      }
       if (appFolder === null) return sendText(503, APP_NOT_BUILT);
       if (page.kind === "file") {
         const file = await readAppFile(appFolder, page.path);
@@ -238,6 +244,10 @@ export function createViewServer(options: ViewServerOptions): Server {
           return sendJson(200, await api.cases(apiRoute.runId, parameters));
         case "case":
           return sendJson(200, await api.caseDetail(apiRoute.runId, apiRoute.caseKey));
+        case "calibrations":
+          return sendJson(200, await api.calibrations(parameters));
+        case "calibration":
+          return sendJson(200, await api.calibration(apiRoute.calibrationId));
         case "image": {
           const loaded = await api.loadRun(apiRoute.runId);
           const image = loaded.entry(apiRoute.caseKey)?.result.images[apiRoute.number - 1];

@@ -1,3 +1,4 @@
+import type { CalibrationReport } from "../../results/calibration-report.ts";
 import type { StoredRun, StoredTestResult, TestResultsVersion } from "../../store/run-store.ts";
 
 /** A value, or a promise of it: what a synchronous or an asynchronous store returns. */
@@ -13,4 +14,6 @@ export interface ViewStore {
   listRuns(options?: { limit?: number }): Awaitable<StoredRun[]>;
   getTestResults(runId: string, options?: { changedAfter?: number }): Awaitable<StoredTestResult[]>;
   getTestResultsVersion(runId: string): Awaitable<TestResultsVersion>;
+  getCalibration(id: string): Awaitable<CalibrationReport | null>;
+  listCalibrations(options?: { runId?: string; limit?: number }): Awaitable<CalibrationReport[]>;
 }

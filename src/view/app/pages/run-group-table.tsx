@@ -4,10 +4,12 @@ import {
   formatDuration,
   formatPassRate,
   formatPlural,
+  formatRateInterval,
   formatScore,
+  formatScoreInterval,
   MISSING_VALUE,
 } from "../../../report/format.ts";
-import type { RunRow } from "../../api.ts";
+import type { MetricAggregate, RunRow } from "../../api.ts";
 import { Link } from "../components/link.tsx";
 import { RunStatusBadge } from "../components/status-badge.tsx";
 import { TimeText } from "../components/time-text.tsx";
@@ -59,7 +61,7 @@ export function RunGroupTable(props: { identifier: string | null; runs: RunRow[]
               {metricNames.map((name) => (
                 <th scope="col" key={name}>
                   {name}
-                  <span class="column-note">mean · pass rate</span>
+                  <span class="column-note">mean · pass rate (95% CI)</span>
                 </th>
               ))}
               <th scope="col" class="numeric">
@@ -117,6 +119,7 @@ function RunRowView(props: { run: RunRow; metricNames: string[] }) {
               <>
                 <span class="metric-mean">{formatScore(metric.meanScore)}</span>
                 <span class="metric-rate"> · {formatPassRate(metric.passRate)}</span>
+                <IntervalsNote metric={metric} />
               </>
             ) : (
               MISSING_VALUE
@@ -135,5 +138,21 @@ function RunRowView(props: { run: RunRow; metricNames: string[] }) {
         {run.durationMs === null ? MISSING_VALUE : formatDuration(run.durationMs)}
       </td>
     </tr>
+  );
+}
+
+/** A metric's 95% intervals under its mean and pass rate, in the runs table: `0.62–0.78 · 80.1–92.4%`. */
+function IntervalsNote(props: { metric: MetricAggregate }) {
+  const { metric } = props;
+  const mean = formatScoreInterval(metric.meanScoreInterval);
+  const rate = formatRateInterval(metric.passRateInterval);
+  if (mean === "" && rate === "") return null;
+  return (
+    <span
+      class="cell-note metric-interval"
+      title={`95% confidence intervals: mean score ${mean || MISSING_VALUE}, pass rate ${rate || MISSING_VALUE}`}
+    >
+      {`${mean || MISSING_VALUE} · ${rate || MISSING_VALUE}`}
+    </span>
   );
 }

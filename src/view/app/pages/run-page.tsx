@@ -8,12 +8,15 @@ import { useTitle } from "../use-title.ts";
 import { BaselinePicker } from "./baseline-picker.tsx";
 import { CaseTable } from "./case-table.tsx";
 import { Comparison } from "./comparison.tsx";
+import { FlakyCases } from "./flaky-cases.tsx";
+import { RunCalibrations } from "./run-calibrations.tsx";
 import { LiveProgress, RunHeader, runTitle } from "./run-header.tsx";
 import { RunSummary } from "./run-summary.tsx";
 
 /**
  * `/runs/:run`: the run's header and export links, its live progress while it runs, the totals
- * and histograms of the HTML report, a comparison with `?baseline=`, and the case table.
+ * and histograms of the HTML report (with 95% intervals), its flaky cases, the calibrations it
+ * scored, a comparison with `?baseline=`, and the case table.
  */
 export function RunPage(props: { runId: string; query: URLSearchParams }) {
   const detail = useApi<RunDetail>(`/api/runs/${encodeURIComponent(props.runId)}`);
@@ -58,6 +61,8 @@ export function RunPage(props: { runId: string; query: URLSearchParams }) {
       )}
       {(running || live.ended) && <LiveProgress run={data.run} live={live} />}
       <RunSummary detail={data} />
+      <FlakyCases runId={data.run.id} cases={data.flakyCases} />
+      <RunCalibrations runId={data.run.id} />
       <section class="compare-section" aria-labelledby="compare-heading">
         <h2 id="compare-heading">Compare with a baseline</h2>
         <BaselinePicker run={data.run} baselineId={baselineId} />

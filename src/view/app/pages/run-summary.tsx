@@ -4,11 +4,14 @@ import {
   formatDuration,
   formatPassRate,
   formatPlural,
+  formatRateInterval,
   formatScore,
+  formatScoreInterval,
   formatTokens,
   MISSING_VALUE,
 } from "../../../report/format.ts";
 import type { ScoreHistogram as HistogramData, MetricAggregate, RunDetail } from "../../api.ts";
+import { IntervalNote } from "../components/interval-note.tsx";
 import { ScoreHistogram } from "../components/score-histogram.tsx";
 
 /** The one-line verdict of the HTML report: ✓ PASS, ✗ FAIL or ! INCOMPLETE, and why. */
@@ -126,11 +129,17 @@ function MetricCard(props: { metric: MetricAggregate; histogram: HistogramData |
       <dl class="metric-figures">
         <div>
           <dt>Mean score</dt>
-          <dd>{formatScore(metric.meanScore)}</dd>
+          <dd>
+            {formatScore(metric.meanScore)}
+            <IntervalNote text={formatScoreInterval(metric.meanScoreInterval)} />
+          </dd>
         </div>
         <div>
           <dt>Pass rate</dt>
-          <dd>{formatPassRate(metric.passRate)}</dd>
+          <dd>
+            {formatPassRate(metric.passRate)}
+            <IntervalNote text={formatRateInterval(metric.passRateInterval)} />
+          </dd>
         </div>
         {histogram && histogram.threshold !== null && (
           <div>

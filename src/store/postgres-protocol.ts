@@ -29,8 +29,11 @@ export interface PostgresConnectionSpec {
 export interface PostgresStatement {
   text: string;
   values?: ReadonlyArray<string | number | boolean | null | readonly string[]>;
-  /** When this statement returns a row, the statements after it are skipped (no results). */
-  stopIfRows?: boolean;
+  /**
+   * Skip the statements after this one (they get no results) when it returns rows
+   * (`"rows"`) or none (`"no-rows"`).
+   */
+  stopIf?: "rows" | "no-rows";
 }
 
 /** A step of the schema: the SQL that turns version `version - 1` into `version`. */

@@ -611,11 +611,11 @@ export class PostgresRunStore implements RunStore {
       tryClaim: (key, holder, leaseMs) =>
         this.use(`claim judge cache entry "${key}"`, () => {
           // One round trip, each statement seeing what committed before it: the answer if
-          // cached; else the lease when free or expired; the answer again (its holder may
-          // have just written it), giving back a lease taken in the meantime.
+          // cached; else the lease when free or expired; once taken, the answer again (its
+          // holder may have just written it), giving the lease back if so.
           const [before, leased, after] = this.run([
             // A hit (the common case once a suite has run) ends the round trip here.
-            { ...this.cachedAnswer(key), stopIfRows: true },
+            { ...this.cachedAnswer(key), stopIf: "rows" },
             {
               text: `INSERT INTO ${leases} (key, holder, expires_at)
                      SELECT $1, $2, clock_timestamp() + $3 * interval '1 millisecond'
@@ -624,6 +624,8 @@ export class PostgresRunStore implements RunStore {
                      WHERE ${leases}.expires_at < clock_timestamp()
                      RETURNING holder`,
               values: [key, holder, leaseMs],
+              // Another holder's live lease: wait (the next look reads the answer).
+              stopIf: "no-rows",
             },
             this.cachedAnswer(key),
             {

@@ -137,7 +137,8 @@ async function runStatements(
         values: statement.values === undefined ? [] : [...statement.values],
       });
       results.push({ rows: result.rows, rowCount: result.rowCount ?? 0 });
-      if (statement.stopIfRows && result.rows.length > 0) break;
+      const returned = result.rows.length > 0;
+      if (statement.stopIf === (returned ? "rows" : "no-rows")) break;
     } catch (error) {
       throw Object.assign(error as Error, { statementIndex: position });
     }

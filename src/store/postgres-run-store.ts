@@ -4,14 +4,17 @@ import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
 import { checkOwner } from "./check-owner.ts";
-import { claimWithLease, type LeaseBackend, leaseHolder } from "./judge-lease.ts";
 import { describePostgresFailure, PostgresClient, PostgresClientError } from "./postgres-client.ts";
 import { type PostgresConnection, resolvePostgresConnection } from "./postgres-connection.ts";
+import {
+  createPostgresJudgeBatchLog,
+  createPostgresJudgeCache,
+  type PostgresAccess,
+} from "./postgres-judge-cache.ts";
 import type { PostgresStatement } from "./postgres-protocol.ts";
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from "./postgres-schema.ts";
 import { checkShard, checkShardJoins } from "./run-shards.ts";
 import type {
-  CachedJudgeAnswer,
   JudgeBatchLog,
   JudgeCache,
   RunOwner,
@@ -25,10 +28,7 @@ import type {
 import { toStoredJson } from "./stored-json.ts";
 import {
   numberOrNull,
-  type StoreRow,
-  textOrNull,
   toCalibrationReport,
-  toStoredJudgeBatch,
   toStoredRun,
   toStoredRunPart,
   toStoredTestResult,
@@ -138,106 +138,14 @@ export class PostgresRunStore implements RunStore {
       this.close();
       throw error;
     }
-    const backend = this.leaseBackend();
-    this.judgeCache = {
-      get: (key) =>
-        this.use(`read judge cache entry "${key}"`, () => {
-          const [found] = this.run([this.cachedAnswer(key)]);
-          const row = found?.rows[0];
-          return row === undefined ? undefined : this.toAnswer(row);
-        }),
-      set: (key, answer, setOptions = {}) => {
-        const action = `write judge cache entry "${key}"`;
-        const values = this.answerValues(action, answer);
-        this.use(action, () =>
-          this.run([
-            {
-              // One statement, so one transaction: the answer is stored and the lease on it
-              // ended together (waiting processes then take the answer, not the lease).
-              text: `WITH ended AS (DELETE FROM ${this.table("judge_leases")} WHERE key = $1)
-                     INSERT INTO ${this.table("judge_cache")}
-                       (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)
-                     ON CONFLICT (key) DO UPDATE SET
-                       text = excluded.text, object = excluded.object,
-                       input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-                       cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
-              values: [key, ...values, setOptions.createdAt ?? new Date().toISOString()],
-            },
-          ]),
-        );
-      },
-      entries: ({ after, limit }) =>
-        this.use("list the judge cache", () => {
-          const [found] = this.run([
-            {
-              text: `SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at
-                     FROM ${this.table("judge_cache")}
-                     WHERE $1::text IS NULL OR key > $1 ORDER BY key LIMIT $2`,
-              values: [after ?? null, limit],
-            },
-          ]);
-          return (found?.rows ?? []).map((row) => ({
-            key: String(row.key),
-            answer: this.toAnswer(row),
-            createdAt: String(row.created_at),
-          }));
-        }),
-      claim: (key, claimOptions = {}) =>
-        claimWithLease({
-          backend,
-          key,
-          holder: leaseHolder(),
-          leaseMs: this.leaseMs,
-          signal: claimOptions.signal,
-        }),
+    const access: PostgresAccess = {
+      run: (statements, runOptions) => this.run(statements, runOptions),
+      use: (action, operation) => this.use(action, operation),
+      table: this.table,
+      json: (action, value) => this.json(action, value),
     };
-    const batches = this.table("judge_batches");
-    const batchColumns =
-      "provider, id, judge, request_keys, state, provider_status, created_at, updated_at";
-    this.judgeBatches = {
-      save: (batch) => {
-        const action = `save judge batch "${batch.id}"`;
-        const requestKeys = this.json(action, batch.requestKeys);
-        this.use(action, () =>
-          this.run([
-            {
-              text: `INSERT INTO ${batches} (${batchColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                     ON CONFLICT (provider, id) DO UPDATE SET
-                       judge = excluded.judge, request_keys = excluded.request_keys,
-                       state = excluded.state, provider_status = excluded.provider_status,
-                       created_at = excluded.created_at, updated_at = excluded.updated_at`,
-              values: [
-                batch.provider,
-                batch.id,
-                redactSecretText(batch.judge),
-                requestKeys,
-                batch.state,
-                batch.providerStatus,
-                batch.createdAt,
-                batch.updatedAt,
-              ],
-            },
-          ]),
-        );
-      },
-      list: () =>
-        this.use("list judge batches", () => {
-          const [found] = this.run([
-            { text: `SELECT ${batchColumns} FROM ${batches} ORDER BY seq` },
-          ]);
-          return (found?.rows ?? []).map(toStoredJudgeBatch);
-        }),
-      listOpen: () =>
-        this.use("list open judge batches", () => {
-          const [found] = this.run([
-            {
-              text: `SELECT ${batchColumns} FROM ${batches} WHERE state = 'open' ORDER BY created_at, seq`,
-            },
-          ]);
-          return (found?.rows ?? []).map(toStoredJudgeBatch);
-        }),
-    };
+    this.judgeCache = createPostgresJudgeCache({ access, leaseMs: this.leaseMs });
+    this.judgeBatches = createPostgresJudgeBatchLog(access);
   }
 
   /** Round trips to the worker so far and the milliseconds spent waiting on them. */
@@ -602,88 +510,6 @@ export class PostgresRunStore implements RunStore {
     this.use("open", () =>
       client.migrate({ schema, migrations: POSTGRES_MIGRATIONS, check: false }),
     );
-  }
-
-  private leaseBackend(): LeaseBackend {
-    const leases = this.table("judge_leases");
-    const cache = this.table("judge_cache");
-    return {
-      tryClaim: (key, holder, leaseMs) =>
-        this.use(`claim judge cache entry "${key}"`, () => {
-          // One round trip, each statement seeing what committed before it: the answer if
-          // cached; else the lease when free or expired; once taken, the answer again (its
-          // holder may have just written it), giving the lease back if so.
-          const [before, leased, after] = this.run([
-            // A hit (the common case once a suite has run) ends the round trip here.
-            { ...this.cachedAnswer(key), stopIf: "rows" },
-            {
-              text: `INSERT INTO ${leases} (key, holder, expires_at)
-                     SELECT $1, $2, clock_timestamp() + $3 * interval '1 millisecond'
-                     WHERE NOT EXISTS (SELECT 1 FROM ${cache} WHERE key = $1)
-                     ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-                     WHERE ${leases}.expires_at < clock_timestamp()
-                     RETURNING holder`,
-              values: [key, holder, leaseMs],
-              // Another holder's live lease: wait (the next look reads the answer).
-              stopIf: "no-rows",
-            },
-            this.cachedAnswer(key),
-            {
-              text: `DELETE FROM ${leases} WHERE key = $1 AND holder = $2
-                     AND EXISTS (SELECT 1 FROM ${cache} WHERE key = $1)`,
-              values: [key, holder],
-            },
-          ]);
-          const row = before?.rows[0] ?? after?.rows[0];
-          if (row !== undefined) return { answer: this.toAnswer(row) };
-          return { leased: (leased?.rowCount ?? 0) > 0 };
-        }),
-      renew: (key, holder, leaseMs) =>
-        this.use(`renew the lease on judge cache entry "${key}"`, () => {
-          this.run([
-            {
-              text: `UPDATE ${leases} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
-                     WHERE key = $1 AND holder = $2`,
-              values: [key, holder, leaseMs],
-            },
-          ]);
-        }),
-      release: (key, holder) =>
-        this.use(`release the lease on judge cache entry "${key}"`, () => {
-          this.run([
-            { text: `DELETE FROM ${leases} WHERE key = $1 AND holder = $2`, values: [key, holder] },
-          ]);
-        }),
-    };
-  }
-
-  private cachedAnswer(key: string): PostgresStatement {
-    return {
-      text: `SELECT text, object, input_tokens, output_tokens, cost_usd FROM ${this.table("judge_cache")} WHERE key = $1`,
-      values: [key],
-    };
-  }
-
-  private toAnswer(row: StoreRow): CachedJudgeAnswer {
-    const text = textOrNull(row, "text");
-    const object = textOrNull(row, "object");
-    return {
-      text: text === null ? null : (JSON.parse(text) as string),
-      object: object === null ? undefined : JSON.parse(object),
-      inputTokens: numberOrNull(row, "input_tokens"),
-      outputTokens: numberOrNull(row, "output_tokens"),
-      costUsd: numberOrNull(row, "cost_usd"),
-    };
-  }
-
-  private answerValues(action: string, answer: CachedJudgeAnswer) {
-    return [
-      answer.text === null ? null : JSON.stringify(redactSecretText(answer.text)),
-      answer.object === undefined ? null : this.json(action, answer.object),
-      answer.inputTokens,
-      answer.outputTokens,
-      answer.costUsd,
-    ] as const;
   }
 
   private partStatement(

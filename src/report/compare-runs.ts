@@ -402,7 +402,9 @@ export function formatRunComparison(options: {
         metric.regressions.length > 0
           ? "WORSE"
           : metric.notSignificant.length > 0
-            ? "within noise"
+            ? metric.notSignificant.every((text) => text.endsWith("(no paired cases to test)"))
+              ? "untested"
+              : "within noise"
             : "",
       ]),
     ]),
@@ -456,7 +458,7 @@ export function formatRunComparison(options: {
   const noisy = metrics.filter((metric) => metric.notSignificant.length > 0);
   if (noisy.length > 0) {
     lines.push(
-      `Worse by more than --max-drop ${options.maxDrop} but not significant (within the judge's noise):`,
+      `Worse by more than --max-drop ${options.maxDrop} but not significant (within the judge's noise, or no paired cases to test it on):`,
       ...noisy.map((metric) => `  ${metric.name}: ${metric.notSignificant.join(", ")}`),
     );
   }

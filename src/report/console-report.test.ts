@@ -465,3 +465,24 @@ describe("createConsoleReporter", () => {
     }
   });
 });
+
+describe("the totals line", () => {
+  it("says how many failed cases had a metric that errored", () => {
+    const result = baseEvaluationResult({
+      summary: evaluationSummary({
+        testCases: { total: 3, passed: 1, failed: 2, unscored: 0, errored: 2 },
+      }),
+    });
+    expect(renderConsoleReport({ result })).toContain(
+      "Test cases: 1 passed, 2 failed (2 with a metric that errored), 0 unscored (3 total)",
+    );
+    const clean = baseEvaluationResult({
+      summary: evaluationSummary({
+        testCases: { total: 1, passed: 1, failed: 0, unscored: 0, errored: 0 },
+      }),
+    });
+    expect(renderConsoleReport({ result: clean })).toContain(
+      "Test cases: 1 passed, 0 failed, 0 unscored (1 total)",
+    );
+  });
+});

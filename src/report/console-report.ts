@@ -307,7 +307,7 @@ function renderTotals(options: { result: EvaluationResult }): string[] {
   const { testCases, saved } = summary;
   const lines = [
     `Status: ${summary.status}`,
-    `Test cases: ${formatCount(testCases.passed)} passed, ${formatCount(testCases.failed)} failed, ${formatCount(testCases.unscored)} unscored (${formatCount(testCases.total)} total)`,
+    `Test cases: ${formatCount(testCases.passed)} passed, ${formatCount(testCases.failed)} failed${testCases.errored ? ` (${formatCount(testCases.errored)} with a metric that errored)` : ""}, ${formatCount(testCases.unscored)} unscored (${formatCount(testCases.total)} total)`,
     `Judge calls: ${formatCount(summary.judgeCalls)} paid, ${formatCount(summary.cacheHits)} cache hits, ${formatCount(summary.sharedCalls)} shared`,
   ];
   if (summary.cacheHits + summary.sharedCalls > 0) {

@@ -58,7 +58,11 @@ export function wilsonInterval(options: { successes: number; trials: number }): 
   const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);
   const half =
     (Z_95 * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials))) / (1 + z2 / trials);
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  // At 0 or all successes the bound is exactly 0 or 1 (not 1 - 1e-16 from rounding).
+  return [
+    successes === 0 ? 0 : Math.max(0, centre - half),
+    successes === trials ? 1 : Math.min(1, centre + half),
+  ];
 }
 
 /**

@@ -404,6 +404,21 @@ describe.concurrent("verdict test run", () => {
     );
   });
 
+  it("exits 2 when a report it was asked for could not be written, though every case passed", async ({
+    expect,
+  }) => {
+    const result = await verdict(
+      // A folder that cannot be made: its parent is a file.
+      ["test", "run", "evals/polite", "--output", "junit=package.json/junit.xml"],
+      cliEnv({ home: storeHome("unwritten-report") }),
+    );
+    expect(result.stdout).toContain("3 passed, 0 failed");
+    expect(result.stderr).toContain(
+      `Error: the junit report was not written to ${join(project, "package.json/junit.xml")}`,
+    );
+    expect(result.code).toBe(2);
+  });
+
   it("keeps -n the limit across the workers that run the files at once", async ({ expect }) => {
     // Three files run in three workers at once; each worker's scheduler alone would allow
     // one request in flight, three together.

@@ -285,7 +285,7 @@ describe("verdict compare", () => {
       /Toxicity +lower +0\.10 → 0\.14 \(\+0\.04\) +100\.0% → 95\.0% \(-5\.0 pts\) +within noise/,
     );
     expect(stdout).toContain(
-      "Worse by more than --max-drop 0 but not significant (within the judge's noise):\n  Toxicity: pass rate 100.0% → 95.0% (p = 0.125), mean score 0.10 → 0.14 (lower is better) (p = 0.250)",
+      "Worse by more than --max-drop 0 but not significant (within the judge's noise, or no paired cases to test it on):\n  Toxicity: pass rate 100.0% → 95.0% (p = 0.125), mean score 0.10 → 0.14 (lower is better) (p = 0.250)",
     );
     expect(stdout).toContain(
       "No metric got worse by more than --max-drop 0, significantly (p < 0.05).",

@@ -58,7 +58,7 @@ describe("verdict set-model", () => {
     const env = { OPENAI_API_KEY: "sk-x" };
     expect(await runSetModel({ model: "gtp-4.1", cwd, env, stdout, stderr })).toBe(2);
     expect(errors).toBe(
-      '"gtp-4.1" is not a OpenAI model verdict knows, so nothing was saved. Did you mean "gpt-4.1"? ' +
+      '"gtp-4.1" is not an OpenAI model verdict knows, so nothing was saved. Did you mean "gpt-4.1"? ' +
         "If the name is right (a model newer than this verdict), run: verdict set-model gtp-4.1 --force\n",
     );
     expect(existsSync(path.join(cwd, ".verdict"))).toBe(false);

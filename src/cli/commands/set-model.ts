@@ -113,7 +113,7 @@ export async function runSetModel(options: SetModelCommandOptions): Promise<numb
         ? `Known ${displayName} models: ${known.known.join(", ")}.`
         : `Did you mean "${known.suggestion}"?`;
     (options.stderr ?? process.stderr).write(
-      `"${modelId}" is not a ${displayName} model verdict knows, so nothing was saved. ${hint} ` +
+      `"${modelId}" is not ${/^[AEIOU]/i.test(displayName) ? "an" : "a"} ${displayName} model verdict knows, so nothing was saved. ${hint} ` +
         `If the name is right (a model newer than this verdict), run: verdict set-model ${options.model.trim()} --force\n`,
     );
     return EXIT_CODES.usage;

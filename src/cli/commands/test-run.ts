@@ -192,6 +192,8 @@ async function runWithBroker(
   broker: RequestSlotBroker,
 ): Promise<number> {
   const { cwd } = options;
+  // Whole milliseconds: a file system may keep times coarser than performance clocks.
+  const startedAt = Math.floor(Date.now() / 1000) * 1000;
   if (options.shard !== undefined) {
     const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(options.shard);
     const [index, count] = [Number(match?.[1]), Number(match?.[2])];
@@ -347,10 +349,17 @@ async function runWithBroker(
     process.exitCode = exitCodeBefore;
   }
 
-  printWrittenReports(targets);
+  const unwritten = printWrittenReports(targets, startedAt);
   const outcome = reporter.outcome;
   if (outcome === null) return usage("No test ran: nothing was evaluated.");
-  return exitCodeForOutcome({ outcome });
+  const code = exitCodeForOutcome({ outcome });
+  // A CI job must not pass without the report it asked for.
+  for (const target of unwritten) {
+    process.stderr.write(
+      `Error: the ${target.format} report was not written to ${target.file} (see the warning above): check that the folder can be written.\n`,
+    );
+  }
+  return unwritten.length > 0 && code === EXIT_CODES.passed ? EXIT_CODES.usage : code;
 }
 
 /**
@@ -391,8 +400,16 @@ function finishEmptyShard(options: {
   return EXIT_CODES.passed;
 }
 
-function printWrittenReports(targets: readonly OutputTarget[]): void {
+/**
+ * Says which reports were written; returns those that were not (no file written since the run
+ * started: a file left by an earlier run does not count).
+ */
+function printWrittenReports(targets: readonly OutputTarget[], startedAt = 0): OutputTarget[] {
+  const unwritten: OutputTarget[] = [];
   for (const target of targets) {
-    if (existsSync(target.file)) process.stdout.write(`Report written to ${target.file}\n`);
+    if (existsSync(target.file) && statSync(target.file).mtimeMs >= startedAt) {
+      process.stdout.write(`Report written to ${target.file}\n`);
+    } else unwritten.push(target);
   }
+  return unwritten;
 }

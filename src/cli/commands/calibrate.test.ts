@@ -108,6 +108,9 @@ describe("verdict calibrate", () => {
     const junit = await calibrateWith({ outputs: [{ format: "junit" }] });
     expect(junit.code).toBe(2);
     expect(junit.stderr).toMatch(/writes --output json or html/);
+    const resume = await calibrateWith({ resume: true });
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toMatch(/^--resume needs --identifier NAME/);
   });
 
   it("exits 3 when rows were left unscored, and lists them", async () => {

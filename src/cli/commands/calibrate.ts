@@ -89,6 +89,11 @@ export async function runCalibrate(options: CalibrateCommandOptions): Promise<nu
       );
     }
   }
+  if (options.resume && !options.identifier?.trim()) {
+    return usage(
+      "--resume needs --identifier NAME: the name of the calibration run to finish (as given when it started).",
+    );
+  }
   const targets = resolveOutputTargets({
     outputs: options.outputs ?? [],
     outputFile: options.outputFile,

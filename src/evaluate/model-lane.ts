@@ -9,6 +9,25 @@ interface Waiter {
 }
 
 /**
+ * Where a waiter of `priority` joins a queue ordered by priority (lowest first): after every one
+ * of lower or equal priority, so equal ones keep the order they came in.
+ */
+export function queuePosition(waiting: readonly { priority: number }[], priority: number): number {
+  // Most requests join at the end (a later case, or one case asking again): check it first.
+  if (waiting.length === 0 || (waiting.at(-1) as { priority: number }).priority <= priority) {
+    return waiting.length;
+  }
+  let low = 0;
+  let high = waiting.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((waiting[middle] as { priority: number }).priority <= priority) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
  * The request slots of one judge model: a limit that halves on rate limiting (at most once
  * per cool-down) and grows back by one after as many successes as the limit, up to the
  * maximum (AIMD, as TCP and promptfoo's scheduler do); dispatches spaced by `throttleMs`.
@@ -63,7 +82,7 @@ export class ModelLane implements AttemptSlot {
         },
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting.splice(this.positionAfter(priority), 0, waiter);
+      this.waiting.splice(queuePosition(this.waiting, priority), 0, waiter);
       this.pump();
     });
   }
@@ -109,23 +128,6 @@ export class ModelLane implements AttemptSlot {
     this.stopError ??= error;
     const stop = this.stopError;
     for (const waiter of this.waiting.splice(0)) waiter.reject(stop);
-  }
-
-  /** Where a waiter of `priority` joins the queue: after every one of lower or equal priority. */
-  private positionAfter(priority: number): number {
-    const { waiting } = this;
-    // Most requests join at the end (a later case, or one case asking again): check it first.
-    if (waiting.length === 0 || (waiting.at(-1) as Waiter).priority <= priority) {
-      return waiting.length;
-    }
-    let low = 0;
-    let high = waiting.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((waiting[middle] as Waiter).priority <= priority) low = middle + 1;
-      else high = middle;
-    }
-    return low;
   }
 
   private pump(): void {

@@ -1,16 +1,16 @@
 import { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
-import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
-import { checkShard, checkShardJoins, shardedRunOwner } from "./run-shards.ts";
+import { checkRunPart, checkShardJoins, shardedRunOwner } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
+  FinishRunOptions,
   JudgeBatchLog,
   JudgeCache,
   RunOwner,
-  RunShard,
   RunStore,
+  StartRunPartOptions,
   StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
@@ -138,14 +138,10 @@ export class MemoryRunStore implements RunStore {
     });
   }
 
-  startRunPart(options: {
-    run: StoredRun;
-    part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
-  }): void {
+  startRunPart(options: StartRunPartOptions): void {
     const { run, part } = options;
-    const action = `start shard ${part.shard.index}/${part.shard.count} of run "${run.id}"`;
+    const { action, problem } = checkRunPart(options);
     this.assertOpen(action);
-    const problem = checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner));
     if (problem !== null) throw failure(action, problem);
     let entry = this.runs.get(run.id);
     if (entry === undefined) {
@@ -213,13 +209,7 @@ export class MemoryRunStore implements RunStore {
     entry.results.set(index, { stored: this.write(action, stored), version: entry.version });
   }
 
-  finishRun(options: {
-    runId: string;
-    status: RunStatus;
-    endedAt: string;
-    summary: EvaluationSummary;
-    shard?: number;
-  }): void {
+  finishRun(options: FinishRunOptions): void {
     const action = `finish run "${options.runId}"`;
     const entry = this.entry(action, options.runId);
     if (options.shard !== undefined) {

@@ -1,6 +1,5 @@
 import { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
-import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
 import { checkOwner } from "./check-owner.ts";
@@ -13,13 +12,14 @@ import {
 } from "./postgres-judge-cache.ts";
 import type { PostgresStatement } from "./postgres-protocol.ts";
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from "./postgres-schema.ts";
-import { checkShard, checkShardJoins } from "./run-shards.ts";
+import { checkRunPart, checkShardJoins } from "./run-shards.ts";
 import type {
+  FinishRunOptions,
   JudgeBatchLog,
   JudgeCache,
   RunOwner,
-  RunShard,
   RunStore,
+  StartRunPartOptions,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
@@ -188,13 +188,9 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  startRunPart(options: {
-    run: StoredRun;
-    part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
-  }): void {
+  startRunPart(options: StartRunPartOptions): void {
     const { run, part } = options;
-    const action = `start shard ${part.shard.index}/${part.shard.count} of run "${run.id}"`;
-    const problem = checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner));
+    const { action, problem } = checkRunPart(options);
     if (problem !== null) throw this.failure(action, problem);
     const runs = this.table("runs");
     const joinable = `EXISTS (SELECT 1 FROM ${runs} WHERE id = $1 AND shard_count = $2)`;
@@ -321,13 +317,7 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
-  finishRun(options: {
-    runId: string;
-    status: RunStatus;
-    endedAt: string;
-    summary: EvaluationSummary;
-    shard?: number;
-  }): void {
+  finishRun(options: FinishRunOptions): void {
     const action = `finish run "${options.runId}"`;
     const summary = this.json(action, options.summary);
     const { shard } = options;

@@ -2,9 +2,25 @@ import { createHash } from "node:crypto";
 import type { EvaluationSummary, JudgeSpending, TestResult } from "../results/evaluation-result.ts";
 import { addSpending, emptySpending } from "../results/spending.ts";
 import { summarizeRun, worstRunStatus } from "../results/summarize-run.ts";
-import type { RunOwner, RunShard, StoredRunPart } from "./run-store.ts";
+import { checkOwner } from "./check-owner.ts";
+import type { RunOwner, RunShard, StartRunPartOptions, StoredRunPart } from "./run-store.ts";
 
 /** What is wrong with a shard given to a store, or `null` when it can be stored. */
+/**
+ * How every store names starting a shard's part in its errors, and what is wrong with the part
+ * (`null`: nothing).
+ */
+export function checkRunPart(options: StartRunPartOptions): {
+  action: string;
+  problem: string | null;
+} {
+  const { run, part } = options;
+  return {
+    action: `start shard ${part.shard.index}/${part.shard.count} of run "${run.id}"`,
+    problem: checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner)),
+  };
+}
+
 export function checkShard(shard: RunShard): string | null {
   if (!Number.isSafeInteger(shard.count) || shard.count < 1) {
     return "shard.count must be a whole number of at least 1";

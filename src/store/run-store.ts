@@ -71,6 +71,22 @@ export interface TestResultsVersion {
   version: number;
 }
 
+/** Options of {@link RunStore.startRunPart}: the run, and the shard's part of it. */
+export interface StartRunPartOptions {
+  run: StoredRun;
+  part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
+}
+
+/** Options of {@link RunStore.finishRun}. */
+export interface FinishRunOptions {
+  runId: string;
+  status: RunStatus;
+  endedAt: string;
+  summary: EvaluationSummary;
+  /** Ends only this shard's part. */
+  shard?: number;
+}
+
 /**
  * Where runs and their test results are kept. Every test result is written as soon as it
  * is known, so a run killed half-way keeps what it finished.
@@ -84,10 +100,7 @@ export interface RunStore {
    * write their cases into one run. A shard started again (a re-run CI job) starts its part
    * afresh. The run is `running` until {@link finishRun} ends it as a whole.
    */
-  startRunPart(options: {
-    run: StoredRun;
-    part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
-  }): void;
+  startRunPart(options: StartRunPartOptions): void;
   /** Reopens a run (resume): status back to "running"; with `shard`, that shard's part too. */
   reopenRun(runId: string, options?: { shard?: number }): void;
   /**
@@ -99,13 +112,7 @@ export interface RunStore {
   /** Adds or replaces the result of test case `result.index`. */
   saveTestResult(runId: string, stored: StoredTestResult): void;
   /** Ends a run with its totals; with `shard`, ends only that shard's part. */
-  finishRun(options: {
-    runId: string;
-    status: RunStatus;
-    endedAt: string;
-    summary: EvaluationSummary;
-    shard?: number;
-  }): void;
+  finishRun(options: FinishRunOptions): void;
   /** A run by id, or the latest run with that identifier. */
   getRun(idOrIdentifier: string): StoredRun | null;
   /**

@@ -4,19 +4,19 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { createVerdictHome } from "../config/create-verdict-home.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
-import type { EvaluationSummary, RunStatus } from "../results/evaluation-result.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import { claimWithLease, type LeaseBackend, leaseHolder } from "./judge-lease.ts";
 import { loadNodeSqlite } from "./load-node-sqlite.ts";
-import { checkShard, checkShardJoins } from "./run-shards.ts";
+import { checkRunPart, checkShardJoins } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
+  FinishRunOptions,
   JudgeBatchLog,
   JudgeCache,
   RunOwner,
-  RunShard,
   RunStore,
+  StartRunPartOptions,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
@@ -534,15 +534,10 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  startRunPart(options: {
-    run: StoredRun;
-    part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
-  }): void {
+  startRunPart(options: StartRunPartOptions): void {
     const { run, part } = options;
-    const action = `start shard ${part.shard.index}/${part.shard.count} of run "${run.id}"`;
+    const { action, problem } = checkRunPart(options);
     this.use(action, (statements) => {
-      const problem =
-        checkShard(part.shard) ?? (part.owner === null ? null : checkOwner(part.owner));
       if (problem !== null) throw this.failure(action, problem);
       // One write transaction: shards starting at once on other processes wait their turn,
       // so exactly one creates the run.
@@ -634,13 +629,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  finishRun(options: {
-    runId: string;
-    status: RunStatus;
-    endedAt: string;
-    summary: EvaluationSummary;
-    shard?: number;
-  }): void {
+  finishRun(options: FinishRunOptions): void {
     const action = `finish run "${options.runId}"`;
     this.use(action, (statements) => {
       const summary = this.toJson(action, options.summary);

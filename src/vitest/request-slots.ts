@@ -13,6 +13,7 @@
  */
 
 import { connect, createServer, type Socket } from "node:net";
+import { queuePosition } from "../evaluate/model-lane.ts";
 import type { RequestGate } from "../evaluate/scheduler.ts";
 
 /** The environment variable that tells workers where the broker listens (`127.0.0.1:port`). */
@@ -134,12 +135,7 @@ export async function startRequestSlotBroker(options: {
       if (message.t === "a" && typeof message.m === "string") {
         const priority = typeof message.p === "number" ? message.p : 0;
         const slots = slotsOf(message.m);
-        // After every waiter of lower or equal priority: first come among equals.
-        let position = slots.waiting.length;
-        while (position > 0 && (slots.waiting[position - 1] as Waiter).priority > priority) {
-          position -= 1;
-        }
-        slots.waiting.splice(position, 0, { socket, id, priority });
+        slots.waiting.splice(queuePosition(slots.waiting, priority), 0, { socket, id, priority });
         pump(message.m);
       } else if (message.t === "r") {
         release(socket, id);

@@ -1,32 +1,19 @@
 import { hostname } from "node:os";
-import type { CachedJudgeAnswer, JudgeCacheClaim, JudgeCacheLease } from "./run-store.ts";
-
-/** What a store that keeps leases does in one step, each a single round trip. */
-export interface LeaseBackend {
-  /**
-   * The cached answer; else takes the lease on `key` for `leaseMs` when nobody holds a live
-   * one (`{ leased: true }`), or reports that another holder does (`{ leased: false }`).
-   */
-  tryClaim(
-    key: string,
-    holder: string,
-    leaseMs: number,
-  ): { answer: CachedJudgeAnswer } | { leased: boolean };
-  /** Extends a lease this holder still holds. */
-  renew(key: string, holder: string, leaseMs: number): void;
-  /** Ends a lease this holder holds; nothing when it holds none. */
-  release(key: string, holder: string): void;
-}
+import type { JudgeCacheClaim, JudgeCacheLease, JudgeLeases } from "./run-store.ts";
 
 /** Options of {@link claimWithLease}. */
 export interface ClaimWithLeaseOptions {
-  backend: LeaseBackend;
+  backend: JudgeLeases;
   key: string;
   /** Who asks: unique to this claim (see {@link leaseHolder}). */
   holder: string;
   /** How long a lease lives unless renewed; it is renewed every third of it while held. */
   leaseMs: number;
-  /** First wait between two looks at another holder's lease; it grows by half each time. @default 25 */
+  /**
+   * First wait between two looks at another holder's lease; it grows by half each time. With
+   * a backend that wakes waiters (`waitForKey`), the longest a waiter sleeps before it looks
+   * again anyway (a holder that died leaves no word). @default 25
+   */
   pollMs?: number;
   /** @default 250 */
   maxPollMs?: number;
@@ -77,16 +64,22 @@ export async function claimWithLease(options: ClaimWithLeaseOptions): Promise<Ju
   let pollMs = options.pollMs ?? 25;
   for (;;) {
     signal?.throwIfAborted();
-    const attempt = backend.tryClaim(key, holder, leaseMs);
+    const attempt = await backend.tryClaim(key, holder, leaseMs);
     if ("answer" in attempt) return { answer: attempt.answer };
     if (attempt.leased) return { lease: holdLease({ backend, key, holder, leaseMs }) };
+    if (backend.waitForKey) {
+      // Woken as soon as the holder stores its answer or lets go; the timeout only covers a
+      // holder that died (its lease then expires without a word).
+      await backend.waitForKey(key, { timeoutMs: Math.min(leaseMs, 1000), signal });
+      continue;
+    }
     await pause(pollMs * (0.8 + 0.4 * random()), signal);
     pollMs = Math.min(maxPollMs, pollMs * 1.5);
   }
 }
 
 function holdLease(options: {
-  backend: LeaseBackend;
+  backend: JudgeLeases;
   key: string;
   holder: string;
   leaseMs: number;
@@ -96,23 +89,19 @@ function holdLease(options: {
   // lapses; the call in progress goes on.
   const timer = setInterval(
     () => {
-      try {
-        backend.renew(key, holder, leaseMs);
-      } catch {}
+      backend.renew(key, holder, leaseMs).catch(() => {});
     },
     Math.max(1, Math.floor(leaseMs / 3)),
   );
   timer.unref();
   let released = false;
   return {
-    release: () => {
+    release: async () => {
       if (released) return;
       released = true;
       clearInterval(timer);
       // Not released (the store broke): the lease simply expires.
-      try {
-        backend.release(key, holder);
-      } catch {}
+      await backend.release(key, holder).catch(() => {});
     },
   };
 }

@@ -51,7 +51,7 @@ export interface StoredRun {
   owner?: RunOwner | null;
   /**
    * A run that shards on several processes or machines write into together
-   * ({@link RunStore.startRunPart}): how many shards, and each started shard's part in shard
+   * ({@link StoreShards.startRunPart}): how many shards, and each started shard's part in shard
    * order. Absent for a run of one process.
    */
   shards?: { count: number; parts: StoredRunPart[] };
@@ -64,83 +64,131 @@ export interface StoredTestResult {
   result: TestResult;
 }
 
-/** See {@link RunStore.getTestResultsVersion}. */
+/** See {@link StoreRuns.getTestResultsVersion}. */
 export interface TestResultsVersion {
   count: number;
   /** Grows with every save; 0 for results stored before versions were kept. */
   version: number;
 }
 
-/** Options of {@link RunStore.startRunPart}: the run, and the shard's part of it. */
+/** Options of {@link StoreShards.startRunPart}: the run, and the shard's part of it. */
 export interface StartRunPartOptions {
   run: StoredRun;
   part: { shard: RunShard; startedAt: string; owner: RunOwner | null };
 }
 
-/** Options of {@link RunStore.finishRun}. */
+/** Options of {@link StoreRuns.finishRun}. */
 export interface FinishRunOptions {
   runId: string;
   status: RunStatus;
   endedAt: string;
   summary: EvaluationSummary;
-  /** Ends only this shard's part. */
-  shard?: number;
 }
 
 /**
- * Where runs and their test results are kept. Every test result is written as soon as it
- * is known, so a run killed half-way keeps what it finished.
+ * The runs of a store and their test results. Every test result is written as soon as it is
+ * known, so a run killed half-way keeps what it finished. Every method returns a promise.
  */
-export interface RunStore {
+export interface StoreRuns {
   /** Stores a new run's header as given (an imported run keeps its status and summary). */
-  startRun(run: StoredRun): void;
-  /**
-   * Starts shard `part.shard.index` of run `run.id`: the first shard to start creates the run
-   * from `run` (its `shards` ignored), the others join it, so shards on any number of machines
-   * write their cases into one run. A shard started again (a re-run CI job) starts its part
-   * afresh. The run is `running` until {@link finishRun} ends it as a whole.
-   */
-  startRunPart(options: StartRunPartOptions): void;
-  /** Reopens a run (resume): status back to "running"; with `shard`, that shard's part too. */
-  reopenRun(runId: string, options?: { shard?: number }): void;
+  startRun(run: StoredRun): Promise<void>;
+  /** Reopens a run (resume): status back to "running". */
+  reopenRun(runId: string): Promise<void>;
   /**
    * Records the run's owner and its latest heartbeat (replacing the previous owner: a resumed
-   * run belongs to the process that resumed it); with `shard`, of that shard's part. Changes
-   * nothing else.
+   * run belongs to the process that resumed it). Changes nothing else.
    */
-  heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): void;
+  heartbeatRun(options: { runId: string; owner: RunOwner }): Promise<void>;
   /** Adds or replaces the result of test case `result.index`. */
-  saveTestResult(runId: string, stored: StoredTestResult): void;
-  /** Ends a run with its totals; with `shard`, ends only that shard's part. */
-  finishRun(options: FinishRunOptions): void;
+  saveTestResult(runId: string, stored: StoredTestResult): Promise<void>;
+  /** Ends a run with its totals. */
+  finishRun(options: FinishRunOptions): Promise<void>;
   /** A run by id, or the latest run with that identifier. */
-  getRun(idOrIdentifier: string): StoredRun | null;
+  getRun(idOrIdentifier: string): Promise<StoredRun | null>;
   /**
    * Test results of a run, in index order. With `changedAfter`, only those saved or replaced
    * after that {@link TestResultsVersion.version}: what a viewer of a running run reads again.
+   * With `afterIndex` and `limit`, one page of them (indices above `afterIndex`, at most
+   * `limit`): how a large run is read without holding it whole.
    */
-  getTestResults(runId: string, options?: { changedAfter?: number }): StoredTestResult[];
+  getTestResults(
+    runId: string,
+    options?: { changedAfter?: number; afterIndex?: number; limit?: number },
+  ): Promise<StoredTestResult[]>;
   /**
    * How many results a run has, and a number that grows whenever one of them is saved or
    * replaced (`{ count: 0, version: 0 }` for an unknown run). A cheap question, so that a
    * viewer can poll a running run and read again only what changed.
    */
-  getTestResultsVersion(runId: string): TestResultsVersion;
+  getTestResultsVersion(runId: string): Promise<TestResultsVersion>;
   /** Runs, newest first. */
-  listRuns(options?: { limit?: number }): StoredRun[];
+  listRuns(options?: { limit?: number }): Promise<StoredRun[]>;
+}
+
+/**
+ * The parts of runs that shards on several processes or machines write into together (CI
+ * shards of one build): each shard has its own status, owner and totals.
+ */
+export interface StoreShards {
   /**
-   * Keeps a calibration report (`verdict calibrate`), linked to the run that scored its rows
-   * (`report.runId`, which must be stored). Refuses a second report with the same id.
+   * Starts shard `part.shard.index` of run `run.id`: the first shard to start creates the run
+   * from `run` (its `shards` ignored), the others join it, so shards on any number of machines
+   * write their cases into one run. A shard started again (a re-run CI job) starts its part
+   * afresh. The run is `running` until `runs.finishRun` ends it as a whole.
    */
-  saveCalibration(report: CalibrationReport): void;
+  startRunPart(options: StartRunPartOptions): Promise<void>;
+  /** Reopens a shard's part (resume): the part and the run back to "running". */
+  reopenRunPart(runId: string, shard: number): Promise<void>;
+  /** Records the owner and latest heartbeat of a shard's part. */
+  heartbeatRunPart(options: { runId: string; owner: RunOwner; shard: number }): Promise<void>;
+  /** Ends only this shard's part, with its own totals. */
+  finishRunPart(options: FinishRunOptions & { shard: number }): Promise<void>;
+}
+
+/** Calibration reports (`verdict calibrate`), each linked to the run that scored its rows. */
+export interface StoreCalibrations {
+  /**
+   * Keeps a calibration report, linked to the run that scored its rows (`report.runId`, which
+   * must be stored). Refuses a second report with the same id.
+   */
+  saveCalibration(report: CalibrationReport): Promise<void>;
   /** A calibration report by id, or `null`. */
-  getCalibration(id: string): CalibrationReport | null;
+  getCalibration(id: string): Promise<CalibrationReport | null>;
   /**
    * Calibration reports, newest first (by `createdAt`, then by saving order); with `runId`,
    * only those of that run.
    */
-  listCalibrations(options?: { runId?: string; limit?: number }): CalibrationReport[];
-  close(): void;
+  listCalibrations(options?: { runId?: string; limit?: number }): Promise<CalibrationReport[]>;
+}
+
+/**
+ * Where verdict keeps runs, their test results, the judge cache and what goes with them: one
+ * object whose parts are capabilities. `runs` is the only part every store has; a part a
+ * store lacks is `null` (a store without `judgeCache` runs every judge call, one without
+ * `shards` refuses sharded runs, …). Every method returns a promise.
+ * @example
+ * await using store = await openStore({ env: process.env });
+ * const run = await store.runs.getRun("nightly");
+ */
+export interface Store {
+  readonly runs: StoreRuns;
+  /** Runs that several shards write into together; `null`: sharded runs are stored apart. */
+  readonly shards: StoreShards | null;
+  /** Calibration reports; `null`: `verdict calibrate` keeps none. */
+  readonly calibrations: StoreCalibrations | null;
+  /** Judge answers reused across runs; `null`: every judge call is made. */
+  readonly judgeCache: JudgeCache | null;
+  /** Provider batches in flight, so a killed batch run resumes them; `null`: not kept. */
+  readonly judgeBatches: JudgeBatchLog | null;
+  /**
+   * Leases that make one of several processes sharing the judge cache ask the judge while the
+   * others wait for its answer; `null`: each process asks on its own.
+   */
+  readonly leases: JudgeLeases | null;
+  /** Closes the store (idempotent); later calls fail with a `StoreError`. */
+  close(): Promise<void>;
+  /** `await using store = …` closes it. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** A cached judge answer. */
@@ -157,25 +205,17 @@ export interface CachedJudgeAnswer {
  * prompt, images, schema, trial index). Only successful answers are stored.
  */
 export interface JudgeCache {
-  get(key: string): CachedJudgeAnswer | undefined;
+  get(key: string): Promise<CachedJudgeAnswer | undefined>;
   /**
-   * Stores an answer; it also ends any lease on the key ({@link JudgeCache.claim}). `createdAt`
+   * Stores an answer; it also ends any lease on the key ({@link JudgeLeases}). `createdAt`
    * keeps an imported entry's time (default: now).
    */
-  set(key: string, answer: CachedJudgeAnswer, options?: { createdAt?: string }): void;
+  set(key: string, answer: CachedJudgeAnswer, options?: { createdAt?: string }): Promise<void>;
   /**
    * Stored entries in key order, `limit` at a time after key `after`: what `verdict store
    * export` copies. Optional for caches of your own.
    */
-  entries?(options: { after?: string | undefined; limit: number }): JudgeCacheEntry[];
-  /**
-   * For a cache that several processes or machines share: the cached answer, or a lease that
-   * makes this caller the one to ask the judge (then `set` the answer, or `release` the lease
-   * when there is none). While another holds a live lease on the key, waits (polling, without
-   * blocking the event loop) for its answer, or for its lease to expire (a crashed holder)
-   * and takes over. Two processes asking the same request at once so pay for it once.
-   */
-  claim?(key: string, options?: { signal?: AbortSignal | undefined }): Promise<JudgeCacheClaim>;
+  entries?(options: { after?: string | undefined; limit: number }): Promise<JudgeCacheEntry[]>;
 }
 
 /** One stored judge answer, with its key and when it was stored. */
@@ -186,13 +226,13 @@ export interface JudgeCacheEntry {
   createdAt: string;
 }
 
-/** What {@link JudgeCache.claim} resolves with. */
+/** What claiming a key resolves with (see `claimWithLease`). */
 export type JudgeCacheClaim = { answer: CachedJudgeAnswer } | { lease: JudgeCacheLease };
 
 /** The right to ask the judge for one key, kept alive until released. */
 export interface JudgeCacheLease {
   /** Ends the lease (no answer was stored): a waiting process takes over at once. Idempotent. */
-  release(): void;
+  release(): Promise<void>;
 }
 
 /**
@@ -225,12 +265,39 @@ export interface StoredJudgeBatch {
  */
 export interface JudgeBatchLog {
   /** Adds a batch, or replaces the one with the same `provider` and `id`. */
-  save(batch: StoredJudgeBatch): void;
+  save(batch: StoredJudgeBatch): Promise<void>;
   /** The open batches, oldest first. */
-  listOpen(): StoredJudgeBatch[];
+  listOpen(): Promise<StoredJudgeBatch[]>;
   /**
    * Every batch, open or closed, in the order they were first saved: what `verdict store
    * export` copies. Optional for logs of your own.
    */
-  list?(): StoredJudgeBatch[];
+  list?(): Promise<StoredJudgeBatch[]>;
+}
+
+/**
+ * Leases on judge cache keys, each taken or refused in one step against the store's own clock,
+ * so that of several processes asking the same request at once one pays and the others wait
+ * for its answer (see `claimWithLease`).
+ */
+export interface JudgeLeases {
+  /**
+   * The cached answer; else takes the lease on `key` for `leaseMs` when nobody holds a live
+   * one (`{ leased: true }`), or reports that another holder does (`{ leased: false }`).
+   */
+  tryClaim(
+    key: string,
+    holder: string,
+    leaseMs: number,
+  ): Promise<{ answer: CachedJudgeAnswer } | { leased: boolean }>;
+  /** Extends a lease this holder still holds. */
+  renew(key: string, holder: string, leaseMs: number): Promise<void>;
+  /** Ends a lease this holder holds; nothing when it holds none. */
+  release(key: string, holder: string): Promise<void>;
+  /**
+   * Resolves when the key's answer is stored or its lease released, or after `timeoutMs`
+   * (whichever comes first): how a waiting process learns at once that it can look again.
+   * Optional: without it, a waiting process polls.
+   */
+  waitForKey?(key: string, options: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<void>;
 }

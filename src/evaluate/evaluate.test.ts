@@ -160,9 +160,10 @@ describe("evaluate", () => {
         ...quiet,
       }),
     ).rejects.toBeInstanceOf(JudgeOutputError);
-    const run = store.getRun("x");
+    const run = await store.runs.getRun("x");
     expect(run?.status).toBe("failed");
-    expect(store.getTestResults(run?.id ?? "").map((stored) => stored.result.name)).toEqual(["ok"]);
+    const stored = await store.runs.getTestResults(run?.id ?? "");
+    expect(stored.map((entry) => entry.result.name)).toEqual(["ok"]);
   });
 
   it.each([
@@ -200,9 +201,9 @@ describe("evaluate", () => {
       await expect(run).rejects.toBe(rejected);
       // At most the two requests in flight when the first answer came; nothing after.
       expect(judge.calls.length).toBeLessThanOrEqual(2);
-      const stored = store.getRun("misconfigured");
+      const stored = await store.runs.getRun("misconfigured");
       expect(stored?.status).toBe("failed");
-      expect(store.getTestResults(stored?.id ?? "")).toEqual([]);
+      expect(await store.runs.getTestResults(stored?.id ?? "")).toEqual([]);
       const end = events.find((event) => event.type === "run-end");
       expect(end?.type === "run-end" && end.result.summary.status).toBe("failed");
     },
@@ -297,7 +298,7 @@ describe("evaluate", () => {
     expect(end?.type === "run-end" && end.message).toContain(
       'Resume with evaluate({ identifier: "nightly", resume: true',
     );
-    expect(store.getRun("nightly")?.status).toBe("interrupted");
+    expect((await store.runs.getRun("nightly"))?.status).toBe("interrupted");
   });
 
   it("rejects bad options with messages that say what to do", async () => {
@@ -336,7 +337,7 @@ describe("evaluate", () => {
       store,
       ...quiet,
     });
-    expect(store.getRun(result.testRunId)?.config.metadata).toEqual({
+    expect((await store.runs.getRun(result.testRunId))?.config.metadata).toEqual({
       model: "support-bot-v2",
       checkpoint: 3,
     });
@@ -396,12 +397,12 @@ describe("evaluate", () => {
 
   it("stops and marks the run failed when the store breaks mid-run", async () => {
     const store = new MemoryRunStore();
-    const save = store.saveTestResult.bind(store);
+    const save = store.runs.saveTestResult.bind(store);
     let saves = 0;
-    store.saveTestResult = (runId, stored) => {
+    store.runs.saveTestResult = async (runId, stored) => {
       saves += 1;
       if (saves === 2) throw new Error("disk full");
-      save(runId, stored);
+      await save(runId, stored);
     };
     await expect(
       evaluate({
@@ -416,7 +417,7 @@ describe("evaluate", () => {
         ...quiet,
       }),
     ).rejects.toThrow("disk full");
-    expect(store.getRun("broken-store")?.status).toBe("failed");
+    expect((await store.runs.getRun("broken-store"))?.status).toBe("failed");
   });
 
   it("records on each metric what its cached answers would have cost", async () => {
@@ -512,7 +513,7 @@ describe("evaluate", () => {
 
   it("leaves no Ctrl-C listener behind when the store fails while the run opens", async () => {
     const store = new MemoryRunStore();
-    store.startRun = () => {
+    store.runs.startRun = async () => {
       throw new Error("store is read-only");
     };
     const listeners = process.listenerCount("SIGINT");
@@ -543,6 +544,6 @@ describe("evaluate", () => {
       }),
     ).rejects.toThrow("maxConcurrent");
     expect(process.listenerCount("SIGINT")).toBe(listeners);
-    expect(store.getRun("refused")).toBeNull();
+    expect(await store.runs.getRun("refused")).toBeNull();
   });
 });

@@ -13,8 +13,10 @@ import { numberOrNull, type StoreRow, textOrNull, toStoredJudgeBatch } from "./s
 export function createPostgresJudgeCache(options: {
   access: PostgresAccess;
   channel: string;
+  /** Told each key whose answer was written (and whose lease thereby ended). */
+  onAnswered?: (key: string) => void;
 }): JudgeCache {
-  const { access, channel } = options;
+  const { access, channel, onAnswered } = options;
   return {
     get: (key) =>
       access.use(`read judge cache entry "${key}"`, async () => {
@@ -55,6 +57,7 @@ export function createPostgresJudgeCache(options: {
           },
         ]),
       );
+      onAnswered?.(key);
     },
 
     entries: ({ after, limit }) =>
@@ -127,7 +130,7 @@ export function createPostgresJudgeBatchLog(access: PostgresAccess): JudgeBatchL
 }
 
 /** The statement that reads the answer cached under `key`. */
-export function cachedAnswerStatement(access: PostgresAccess, key: string): PostgresStatement {
+function cachedAnswerStatement(access: PostgresAccess, key: string): PostgresStatement {
   return {
     text: `SELECT text, object, input_tokens, output_tokens, cost_usd FROM ${access.table("judge_cache")} WHERE key = $1`,
     values: [key],

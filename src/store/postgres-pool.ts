@@ -29,11 +29,6 @@ export async function loadPostgresDriver(): Promise<PostgresDriver> {
 export interface PostgresStatement {
   text: string;
   values?: ReadonlyArray<string | number | boolean | null | readonly string[]>;
-  /**
-   * Skip the statements after this one (they get no results) when it returns rows
-   * (`"rows"`) or none (`"no-rows"`).
-   */
-  stopIf?: "rows" | "no-rows";
 }
 
 /** The result of one statement. */
@@ -197,8 +192,6 @@ export class PostgresPool {
         throw Object.assign(error as Error, { statementIndex: position });
       }
       results.push({ rows: result.rows, rowCount: result.rowCount ?? 0 });
-      const returned = result.rows.length > 0;
-      if (statement.stopIf === (returned ? "rows" : "no-rows")) break;
     }
     return results;
   }

@@ -282,6 +282,39 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
     });
   });
 
+  describe("judge cache claims", () => {
+    it("cost one statement for a cached answer, two to take a free lease, none to release a lease its answer ended", async () => {
+      const store = await open();
+      const statements = async (operation: () => Promise<unknown>) => {
+        const before = store.timing.calls;
+        const result = await operation();
+        return { result, statements: store.timing.calls - before };
+      };
+      await store.judgeCache.set("cached", answer);
+      expect(await statements(() => store.leases.tryClaim("cached", "holder", 30_000))).toEqual({
+        result: { answer },
+        statements: 1,
+      });
+      expect(await statements(() => store.leases.tryClaim("free", "holder", 30_000))).toEqual({
+        result: { leased: true },
+        statements: 2,
+      });
+      expect(await statements(() => store.leases.tryClaim("free", "other", 30_000))).toEqual({
+        result: { leased: false },
+        statements: 1,
+      });
+      await store.judgeCache.set("free", answer);
+      expect(await statements(() => store.leases.release("free", "holder"))).toEqual({
+        result: undefined,
+        statements: 0,
+      });
+      // A lease let go without an answer is deleted (and its waiters told).
+      await store.leases.tryClaim("failed", "holder", 30_000);
+      expect((await statements(() => store.leases.release("failed", "holder"))).statements).toBe(1);
+      expect(await store.leases.tryClaim("failed", "other", 30_000)).toEqual({ leased: true });
+    });
+  });
+
   describe("test results", () => {
     it("reads a run's results a page at a time: after an index, at most a limit", async () => {
       const store = await open();

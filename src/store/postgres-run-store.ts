@@ -4,7 +4,7 @@ import { createPostgresAccess, postgresStoreFailure, usePostgres } from "./postg
 import { createPostgresCalibrations } from "./postgres-calibrations.ts";
 import { type PostgresConnection, resolvePostgresConnection } from "./postgres-connection.ts";
 import { createPostgresJudgeBatchLog, createPostgresJudgeCache } from "./postgres-judge-cache.ts";
-import { createPostgresJudgeLeases } from "./postgres-judge-leases.ts";
+import { AnsweredKeys, createPostgresJudgeLeases } from "./postgres-judge-leases.ts";
 import { judgeKeyChannel, PostgresKeyListener } from "./postgres-key-listener.ts";
 import { PostgresPool } from "./postgres-pool.ts";
 import { createPostgresRuns } from "./postgres-runs.ts";
@@ -154,11 +154,16 @@ export class PostgresRunStore implements Store {
     this.runs = createPostgresRuns(access);
     this.shards = createPostgresShards(access);
     this.calibrations = createPostgresCalibrations(access);
-    this.judgeCache = createPostgresJudgeCache({ access, channel });
+    const answered = new AnsweredKeys();
+    this.judgeCache = createPostgresJudgeCache({
+      access,
+      channel,
+      onAnswered: (key) => answered.add(key),
+    });
     this.judgeBatches = createPostgresJudgeBatchLog(access);
     this.leases = {
       leaseMs,
-      ...createPostgresJudgeLeases({ access, channel, listener: this.listener }),
+      ...createPostgresJudgeLeases({ access, channel, listener: this.listener, answered }),
     };
   }
 

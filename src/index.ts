@@ -42,7 +42,6 @@ export type { DisplayOption } from "./evaluate/default-reporters.ts";
 export { type EvaluateOptions, evaluate } from "./evaluate/evaluate.ts";
 export type { ComponentEvaluateOptions } from "./evaluate/evaluate-components.ts";
 export type { RunOptions } from "./evaluate/run-options.ts";
-export type { RunStoreOption } from "./evaluate/run-recorder.ts";
 export type { CacheMode } from "./evaluate/scheduler.ts";
 // Fine-tuning: every checkpoint of a provider's job, every epoch of a training loop
 export type { BestCheckpoint, CheckpointEvaluation } from "./finetune/best-checkpoint.ts";
@@ -159,23 +158,37 @@ export type {
 // Stores
 export { MemoryRunStore } from "./store/memory-run-store.ts";
 export {
+  type OpenedStore,
+  type OpenStoreOptions,
+  openStore,
+  type StoreOption,
+} from "./store/open-store.ts";
+export {
   PostgresRunStore,
   type PostgresRunStoreOptions,
 } from "./store/postgres-run-store.ts";
+export { readTestResults } from "./store/read-test-results.ts";
 export type {
   CachedJudgeAnswer,
+  FinishRunOptions,
   JudgeBatchLog,
   JudgeCache,
   JudgeCacheClaim,
   JudgeCacheEntry,
   JudgeCacheLease,
+  JudgeLeases,
   RunOwner,
   RunShard,
-  RunStore,
+  StartRunPartOptions,
+  Store,
+  StoreCalibrations,
   StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
+  StoreRuns,
+  StoreShards,
+  TestResultsVersion,
 } from "./store/run-store.ts";
 export {
   type OpenSqliteRunStoreOptions,

@@ -1,7 +1,6 @@
 import type { DatasetFormat } from "../dataset/dataset-format.ts";
 import { type LabelValue, readLabelledRows } from "../dataset/read-labelled-rows.ts";
 import { ConfigError } from "../errors/config-error.ts";
-import { StoreError } from "../errors/store-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
 import type { RunOptions } from "../evaluate/run-options.ts";
 import type { ModelSpec } from "../judge/resolve-model.ts";
@@ -11,8 +10,7 @@ import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
-import { openRunStore, storeUrlOf } from "../store/open-run-store.ts";
-import type { RunStore } from "../store/run-store.ts";
+import { openStore } from "../store/open-store.ts";
 import { buildCalibrationReport } from "./build-calibration-report.ts";
 
 /** The built-in metrics `calibrate()` and `verdict calibrate` build by name. */
@@ -102,28 +100,6 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
   });
 }
 
-/** The store the run and the calibration go to, and whether calibrate() opened it. */
-function openStore(options: CalibrateOptions): { store: RunStore | false; owned: boolean } {
-  if (options.store === false) return { store: false, owned: false };
-  if (options.store && typeof options.store === "object") {
-    return { store: options.store, owned: false };
-  }
-  const env = options.env ?? process.env;
-  // A store the user named (a URL, VERDICT_STORE) that cannot be opened stops the calibration.
-  const named = storeUrlOf(options.store || undefined, env) !== null;
-  try {
-    return { store: openRunStore({ url: options.store || undefined, env }), owned: true };
-  } catch (error) {
-    if (!(error instanceof StoreError) || named) throw error;
-    console.warn(
-      redactSecretText(
-        `Warning: ${error.message} The calibration goes on without the store: no judge cache, and neither the run nor the calibration is kept.`,
-      ),
-    );
-    return { store: false, owned: false };
-  }
-}
-
 /**
  * Measures how well a metric agrees with people: runs it over labelled rows (through the same
  * runner as evaluate(): one judge scheduler, the judge cache, `identifier` + `resume`, cost
@@ -166,7 +142,14 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     encoding: options.encoding,
   });
   const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
-  const { store, owned } = openStore(options);
+  // A store the user named must open; the default one may fall back, with a warning.
+  const opened = await openStore({
+    store: options.store,
+    env: options.env ?? process.env,
+    withoutStore: "no judge cache, and neither the run nor the calibration is kept",
+  });
+  if (opened.warning !== null) console.warn(opened.warning);
+  const { store, owned } = opened;
   try {
     // What is left once calibrate()'s own options are taken out are the run's options, passed
     // to evaluate() as they are.
@@ -195,7 +178,7 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
         name: names[index] as string,
       })),
       metrics: [metric],
-      store,
+      store: store ?? false,
       display: "none",
     });
     const report = buildCalibrationReport({
@@ -207,9 +190,9 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
       source: typeof options.data === "string" ? options.data : null,
       limit: options.limit ?? null,
     });
-    if (store !== false) store.saveCalibration(report);
+    await store?.calibrations?.saveCalibration(report);
     return report;
   } finally {
-    if (owned && store !== false) store.close();
+    if (owned) await store?.close();
   }
 }

@@ -21,7 +21,9 @@ export class BatchDispatcher implements BatchHost {
   private readonly options: BatchSettings;
   private readonly pending = new Map<string, BatchEntry[]>();
   /** Open batches of earlier runs by request key, loaded from the log at the first flush. */
-  private known: Map<string, StoredJudgeBatch> | null = null;
+  private known: Promise<Map<string, StoredJudgeBatch>> | null = null;
+  /** The log's writes, one after another so that a batch's later state is never overtaken. */
+  private logWrites: Promise<void> = Promise.resolve();
   /** Batches being polled, by provider and id. */
   private readonly running = new Map<string, JudgeBatchRun>();
   /** Judges whose batches cannot be made: their requests go directly. */
@@ -90,7 +92,7 @@ export class BatchDispatcher implements BatchHost {
     queue.push(entry);
     this.pending.set(entry.judge.name, queue);
     if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), this.options.batch.collectMs);
+    this.timer = setTimeout(() => void this.flush(), this.options.batch.collectMs);
   }
 
   /** Sends entries directly (e.g. their batch expired), each settling on its own. */
@@ -117,20 +119,24 @@ export class BatchDispatcher implements BatchHost {
     this.disabled.add(judge.name);
   }
 
-  /** Records a batch in the log; a failing log costs resumability, never the run. */
-  record(batch: StoredJudgeBatch): void {
+  /**
+   * Records a batch in the log, after the writes before it; resolves once written. A failing
+   * log costs resumability, never the run.
+   */
+  record(batch: StoredJudgeBatch): Promise<void> {
     const { log } = this.options;
-    if (log === null) return;
-    try {
-      log.save(batch);
-    } catch (error) {
-      if (this.logFailed) return;
-      this.logFailed = true;
-      this.options.onWarning?.(
-        `Warning: judge batch ${batch.id} could not be recorded in the store (${(error as Error).message}); ` +
-          "a run interrupted while it waits will submit its requests again.",
-      );
-    }
+    if (log === null) return Promise.resolve();
+    this.logWrites = this.logWrites.then(() =>
+      log.save(batch).catch((error: unknown) => {
+        if (this.logFailed) return;
+        this.logFailed = true;
+        this.options.onWarning?.(
+          `Warning: judge batch ${batch.id} could not be recorded in the store (${(error as Error).message}); ` +
+            "a run interrupted while it waits will submit its requests again.",
+        );
+      }),
+    );
+    return this.logWrites;
   }
 
   /** Reports a batch's progress to the run. */
@@ -141,15 +147,19 @@ export class BatchDispatcher implements BatchHost {
   /** A batch run finished: it no longer holds its requests. */
   forget(run: { id: string; batchId: string | null; keys: readonly string[] }): void {
     this.running.delete(run.id);
-    for (const key of run.keys) {
-      if (this.known?.get(key)?.id === run.batchId) this.known.delete(key);
-    }
+    void this.known?.then((known) => {
+      for (const key of run.keys) {
+        if (known.get(key)?.id === run.batchId) known.delete(key);
+      }
+    });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.timer = null;
     const groups = [...this.pending.values()];
     this.pending.clear();
+    this.known ??= this.loadKnown();
+    const known = await this.known;
     for (const entries of groups) {
       const live = entries.filter((entry) => !entry.settled);
       const judge = live[0]?.judge;
@@ -158,7 +168,7 @@ export class BatchDispatcher implements BatchHost {
         this.sendDirect(live);
         continue;
       }
-      const fresh = this.joinKnownBatches(live);
+      const fresh = this.joinKnownBatches(live, known);
       for (const lines of planBatches({
         entries: fresh,
         maxLines: Math.min(this.options.batch.maxLines ?? Infinity, judge.batch.maxLines),
@@ -172,12 +182,14 @@ export class BatchDispatcher implements BatchHost {
   }
 
   /** Entries an open batch of an earlier run holds join it; returns the others. */
-  private joinKnownBatches(entries: BatchEntry[]): BatchEntry[] {
-    this.known ??= this.loadKnown();
+  private joinKnownBatches(
+    entries: BatchEntry[],
+    known: Map<string, StoredJudgeBatch>,
+  ): BatchEntry[] {
     const fresh: BatchEntry[] = [];
     const joined = new Map<string, { stored: StoredJudgeBatch; entries: BatchEntry[] }>();
     for (const entry of entries) {
-      const stored = entry.attempts === 0 ? this.known.get(entry.key) : undefined;
+      const stored = entry.attempts === 0 ? known.get(entry.key) : undefined;
       if (stored === undefined || stored.provider !== entry.judge.batch.provider) {
         fresh.push(entry);
         continue;
@@ -206,10 +218,10 @@ export class BatchDispatcher implements BatchHost {
     });
   }
 
-  private loadKnown(): Map<string, StoredJudgeBatch> {
+  private async loadKnown(): Promise<Map<string, StoredJudgeBatch>> {
     const known = new Map<string, StoredJudgeBatch>();
     try {
-      for (const stored of this.options.log?.listOpen() ?? []) {
+      for (const stored of (await this.options.log?.listOpen()) ?? []) {
         for (const key of stored.requestKeys) known.set(key, stored);
       }
     } catch (error) {

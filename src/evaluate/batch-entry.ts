@@ -48,8 +48,8 @@ export interface BatchHost {
   sendDirect(entries: readonly BatchEntry[], why?: { judge: string; message: string }): void;
   /** Stops batching a judge: its later requests go directly. */
   disable(judge: JudgeModel): void;
-  /** Records a batch in the log. */
-  record(batch: StoredJudgeBatch): void;
+  /** Records a batch in the log (after the writes before it); resolves once written. */
+  record(batch: StoredJudgeBatch): Promise<void>;
   /** Reports a batch's progress. */
   report(progress: JudgeBatchProgress): void;
   /** A batch run finished. */

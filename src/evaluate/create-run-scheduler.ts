@@ -1,4 +1,4 @@
-import type { JudgeCache } from "../store/run-store.ts";
+import type { JudgeCache, JudgeLeases } from "../store/run-store.ts";
 import type { RunOptions } from "./run-options.ts";
 import { JudgeScheduler, type JudgeSchedulerOptions } from "./scheduler.ts";
 
@@ -9,6 +9,7 @@ import { JudgeScheduler, type JudgeSchedulerOptions } from "./scheduler.ts";
 export function createRunScheduler(options: {
   run: RunOptions;
   cache: JudgeCache | null;
+  leases?: JudgeLeases | null;
   signal: AbortSignal;
   batchHooks?: Pick<JudgeSchedulerOptions, "batchLog" | "onBatch" | "onWarning">;
 }): JudgeScheduler {
@@ -18,6 +19,7 @@ export function createRunScheduler(options: {
     ...(run.throttleMs !== undefined ? { throttleMs: run.throttleMs } : {}),
     ...(run.retry ? { retry: run.retry } : {}),
     cache: options.cache,
+    leases: options.leases ?? null,
     cacheMode: run.cache ?? true,
     signal: options.signal,
     ...(run.batch !== undefined && run.batch !== false

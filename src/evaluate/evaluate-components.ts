@@ -105,7 +105,7 @@ export async function evaluateComponents(
       // No application run: its trace-level metrics (or one row, when only spans would have
       // brought metrics) are errored with the golden's error.
       const metrics = traceMetrics.length > 0 ? traceMetrics : [INVALID_GOLDEN];
-      finishInvalidCase({ entry, index, metrics, repeat, session, note: "Not run." });
+      await finishInvalidCase({ entry, index, metrics, repeat, session, note: "Not run." });
       return;
     }
     const golden = entry.testCase;
@@ -136,7 +136,7 @@ export async function evaluateComponents(
       repeat,
       durationMs: Math.round(performance.now() - caseStartedAt),
     });
-    session.finishCase(first ? { ...result, trace: first.trace } : result);
+    await session.finishCase(first ? { ...result, trace: first.trace } : result);
   };
 
   return runSession({

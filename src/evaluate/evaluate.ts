@@ -88,7 +88,7 @@ export async function evaluate(
     scoreCase: async (index, session) => {
       const entry = checked[index] as CheckedCase<LLMTestCase>;
       if (entry.error !== null) {
-        finishInvalidCase({ entry, index, metrics, repeat, session, note: "Not scored." });
+        await finishInvalidCase({ entry, index, metrics, repeat, session, note: "Not scored." });
         return;
       }
       const testCase = entry.testCase;
@@ -115,7 +115,7 @@ export async function evaluate(
         trials.push({ trial, metricsData: kept.filter((data) => data !== null) });
       }
       const durationMs = Math.round(performance.now() - caseStartedAt);
-      session.finishCase(buildTestResult({ testCase, index, trials, repeat, durationMs }));
+      await session.finishCase(buildTestResult({ testCase, index, trials, repeat, durationMs }));
     },
   });
 }

@@ -24,7 +24,7 @@ export function finishInvalidCase(options: {
   session: RunSession;
   /** Ends each message, e.g. `"Not scored."`. */
   note: string;
-}): void {
+}): Promise<void> {
   const { entry, index, session } = options;
   const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
   for (let trial = 0; trial < options.repeat; trial++) {
@@ -39,10 +39,10 @@ export function finishInvalidCase(options: {
       error: entry.error,
     }));
     const { kept, stopped } = session.keepOutcomes({ index, trial, outcomes });
-    if (stopped) return;
+    if (stopped) return Promise.resolve();
     trials.push({ trial, metricsData: kept.filter((data) => data !== null) });
   }
-  session.finishCase(
+  return session.finishCase(
     buildTestResult({ testCase: entry.shown, index, trials, repeat: options.repeat }),
   );
 }

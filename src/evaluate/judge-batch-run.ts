@@ -191,7 +191,8 @@ export class JudgeBatchRun {
       createdAt: now,
       updatedAt: now,
     };
-    this.dispatcher.record(this.stored);
+    // Kept before the wait begins: a run killed while it waits resumes this batch.
+    await this.dispatcher.record(this.stored);
     this.report({ event: "submitted", state });
     return state;
   }
@@ -204,7 +205,7 @@ export class JudgeBatchRun {
         providerStatus: state.providerStatus,
         updatedAt: new Date().toISOString(),
       };
-      this.dispatcher.record(this.stored);
+      void this.dispatcher.record(this.stored);
     }
     // The last status is reported with the results, as "ended".
     if (state.phase === "pending") this.report({ event: "status", state });
@@ -259,7 +260,7 @@ export class JudgeBatchRun {
       providerStatus,
       updatedAt: new Date().toISOString(),
     };
-    this.dispatcher.record(this.stored);
+    void this.dispatcher.record(this.stored);
   }
 
   private report(options: {

@@ -4,7 +4,7 @@ import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
 import { parseShard } from "../store/run-shards.ts";
 import { type BatchOptions, resolveBatchOptions } from "./batch-options.ts";
 import type { DisplayOption } from "./default-reporters.ts";
-import type { RunStoreOption } from "./run-recorder.ts";
+import type { StoreOption } from "../store/open-store.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
 
 /** What every run shares, whatever it scores: the options of evaluate() but its cases and metrics. */
@@ -49,10 +49,10 @@ export interface RunOptions {
   metadata?: Record<string, unknown>;
   /**
    * Where runs and the judge cache are kept: a `postgres://` URL (a store the team shares), a
-   * RunStore, or `false` for none. By default `VERDICT_STORE` when set, else the `.verdict/`
+   * Store of your own, or `false` for none. By default `VERDICT_STORE` when set, else the `.verdict/`
    * SQLite store.
    */
-  store?: RunStoreOption;
+  store?: StoreOption;
   /** Called with every runner event. */
   onProgress?: (event: RunnerEvent) => void;
   /** More consumers of runner events. */

@@ -29,8 +29,8 @@ export interface RunSession {
     kept: Array<MetricData | null>;
     stopped: boolean;
   };
-  /** Records a finished case: stored at once, then reported. */
-  finishCase(result: TestResult): void;
+  /** Records a finished case: stored at once, then reported; resolves once stored. */
+  finishCase(result: TestResult): Promise<void>;
   /** Stops the run after an error that is not a metric result; evaluate() then throws it. */
   fail(error: Error): void;
 }
@@ -83,13 +83,13 @@ function isRunStop(error: Error | null): boolean {
  * summarise (status, summary, the message on how to resume).
  */
 export async function runSession(plan: RunPlan): Promise<EvaluationResult> {
-  const run = openSession(plan);
+  const run = await openSession(plan);
   try {
     await dispatchCases(run);
   } finally {
     run.detach();
   }
-  return summariseSession(run);
+  return await summariseSession(run);
 }
 
 /** A run in progress: what the steps of {@link runSession} share. */
@@ -109,12 +109,12 @@ interface OpenSession {
   detach: () => void;
 }
 
-function openSession(plan: RunPlan): OpenSession {
+async function openSession(plan: RunPlan): Promise<OpenSession> {
   const { options } = plan;
   const display = options.display ?? "all";
   const shard = options.shard === undefined ? null : parseShard(options.shard);
   const indices = shardIndices({ total: plan.total, shard });
-  const recorder = RunRecorder.open({
+  const recorder = await RunRecorder.open({
     shard,
     store: options.store,
     env: options.env ?? process.env,
@@ -138,6 +138,7 @@ function openSession(plan: RunPlan): OpenSession {
       createRunScheduler({
         run: options,
         cache: recorder.judgeCache,
+        leases: recorder.leases,
         signal: controller.signal,
         batchHooks: {
           batchLog: recorder.judgeBatches,
@@ -145,13 +146,13 @@ function openSession(plan: RunPlan): OpenSession {
           onWarning: (message) => recorder.warn(message),
         },
       });
-    reused = recorder.start({
+    reused = await recorder.start({
       config: shard === null ? plan.config : { ...plan.config, shard: formatShard(shard) },
       fingerprints: plan.fingerprints,
       ...(shard === null ? {} : { indices: new Set(indices) }),
     });
   } catch (error) {
-    recorder.close();
+    await recorder.close();
     throw error;
   }
 
@@ -219,9 +220,9 @@ function createSession(run: OpenSession): RunSession {
       });
       return { kept, stopped };
     },
-    finishCase: (result) => {
+    finishCase: async (result) => {
       run.results[result.index] = result;
-      recorder.recordCase({
+      await recorder.recordCase({
         result,
         fingerprint: plan.fingerprints[result.index] as string,
         spent: { judgeCalls: scheduler.stats.judgeCalls, costUsd: scheduler.stats.costUsd },
@@ -261,7 +262,7 @@ async function dispatchCases(run: OpenSession): Promise<void> {
 }
 
 /** Ends the run: its status, the stored summary, the message on how to resume; throws a fatal error. */
-function summariseSession(run: OpenSession): EvaluationResult {
+async function summariseSession(run: OpenSession): Promise<EvaluationResult> {
   const { plan, scheduler, recorder } = run;
   const testResults = run.results.filter((result): result is TestResult => result !== undefined);
   if (!run.fatal.error && !isStopped(run) && plan.checkFinished) {
@@ -288,7 +289,7 @@ function summariseSession(run: OpenSession): EvaluationResult {
         : status === "failed"
           ? `Run stopped by an error; ${finished}`
           : recorder.openWarning;
-  const result = recorder.finish({
+  const result = await recorder.finish({
     status,
     testResults,
     total,

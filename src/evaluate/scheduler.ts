@@ -7,7 +7,13 @@ import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
 import type { AttemptSlot, Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
-import type { JudgeBatchLog, JudgeCache, JudgeCacheClaim } from "../store/run-store.ts";
+import { claimWithLease, leaseHolder } from "../store/judge-lease.ts";
+import type {
+  JudgeBatchLog,
+  JudgeCache,
+  JudgeCacheClaim,
+  JudgeLeases,
+} from "../store/run-store.ts";
 import { BatchDispatcher } from "./batch-dispatcher.ts";
 import {
   type BatchOptions,
@@ -30,6 +36,11 @@ export interface JudgeSchedulerOptions {
   retry?: Partial<RetryPolicy>;
   /** Where answers are kept between runs; `null` for none. */
   cache?: JudgeCache | null;
+  /**
+   * Leases on the cache's keys, for a cache that several processes share: of the processes
+   * asking the same request at once, one pays and the others wait for its answer. @default none
+   */
+  leases?: JudgeLeases | null;
   /** @default true */
   cacheMode?: CacheMode;
   /** Stops dispatching: queued and later requests fail with an "ABORTED" error. */
@@ -237,13 +248,25 @@ export class JudgeScheduler implements JudgeTransport {
     // request now, one pays and the others wait for its answer. Not for a request sent in a
     // provider batch: that may wait hours, and thousands of leases renewed all along would
     // cost more than the rare request two processes batch at once (at half price).
-    const claimLease = mode === true && !this.batcher?.handles(judge) ? cache?.claim : undefined;
-    const claim = claimLease ? await claimLease.call(cache, key, { signal: request.signal }) : null;
+    const leases =
+      cache !== null && mode === true && !this.batcher?.handles(judge)
+        ? (this.options.leases ?? null)
+        : null;
+    const claim =
+      leases === null
+        ? null
+        : await claimWithLease({
+            backend: leases,
+            key,
+            holder: leaseHolder(),
+            leaseMs: leases.leaseMs ?? 30_000,
+            signal: request.signal,
+          });
     const lease = claim !== null && "lease" in claim ? claim.lease : null;
     try {
       return await this.answer({ key, judge, request, meta, cache, claim });
     } finally {
-      lease?.release();
+      await lease?.release();
     }
   }
 
@@ -257,7 +280,8 @@ export class JudgeScheduler implements JudgeTransport {
   }): Promise<JudgeResponse> {
     const { key, judge, request, meta, cache, claim } = options;
     const mode = this.options.cacheMode ?? true;
-    const hit = claim === null ? cache?.get(key) : "answer" in claim ? claim.answer : undefined;
+    const hit =
+      claim === null ? await cache?.get(key) : "answer" in claim ? claim.answer : undefined;
     if (hit) {
       this.stats.cacheHits += 1;
       this.recordSaving(hit);
@@ -295,7 +319,7 @@ export class JudgeScheduler implements JudgeTransport {
       // Only answers the step accepts are kept: a malformed answer must be asked again next
       // run, not served from the cache for ever.
       if (meta.validate && !meta.validate(response)) return response;
-      cache?.set(key, {
+      await cache?.set(key, {
         text: response.text,
         object: response.object ?? null,
         inputTokens: response.usage?.inputTokens ?? null,

@@ -1,4 +1,4 @@
-import type { RunStore, StoredRun } from "../store/run-store.ts";
+import type { Store, StoredRun } from "../store/run-store.ts";
 import type { FineTuningCheckpoint } from "./fine-tuning-job.ts";
 
 /** What a checkpoint's stored run records about the checkpoint (`config.metadata.finetune`). */
@@ -36,14 +36,14 @@ export function checkpointMetadataOf(run: StoredRun): CheckpointMetadata | null 
  * The completed runs of a job's checkpoints in a store, by checkpoint id (the newest run of
  * each): checkpoints already scored, which a restarted watch does not score again.
  */
-export function findScoredCheckpoints(options: {
-  store: RunStore | null;
+export async function findScoredCheckpoints(options: {
+  store: Store | null;
   identifier: string;
   jobId: string;
-}): Map<string, StoredRun> {
+}): Promise<Map<string, StoredRun>> {
   const scored = new Map<string, StoredRun>();
   if (options.store === null) return scored;
-  for (const run of options.store.listRuns()) {
+  for (const run of await options.store.runs.listRuns()) {
     if (run.identifier !== options.identifier || run.status !== "completed") continue;
     const metadata = checkpointMetadataOf(run);
     if (metadata === null || metadata.job !== options.jobId) continue;
@@ -56,12 +56,12 @@ export function findScoredCheckpoints(options: {
  * Whether the latest run of the identifier is an unfinished run of this checkpoint (killed or
  * interrupted half-way): then it is resumed, and its finished cases are kept.
  */
-export function isUnfinishedRunOf(options: {
-  store: RunStore | null;
+export async function isUnfinishedRunOf(options: {
+  store: Store | null;
   identifier: string;
   checkpoint: FineTuningCheckpoint;
-}): boolean {
-  const latest = options.store?.getRun(options.identifier) ?? null;
+}): Promise<boolean> {
+  const latest = (await options.store?.runs.getRun(options.identifier)) ?? null;
   if (latest === null || latest.status === "completed") return false;
   return checkpointMetadataOf(latest)?.checkpoint === options.checkpoint.id;
 }

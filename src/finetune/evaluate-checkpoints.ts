@@ -4,8 +4,8 @@ import { cancelOnInterrupt } from "../evaluate/cancel-on-interrupt.ts";
 import { createRunScheduler } from "../evaluate/create-run-scheduler.ts";
 import { compareRuns, DEFAULT_ALPHA, type RunComparison } from "../report/compare-runs.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
-import { openRunStore } from "../store/open-run-store.ts";
-import type { JudgeCache, RunStore } from "../store/run-store.ts";
+import { openStore } from "../store/open-store.ts";
+import type { Store } from "../store/run-store.ts";
 import {
   type BestCheckpoint,
   type CheckpointEvaluation,
@@ -88,7 +88,9 @@ export async function evaluateCheckpoints(
   const identifier = options.identifier ?? `finetune:${source.jobId}`;
   const print =
     options.print === undefined ? (text: string) => process.stdout.write(text) : options.print;
-  const opened = openStore(options);
+  // Every checkpoint's run goes to one store, opened once (see openStore for its policy).
+  const opened = await openStore({ store: options.store, env });
+  if (opened.warning !== null) console.warn(opened.warning);
   const controller = new AbortController();
   const detach = cancelOnInterrupt({
     controller,
@@ -100,7 +102,8 @@ export async function evaluateCheckpoints(
       options.scheduler ??
       createRunScheduler({
         run: options,
-        cache: (opened.store as { judgeCache?: JudgeCache } | null)?.judgeCache ?? null,
+        cache: opened.store?.judgeCache ?? null,
+        leases: opened.store?.leases ?? null,
         signal: controller.signal,
       });
     print?.(
@@ -132,7 +135,7 @@ export async function evaluateCheckpoints(
     return result;
   } finally {
     detach();
-    if (opened.owned) opened.store?.close();
+    if (opened.owned) await opened.store?.close();
   }
 }
 
@@ -176,27 +179,13 @@ function checkOptions(options: EvaluateCheckpointsOptions) {
   return { goldens, metricForBest, polling };
 }
 
-/**
- * The store every checkpoint's run goes to: the given one, none, or the one a URL or
- * `VERDICT_STORE` names (else the default SQLite store), opened once.
- */
-function openStore(options: EvaluateCheckpointsOptions): {
-  store: RunStore | null;
-  owned: boolean;
-} {
-  if (options.store === false) return { store: null, owned: false };
-  if (typeof options.store === "object") return { store: options.store, owned: false };
-  const env = options.env ?? process.env;
-  return { store: openRunStore({ url: options.store || undefined, env }), owned: true };
-}
-
 /** Names the best checkpoint and judges the final model once the watch ends. */
 async function concludeWatch(options: {
   options: EvaluateCheckpointsOptions;
   state: WatchState;
   identifier: string;
   metric: string;
-  store: RunStore | null;
+  store: Store | null;
 }): Promise<CheckpointsResult> {
   const { state, metric } = options;
   const checkpoints = [...state.evaluations].sort(
@@ -207,13 +196,15 @@ async function concludeWatch(options: {
   const final = succeeded ? (checkpoints.at(-1) ?? null) : null;
   let comparison: RunComparison | null = null;
   if (final !== null && best !== null && final !== best.evaluation) {
-    const resultsOf = (evaluation: CheckpointEvaluation): TestResult[] =>
+    const resultsOf = async (evaluation: CheckpointEvaluation): Promise<TestResult[]> =>
       state.results.get(evaluation.run.id) ??
-      options.store?.getTestResults(evaluation.run.id).map((stored) => stored.result) ??
+      (await options.store?.runs.getTestResults(evaluation.run.id))?.map(
+        (stored) => stored.result,
+      ) ??
       [];
     comparison = compareRuns({
-      baseline: { run: best.evaluation.run, results: resultsOf(best.evaluation) },
-      candidate: { run: final.run, results: resultsOf(final) },
+      baseline: { run: best.evaluation.run, results: await resultsOf(best.evaluation) },
+      candidate: { run: final.run, results: await resultsOf(final) },
       maxDrop: options.options.maxDrop ?? 0,
       alpha: options.options.alpha ?? DEFAULT_ALPHA,
     });

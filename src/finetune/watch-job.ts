@@ -9,7 +9,7 @@ import type { JudgeScheduler } from "../evaluate/scheduler.ts";
 import type { Sleep } from "../judge/with-retries.ts";
 import { formatDuration, formatPlural } from "../report/format.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
-import type { RunStore, StoredRun } from "../store/run-store.ts";
+import type { Store, StoredRun } from "../store/run-store.ts";
 import type { Golden } from "../test-case/golden.ts";
 import type { LLMTestCase } from "../test-case/llm-test-case.ts";
 import { type CheckpointEvaluation, describeCheckpoint } from "./best-checkpoint.ts";
@@ -48,7 +48,7 @@ interface WatchContext {
   source: FineTuningJobSource;
   identifier: string;
   goldens: readonly Golden[];
-  store: RunStore | null;
+  store: Store | null;
   scheduler: JudgeScheduler;
   signal: AbortSignal;
   print: ((text: string) => void) | null;
@@ -73,7 +73,7 @@ export async function watchJob(context: WatchContext): Promise<WatchState> {
     stop: null,
     stopReason: null,
   };
-  const scoredBefore = findScoredCheckpoints({
+  const scoredBefore = await findScoredCheckpoints({
     store: context.store,
     identifier: context.identifier,
     jobId: source.jobId,
@@ -241,7 +241,7 @@ async function scoreCheckpoint(options: {
     testCases,
     metrics: context.options.metrics,
     identifier,
-    resume: isUnfinishedRunOf({ store, identifier, checkpoint }),
+    resume: await isUnfinishedRunOf({ store, identifier, checkpoint }),
     store: store ?? false,
     scheduler,
     metadata: { ...context.options.metadata, finetune },
@@ -260,7 +260,7 @@ async function scoreCheckpoint(options: {
     state.stop = "unscored";
     state.stopReason = `its run ${result.testRunId} ended "${status}"${result.summary.metrics.some((metric) => metric.errored > 0) ? " with judge errors" : ""}`;
   }
-  const run: StoredRun = store?.getRun(result.testRunId) ?? {
+  const run: StoredRun = (await store?.runs.getRun(result.testRunId)) ?? {
     id: result.testRunId,
     identifier,
     status,

@@ -1,5 +1,6 @@
 import { StoreError } from "../errors/store-error.ts";
-import type { OpenedRunStore } from "./open-run-store.ts";
+import { readTestResults } from "./read-test-results.ts";
+import type { Store, StoredTestResult } from "./run-store.ts";
 
 /** What {@link copyStore} did. */
 export interface CopyStoreCounts {
@@ -17,8 +18,8 @@ export interface CopyStoreCounts {
 
 /** Options of {@link copyStore}. */
 export interface CopyStoreOptions {
-  from: OpenedRunStore;
-  to: OpenedRunStore;
+  from: Store;
+  to: Store;
   /** Called after each run and each page of judge answers, for progress. */
   onProgress?: (counts: CopyStoreCounts) => void;
   /** Judge answers read per page. @default 500 */
@@ -35,9 +36,9 @@ const CACHE_PAGE_SIZE = 500;
  * results it lacks added: copying again after an interruption finishes the job. What the
  * copy writes passes through the target's secret masking, as everything a store writes does.
  * @example
- * copyStore({ from: SqliteRunStore.open(), to: new PostgresRunStore({ url }) });
+ * await copyStore({ from: SqliteRunStore.open(), to: await PostgresRunStore.open({ url }) });
  */
-export function copyStore(options: CopyStoreOptions): CopyStoreCounts {
+export async function copyStore(options: CopyStoreOptions): Promise<CopyStoreCounts> {
   const { from, to } = options;
   const counts: CopyStoreCounts = {
     runsCopied: 0,
@@ -47,42 +48,52 @@ export function copyStore(options: CopyStoreOptions): CopyStoreCounts {
     judgeAnswers: 0,
     judgeBatches: 0,
   };
-  for (const run of from.listRuns().reverse()) {
-    const results = from.getTestResults(run.id);
-    const existing = to.getRun(run.id);
-    if (existing !== null && existing.id === run.id) {
+  for (const run of (await from.runs.listRuns()).reverse()) {
+    const existing = await to.runs.getRun(run.id);
+    const kept = existing !== null && existing.id === run.id;
+    const present = new Set<number>();
+    if (kept) {
       counts.runsKept += 1;
-      const present = new Set(to.getTestResults(run.id).map((stored) => stored.result.index));
-      for (const stored of results) {
-        if (present.has(stored.result.index)) continue;
-        to.saveTestResult(run.id, stored);
-        counts.testResults += 1;
-      }
+      for await (const stored of readTestResults(to, run.id)) present.add(stored.result.index);
     } else {
-      to.startRun(run);
-      for (const stored of results) to.saveTestResult(run.id, stored);
+      await to.runs.startRun(run);
       counts.runsCopied += 1;
-      counts.testResults += results.length;
     }
+    // A page of results at a time, written in parallel: a large run never sits in memory.
+    let page: StoredTestResult[] = [];
+    const flush = async () => {
+      await Promise.all(page.map((stored) => to.runs.saveTestResult(run.id, stored)));
+      counts.testResults += page.length;
+      page = [];
+    };
+    for await (const stored of readTestResults(from, run.id)) {
+      if (present.has(stored.result.index)) continue;
+      page.push(stored);
+      if (page.length >= 100) await flush();
+    }
+    await flush();
     options.onProgress?.({ ...counts });
   }
   // Oldest first, as the runs: reports made at the same instant keep their order.
-  for (const report of from.listCalibrations().reverse()) {
-    if (to.getCalibration(report.id) !== null) continue;
-    to.saveCalibration(report);
-    counts.calibrations += 1;
+  if (from.calibrations !== null && to.calibrations !== null) {
+    for (const report of (await from.calibrations.listCalibrations()).reverse()) {
+      if ((await to.calibrations.getCalibration(report.id)) !== null) continue;
+      await to.calibrations.saveCalibration(report);
+      counts.calibrations += 1;
+    }
   }
   const batches = from.judgeBatches;
-  if (batches !== undefined && to.judgeBatches !== undefined) {
+  if (batches !== null && to.judgeBatches !== null) {
     if (batches.list === undefined) {
       throw new StoreError(
         "The source store's judge batch log cannot list its batches: give it a list() method.",
       );
     }
-    for (const batch of batches.list()) to.judgeBatches.save(batch);
-    counts.judgeBatches = batches.list().length;
+    const all = await batches.list();
+    for (const batch of all) await to.judgeBatches.save(batch);
+    counts.judgeBatches = all.length;
   }
-  copyJudgeCache({
+  await copyJudgeCache({
     from,
     to,
     counts,
@@ -92,17 +103,17 @@ export function copyStore(options: CopyStoreOptions): CopyStoreCounts {
   return counts;
 }
 
-function copyJudgeCache(options: {
-  from: OpenedRunStore;
-  to: OpenedRunStore;
+async function copyJudgeCache(options: {
+  from: Store;
+  to: Store;
   counts: CopyStoreCounts;
   pageSize: number;
   onProgress: ((counts: CopyStoreCounts) => void) | undefined;
-}): void {
+}): Promise<void> {
   const { counts, pageSize } = options;
   const source = options.from.judgeCache;
   const target = options.to.judgeCache;
-  if (source === undefined || target === undefined) return;
+  if (source === null || target === null) return;
   if (source.entries === undefined) {
     throw new StoreError(
       "The source store's judge cache cannot list its entries: only runs were copied.",
@@ -110,10 +121,10 @@ function copyJudgeCache(options: {
   }
   let after: string | undefined;
   for (;;) {
-    const page = source.entries({ after, limit: pageSize });
-    for (const entry of page) {
-      target.set(entry.key, entry.answer, { createdAt: entry.createdAt });
-    }
+    const page = await source.entries({ after, limit: pageSize });
+    await Promise.all(
+      page.map((entry) => target.set(entry.key, entry.answer, { createdAt: entry.createdAt })),
+    );
     counts.judgeAnswers += page.length;
     if (page.length > 0) options.onProgress?.({ ...counts });
     if (page.length < pageSize) return;

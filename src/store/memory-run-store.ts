@@ -2,6 +2,7 @@ import { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
+import { checkResultsPage, pageOf } from "./results-page.ts";
 import { checkRunPart, checkShardJoins, shardedRunOwner } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
@@ -9,8 +10,11 @@ import type {
   JudgeBatchLog,
   JudgeCache,
   RunOwner,
-  RunStore,
   StartRunPartOptions,
+  Store,
+  StoreCalibrations,
+  StoreRuns,
+  StoreShards,
   StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
@@ -44,16 +48,18 @@ function isNewer(left: RunEntry, right: RunEntry): boolean {
  * @example
  * const store = new MemoryRunStore();
  * await evaluate({ testCases, metrics, store });
- * expect(store.listRuns()).toHaveLength(1);
+ * expect(await store.runs.listRuns()).toHaveLength(1);
  */
-export class MemoryRunStore implements RunStore {
+export class MemoryRunStore implements Store, StoreRuns, StoreShards, StoreCalibrations {
   /** Judge answers, kept in the same memory. */
   readonly judgeCache: JudgeCache;
   /** Judge batches in flight, kept in the same memory. */
   readonly judgeBatches: JudgeBatchLog;
-  private readonly runs = new Map<string, RunEntry>();
+  /** No leases: one process holds the memory, and its scheduler shares calls in flight. */
+  readonly leases = null;
+  private readonly entries = new Map<string, RunEntry>();
   private readonly cache = new Map<string, { answer: CachedJudgeAnswer; createdAt: string }>();
-  private readonly calibrations = new Map<
+  private readonly reports = new Map<
     string,
     { report: CalibrationReport; sequence: number }
   >();
@@ -64,19 +70,19 @@ export class MemoryRunStore implements RunStore {
 
   constructor() {
     this.judgeCache = {
-      get: (key) => {
+      get: async (key) => {
         this.assertOpen(`read judge cache entry "${key}"`);
         const entry = this.cache.get(key);
         return entry === undefined ? undefined : this.copy("read the judge cache", entry.answer);
       },
-      set: (key, answer, options = {}) => {
+      set: async (key, answer, options = {}) => {
         this.assertOpen(`write judge cache entry "${key}"`);
         this.cache.set(key, {
           answer: this.write(`write judge cache entry "${key}"`, answer),
           createdAt: options.createdAt ?? new Date().toISOString(),
         });
       },
-      entries: ({ after, limit }) => {
+      entries: async ({ after, limit }) => {
         this.assertOpen("list the judge cache");
         return [...this.cache.keys()]
           .filter((key) => after === undefined || key > after)
@@ -89,16 +95,16 @@ export class MemoryRunStore implements RunStore {
       },
     };
     this.judgeBatches = {
-      save: (batch) => {
+      save: async (batch) => {
         const action = `save judge batch "${batch.id}"`;
         this.assertOpen(action);
         this.batches.set(`${batch.provider}\u0000${batch.id}`, this.write(action, batch));
       },
-      list: () => {
+      list: async () => {
         this.assertOpen("list judge batches");
         return [...this.batches.values()].map((batch) => this.copy("list judge batches", batch));
       },
-      listOpen: () => {
+      listOpen: async () => {
         this.assertOpen("list open judge batches");
         return [...this.batches.values()]
           .filter((batch) => batch.state === "open")
@@ -110,10 +116,10 @@ export class MemoryRunStore implements RunStore {
     };
   }
 
-  startRun(run: StoredRun): void {
+  async startRun(run: StoredRun): Promise<void> {
     const action = `start run "${run.id}"`;
     this.assertOpen(action);
-    if (this.runs.has(run.id)) {
+    if (this.entries.has(run.id)) {
       throw failure(
         action,
         "a run with this id already exists: resume it with reopenRun, or choose another id",
@@ -121,7 +127,7 @@ export class MemoryRunStore implements RunStore {
     }
     const { shards, ...header } = run;
     const stored = this.write(action, { ...header, owner: run.owner ?? null });
-    this.runs.set(run.id, {
+    this.entries.set(run.id, {
       run: stored,
       sequence: this.sequence++,
       results: new Map(),
@@ -138,12 +144,12 @@ export class MemoryRunStore implements RunStore {
     });
   }
 
-  startRunPart(options: StartRunPartOptions): void {
+  async startRunPart(options: StartRunPartOptions): Promise<void> {
     const { run, part } = options;
     const { action, problem } = checkRunPart(options);
     this.assertOpen(action);
     if (problem !== null) throw failure(action, problem);
-    let entry = this.runs.get(run.id);
+    let entry = this.entries.get(run.id);
     if (entry === undefined) {
       const { shards: _ignored, ...header } = run;
       entry = {
@@ -153,7 +159,7 @@ export class MemoryRunStore implements RunStore {
         version: 0,
         shards: { count: part.shard.count, parts: new Map() },
       };
-      this.runs.set(run.id, entry);
+      this.entries.set(run.id, entry);
     }
     const joins = checkShardJoins({ shard: part.shard, count: entry.shards?.count ?? null });
     if (joins !== null || entry.shards === null) throw failure(action, joins ?? "not sharded");
@@ -168,7 +174,7 @@ export class MemoryRunStore implements RunStore {
     entry.run = { ...entry.run, status: "running", endedAt: null, summary: null };
   }
 
-  reopenRun(runId: string, options: { shard?: number } = {}): void {
+  async reopenRun(runId: string, options: { shard?: number } = {}): Promise<void> {
     const action = `reopen run "${runId}"`;
     const entry = this.entry(action, runId);
     if (options.shard !== undefined) {
@@ -182,7 +188,7 @@ export class MemoryRunStore implements RunStore {
     entry.run = { ...entry.run, status: "running", endedAt: null, summary: null };
   }
 
-  heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): void {
+  async heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): Promise<void> {
     const action = `record a heartbeat of run "${options.runId}"`;
     const entry = this.entry(action, options.runId);
     const problem = checkOwner(options.owner);
@@ -195,21 +201,21 @@ export class MemoryRunStore implements RunStore {
     entry.run = { ...entry.run, owner };
   }
 
-  saveTestResult(runId: string, stored: StoredTestResult): void {
+  async saveTestResult(runId: string, stored: StoredTestResult): Promise<void> {
     const index = stored.result.index;
     const action = `save test result ${index} of run "${runId}"`;
     this.assertOpen(action);
     if (!Number.isSafeInteger(index) || index < 0) {
       throw failure(action, "result.index must be a non-negative integer");
     }
-    const entry = this.runs.get(runId);
+    const entry = this.entries.get(runId);
     if (entry === undefined)
       throw failure(action, "there is no run with this id: call startRun first");
     entry.version += 1;
     entry.results.set(index, { stored: this.write(action, stored), version: entry.version });
   }
 
-  finishRun(options: FinishRunOptions): void {
+  async finishRun(options: FinishRunOptions & { shard?: number }): Promise<void> {
     const action = `finish run "${options.runId}"`;
     const entry = this.entry(action, options.runId);
     if (options.shard !== undefined) {
@@ -230,12 +236,12 @@ export class MemoryRunStore implements RunStore {
     };
   }
 
-  getRun(idOrIdentifier: string): StoredRun | null {
+  async getRun(idOrIdentifier: string): Promise<StoredRun | null> {
     const action = `read run "${idOrIdentifier}"`;
     this.assertOpen(action);
-    let found = this.runs.get(idOrIdentifier);
+    let found = this.entries.get(idOrIdentifier);
     if (found === undefined) {
-      for (const entry of this.runs.values()) {
+      for (const entry of this.entries.values()) {
         if (entry.run.identifier !== idOrIdentifier) continue;
         if (found === undefined || isNewer(entry, found)) found = entry;
       }
@@ -243,68 +249,101 @@ export class MemoryRunStore implements RunStore {
     return found === undefined ? null : this.copy(action, this.read(found));
   }
 
-  getTestResults(runId: string, options: { changedAfter?: number } = {}): StoredTestResult[] {
+  async getTestResults(
+    runId: string,
+    options: { changedAfter?: number; afterIndex?: number; limit?: number } = {},
+  ): Promise<StoredTestResult[]> {
     const action = `read the test results of run "${runId}"`;
     this.assertOpen(action);
-    const results = this.runs.get(runId)?.results;
+    const page = checkResultsPage(options);
+    if (typeof page === "string") throw failure(action, page);
+    const results = this.entries.get(runId)?.results;
     if (results === undefined) return [];
     const after = options.changedAfter ?? Number.NEGATIVE_INFINITY;
-    return [...results.entries()]
+    const found = [...results.entries()]
       .filter(([, saved]) => saved.version > after)
       .sort(([left], [right]) => left - right)
-      .map(([, saved]) => this.copy(action, saved.stored));
+      .map(([, saved]) => saved.stored);
+    return (page === null ? found : pageOf(found, page)).map((stored) => this.copy(action, stored));
   }
 
-  getTestResultsVersion(runId: string): TestResultsVersion {
+  async reopenRunPart(runId: string, shard: number): Promise<void> {
+    return this.reopenRun(runId, { shard });
+  }
+
+  async heartbeatRunPart(options: { runId: string; owner: RunOwner; shard: number }): Promise<void> {
+    return this.heartbeatRun(options);
+  }
+
+  async finishRunPart(options: FinishRunOptions & { shard: number }): Promise<void> {
+    return this.finishRun(options);
+  }
+
+  /** The store's runs: the store itself. */
+  get runs(): StoreRuns {
+    return this;
+  }
+
+  /** The store's sharded runs: the store itself. */
+  get shards(): StoreShards {
+    return this;
+  }
+
+  /** The store's calibration reports: the store itself. */
+  get calibrations(): StoreCalibrations {
+    return this;
+  }
+
+  async getTestResultsVersion(runId: string): Promise<TestResultsVersion> {
     this.assertOpen(`read the results version of run "${runId}"`);
-    const entry = this.runs.get(runId);
+    const entry = this.entries.get(runId);
     return { count: entry?.results.size ?? 0, version: entry?.version ?? 0 };
   }
 
-  listRuns(options: { limit?: number } = {}): StoredRun[] {
+  async listRuns(options: { limit?: number } = {}): Promise<StoredRun[]> {
     this.assertOpen("list runs");
     const limit = options.limit;
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
       throw failure("list runs", "limit must be a non-negative integer");
     }
-    return [...this.runs.values()]
+    return [...this.entries.values()]
       .sort((left, right) => (isNewer(left, right) ? -1 : 1))
       .slice(0, limit)
       .map((entry) => this.copy("list runs", this.read(entry)));
   }
 
-  saveCalibration(report: CalibrationReport): void {
+  async saveCalibration(report: CalibrationReport): Promise<void> {
     const action = `save calibration "${report.id}"`;
     this.assertOpen(action);
-    if (this.calibrations.has(report.id)) {
+    if (this.reports.has(report.id)) {
       throw failure(action, "a calibration with this id already exists: choose another id");
     }
-    if (!this.runs.has(report.runId)) {
+    if (!this.entries.has(report.runId)) {
       throw failure(
         action,
         `there is no run "${report.runId}" to link it to: store the run that scored the rows first`,
       );
     }
-    this.calibrations.set(report.id, {
+    this.reports.set(report.id, {
       report: this.write(action, report),
       sequence: this.sequence++,
     });
   }
 
-  getCalibration(id: string): CalibrationReport | null {
+  async getCalibration(id: string): Promise<CalibrationReport | null> {
     const action = `read calibration "${id}"`;
     this.assertOpen(action);
-    const entry = this.calibrations.get(id);
+    const entry = this.reports.get(id);
     return entry === undefined ? null : this.copy(action, entry.report);
   }
 
-  listCalibrations(options: { runId?: string; limit?: number } = {}): CalibrationReport[] {
+  async listCalibrations(options: { runId?: string; limit?: number } = {}): Promise<CalibrationReport[]> {
     this.assertOpen("list calibrations");
     const { runId, limit } = options;
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
       throw failure("list calibrations", "limit must be a non-negative integer");
     }
-    return [...this.calibrations.values()]
+    return [...this.reports.values()]
       .filter((entry) => runId === undefined || entry.report.runId === runId)
       .sort((left, right) =>
         left.report.createdAt !== right.report.createdAt
@@ -318,12 +357,12 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** Closes the store. Closing twice is harmless; any other call afterwards throws a StoreError. */
-  close(): void {
+  async close(): Promise<void> {
     this.closed = true;
   }
 
-  [Symbol.dispose](): void {
-    this.close();
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   /** The run as read: a sharded run with its parts and the owner they give it. */
@@ -352,7 +391,7 @@ export class MemoryRunStore implements RunStore {
 
   private entry(action: string, runId: string): RunEntry {
     this.assertOpen(action);
-    const entry = this.runs.get(runId);
+    const entry = this.entries.get(runId);
     if (entry === undefined) throw failure(action, "there is no run with this id");
     return entry;
   }

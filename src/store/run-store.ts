@@ -281,6 +281,8 @@ export interface JudgeBatchLog {
  * for its answer (see `claimWithLease`).
  */
 export interface JudgeLeases {
+  /** How long a lease lives unless renewed (it is renewed while held). @default 30000 */
+  readonly leaseMs?: number;
   /**
    * The cached answer; else takes the lease on `key` for `leaseMs` when nobody holds a live
    * one (`{ leased: true }`), or reports that another holder does (`{ leased: false }`).

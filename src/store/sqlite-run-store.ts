@@ -6,17 +6,21 @@ import { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
-import { claimWithLease, type LeaseBackend, leaseHolder } from "./judge-lease.ts";
 import { loadNodeSqlite } from "./load-node-sqlite.ts";
+import { checkResultsPage, pageOf } from "./results-page.ts";
 import { checkRunPart, checkShardJoins } from "./run-shards.ts";
 import type {
   CachedJudgeAnswer,
   FinishRunOptions,
   JudgeBatchLog,
   JudgeCache,
+  JudgeLeases,
   RunOwner,
-  RunStore,
   StartRunPartOptions,
+  Store,
+  StoreCalibrations,
+  StoreRuns,
+  StoreShards,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
@@ -241,6 +245,10 @@ function prepareStatements(database: DatabaseSync) {
     testResults: database.prepare(
       "SELECT fingerprint, result FROM test_results WHERE run_id = ? ORDER BY idx",
     ),
+    testResultsPage: database.prepare(
+      `SELECT fingerprint, result FROM test_results WHERE run_id = ? AND idx > ?
+       ORDER BY idx LIMIT ?`,
+    ),
     testResultsChangedAfter: database.prepare(
       "SELECT fingerprint, result FROM test_results WHERE run_id = ? AND version > ? ORDER BY idx",
     ),
@@ -378,13 +386,15 @@ function toCachedAnswer(row: Record<string, unknown>): CachedJudgeAnswer {
  * const answer = store.judgeCache.get(key);
  * store.close();
  */
-export class SqliteRunStore implements RunStore {
+export class SqliteRunStore implements Store, StoreRuns, StoreShards, StoreCalibrations {
   /** The database file. */
   readonly path: string;
   /** Judge answers, kept in the same file. */
   readonly judgeCache: JudgeCache;
   /** Judge batches in flight, kept in the same file. */
   readonly judgeBatches: JudgeBatchLog;
+  /** Leases on judge cache keys, for the processes that share the file. */
+  readonly leases: JudgeLeases;
   private database: DatabaseSync | null;
   private statements: Statements | null;
 
@@ -437,23 +447,14 @@ export class SqliteRunStore implements RunStore {
       } catch {}
       throw this.toStoreError("open", error);
     }
-    const leaseMs = options.leaseMs ?? 30_000;
-    const leases = this.leaseBackend();
+    this.leases = this.leaseBackend(options.leaseMs ?? 30_000);
     this.judgeCache = {
-      claim: (key, claimOptions = {}) =>
-        claimWithLease({
-          backend: leases,
-          key,
-          holder: leaseHolder(),
-          leaseMs,
-          signal: claimOptions.signal,
-        }),
-      get: (key) =>
+      get: async (key) =>
         this.use(`read judge cache entry "${key}"`, (statements) => {
           const row = statements.cachedAnswer.get(key);
           return row === undefined ? undefined : toCachedAnswer(row);
         }),
-      set: (key, answer, options = {}) =>
+      set: async (key, answer, options = {}) =>
         this.use(`write judge cache entry "${key}"`, (statements) => {
           statements.cacheAnswer.run(
             key,
@@ -468,7 +469,7 @@ export class SqliteRunStore implements RunStore {
           );
           statements.endLease.run(key);
         }),
-      entries: ({ after, limit }) =>
+      entries: async ({ after, limit }) =>
         this.use("list the judge cache", (statements) =>
           statements.cacheEntries.all(after ?? null, after ?? null, limit).map((row) => ({
             key: String(row.key),
@@ -478,7 +479,7 @@ export class SqliteRunStore implements RunStore {
         ),
     };
     this.judgeBatches = {
-      save: (batch) => {
+      save: async (batch) => {
         const action = `save judge batch "${batch.id}"`;
         this.use(action, (statements) => {
           statements.saveBatch.run(
@@ -493,18 +494,18 @@ export class SqliteRunStore implements RunStore {
           );
         });
       },
-      list: () =>
+      list: async () =>
         this.use("list judge batches", (statements) =>
           statements.allBatches.all().map(toStoredJudgeBatch),
         ),
-      listOpen: () =>
+      listOpen: async () =>
         this.use("list open judge batches", (statements) =>
           statements.openBatches.all().map(toStoredJudgeBatch),
         ),
     };
   }
 
-  startRun(run: StoredRun): void {
+  async startRun(run: StoredRun): Promise<void> {
     const action = `start run "${run.id}"`;
     this.use(action, (statements) => {
       this.transaction(() => {
@@ -534,7 +535,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  startRunPart(options: StartRunPartOptions): void {
+  async startRunPart(options: StartRunPartOptions): Promise<void> {
     const { run, part } = options;
     const { action, problem } = checkRunPart(options);
     this.use(action, (statements) => {
@@ -568,7 +569,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  reopenRun(runId: string, options: { shard?: number } = {}): void {
+  async reopenRun(runId: string, options: { shard?: number } = {}): Promise<void> {
     const action = `reopen run "${runId}"`;
     this.use(action, (statements) => {
       this.transaction(() => {
@@ -583,7 +584,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): void {
+  async heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): Promise<void> {
     const action = `record a heartbeat of run "${options.runId}"`;
     this.use(action, (statements) => {
       const problem = checkOwner(options.owner);
@@ -606,7 +607,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  saveTestResult(runId: string, stored: StoredTestResult): void {
+  async saveTestResult(runId: string, stored: StoredTestResult): Promise<void> {
     const index = stored.result.index;
     const action = `save test result ${index} of run "${runId}"`;
     this.use(action, (statements) => {
@@ -629,7 +630,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  finishRun(options: FinishRunOptions): void {
+  async finishRun(options: FinishRunOptions & { shard?: number }): Promise<void> {
     const action = `finish run "${options.runId}"`;
     this.use(action, (statements) => {
       const summary = this.toJson(action, options.summary);
@@ -654,7 +655,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  getRun(idOrIdentifier: string): StoredRun | null {
+  async getRun(idOrIdentifier: string): Promise<StoredRun | null> {
     return this.use(`read run "${idOrIdentifier}"`, (statements) => {
       const row =
         statements.runById.get(idOrIdentifier) ??
@@ -663,17 +664,55 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  getTestResults(runId: string, options: { changedAfter?: number } = {}): StoredTestResult[] {
-    return this.use(`read the test results of run "${runId}"`, (statements) => {
+  async getTestResults(
+    runId: string,
+    options: { changedAfter?: number; afterIndex?: number; limit?: number } = {},
+  ): Promise<StoredTestResult[]> {
+    const action = `read the test results of run "${runId}"`;
+    const page = checkResultsPage(options);
+    if (typeof page === "string") throw this.failure(action, page);
+    return this.use(action, (statements) => {
       const rows =
-        options.changedAfter === undefined
-          ? statements.testResults.all(runId)
-          : statements.testResultsChangedAfter.all(runId, options.changedAfter);
-      return rows.map(toStoredTestResult);
+        options.changedAfter !== undefined
+          ? statements.testResultsChangedAfter.all(runId, options.changedAfter)
+          : page === null
+            ? statements.testResults.all(runId)
+            : statements.testResultsPage.all(runId, page.afterIndex, page.limit);
+      const results = rows.map(toStoredTestResult);
+      return options.changedAfter === undefined || page === null
+        ? results
+        : pageOf(results, page);
     });
   }
 
-  getTestResultsVersion(runId: string): TestResultsVersion {
+  async reopenRunPart(runId: string, shard: number): Promise<void> {
+    return this.reopenRun(runId, { shard });
+  }
+
+  async heartbeatRunPart(options: { runId: string; owner: RunOwner; shard: number }): Promise<void> {
+    return this.heartbeatRun(options);
+  }
+
+  async finishRunPart(options: FinishRunOptions & { shard: number }): Promise<void> {
+    return this.finishRun(options);
+  }
+
+  /** The store's runs: the store itself. */
+  get runs(): StoreRuns {
+    return this;
+  }
+
+  /** The store's sharded runs: the store itself. */
+  get shards(): StoreShards {
+    return this;
+  }
+
+  /** The store's calibration reports: the store itself. */
+  get calibrations(): StoreCalibrations {
+    return this;
+  }
+
+  async getTestResultsVersion(runId: string): Promise<TestResultsVersion> {
     return this.use(`read the results version of run "${runId}"`, (statements) => {
       const row = statements.testResultsVersion.get(runId);
       return {
@@ -683,7 +722,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  listRuns(options: { limit?: number } = {}): StoredRun[] {
+  async listRuns(options: { limit?: number } = {}): Promise<StoredRun[]> {
     return this.use("list runs", (statements) => {
       const limit = options.limit ?? -1;
       if (options.limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
@@ -695,7 +734,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  saveCalibration(report: CalibrationReport): void {
+  async saveCalibration(report: CalibrationReport): Promise<void> {
     const action = `save calibration "${report.id}"`;
     this.use(action, (statements) => {
       if (statements.runById.get(report.runId) === undefined) {
@@ -719,14 +758,14 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  getCalibration(id: string): CalibrationReport | null {
+  async getCalibration(id: string): Promise<CalibrationReport | null> {
     return this.use(`read calibration "${id}"`, (statements) => {
       const row = statements.calibrationById.get(id);
       return row === undefined ? null : toCalibrationReport(row);
     });
   }
 
-  listCalibrations(options: { runId?: string; limit?: number } = {}): CalibrationReport[] {
+  async listCalibrations(options: { runId?: string; limit?: number } = {}): Promise<CalibrationReport[]> {
     return this.use("list calibrations", (statements) => {
       const limit = options.limit ?? -1;
       if (options.limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
@@ -741,21 +780,27 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** Closes the file. Closing twice is harmless; any other call afterwards throws a StoreError. */
-  close(): void {
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  /** Closes the file at once (for code that cannot wait, e.g. an exit handler). */
+  closeNow(): void {
     const database = this.database;
     this.database = null;
     this.statements = null;
     database?.close();
   }
 
-  [Symbol.dispose](): void {
-    this.close();
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   // Leases on the clock of this machine, the only one that opens the file.
-  private leaseBackend(): LeaseBackend {
+  private leaseBackend(leaseMs: number): JudgeLeases {
     return {
-      tryClaim: (key, holder, leaseMs) =>
+      leaseMs,
+      tryClaim: async (key, holder, leaseMs) =>
         this.use(`claim judge cache entry "${key}"`, (statements) => {
           const cached = statements.cachedAnswer.get(key);
           if (cached !== undefined) return { answer: toCachedAnswer(cached) };
@@ -769,11 +814,11 @@ export class SqliteRunStore implements RunStore {
             return { leased: Number(taken.changes) > 0 };
           });
         }),
-      renew: (key, holder, leaseMs) =>
+      renew: async (key, holder, leaseMs) =>
         this.use(`renew the lease on judge cache entry "${key}"`, (statements) => {
           statements.renewLease.run(Date.now() + leaseMs, key, holder);
         }),
-      release: (key, holder) =>
+      release: async (key, holder) =>
         this.use(`release the lease on judge cache entry "${key}"`, (statements) => {
           statements.releaseLease.run(key, holder);
         }),

@@ -137,13 +137,13 @@ async function scoreAssertion(options: {
   const { testCase, metrics, task } = options.options;
   const env = options.options.options.env ?? process.env;
   let evaluation: Awaited<ReturnType<typeof evaluate>>;
-  let scheduler: ReturnType<typeof getWorkerScheduler>;
+  let scheduler: Awaited<ReturnType<typeof getWorkerScheduler>>;
   let ignoreErrors: boolean;
   try {
     const settings = readTestRunSettings({ env });
     const chosen = { ...settings, ...withoutUndefined(options.options.options) };
     ignoreErrors = chosen.ignoreErrors;
-    scheduler = getWorkerScheduler({
+    scheduler = await getWorkerScheduler({
       maxConcurrent: chosen.maxConcurrent,
       cache: chosen.cache,
       env,

@@ -1,11 +1,11 @@
 import type { DisplayOption } from "../evaluate/default-reporters.ts";
 import type { RunReporter } from "../results/runner-events.ts";
-import type { RunStore } from "../store/run-store.ts";
+import type { Store } from "../store/run-store.ts";
 
 /** Options of `VerdictReporter`. */
 export interface VerdictReporterOptions {
-  /** Where the run is stored: the `.verdict/` SQLite store by default, a RunStore, or `false`. */
-  store?: RunStore | false;
+  /** Where the run is stored: the `.verdict/` SQLite store by default, a Store, or `false`. */
+  store?: Store | false;
   /** Names the stored run. */
   identifier?: string;
   /** Which cases the end report shows; `"none"` prints no report. @default "all" */

@@ -100,7 +100,7 @@ export class VerdictReporter implements Reporter {
     });
     this.state = state;
     const shard = this.vitest?.config.shard;
-    state.openStore({
+    await state.openStore({
       env,
       cwd: this.vitest?.config.root ?? process.cwd(),
       shard: shard ? { index: shard.index, count: shard.count } : null,
@@ -154,11 +154,11 @@ export class VerdictReporter implements Reporter {
     stream.write(log.content);
   }
 
-  onTestRunEnd(
+  async onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
-  ): void {
+  ): Promise<void> {
     const state = this.state;
     if (!state) {
       this.lastResult = null;
@@ -187,7 +187,7 @@ export class VerdictReporter implements Reporter {
     // With `bail`, Vitest ends a run "interrupted" after enough failures: that is a failed run,
     // not one cut short (Ctrl-C).
     const bailed = (this.vitest?.config.bail ?? 0) > 0 && state.hasFailures();
-    const { result, outcome } = state.finish({ interrupted: reason === "interrupted" && !bailed });
+    const { result, outcome } = await state.finish({ interrupted: reason === "interrupted" && !bailed });
     this.lastResult = result;
     this.lastOutcome = outcome;
     this.lastConfigErrors = [...state.configErrors];

@@ -14,7 +14,8 @@ import {
 } from "../results/spending.ts";
 import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
-import type { RunStore } from "../store/run-store.ts";
+import { StoreError } from "../errors/store-error.ts";
+import type { Store } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
@@ -59,6 +60,10 @@ export class RunState {
   /** Progress and the end report: muted when there is nothing to report. */
   private readonly builtInReporters: RunReporter[];
   private recorder: RunRecorder | null = null;
+  /** Cases being stored: the run ends once they are. */
+  private readonly writes = new Set<Promise<void>>();
+  /** Settles once the stored run has started (or failed to). */
+  private started: Promise<void> = Promise.resolve();
   /** The configuration to store with the run, once it starts; `null` once started. */
   private pendingStart: Record<string, unknown> | null = null;
   private unscored = 0;
@@ -88,20 +93,27 @@ export class RunState {
    * Opens the store: the given one, none, or the default store (a warning if it fails). A
    * CI shard with a run group writes into the run its build's shards share.
    */
-  openStore(options: {
+  async openStore(options: {
     env: NodeJS.ProcessEnv;
     cwd: string;
     shard?: { index: number; count: number } | null;
-  }): void {
-    this.recorder = this.openRecorder({ store: this.options.store, ...options });
+  }): Promise<void> {
+    try {
+      this.recorder = await this.openRecorder({ store: this.options.store, ...options });
+    } catch (error) {
+      // A store the user named (VERDICT_STORE) that cannot be opened fails the run, with its
+      // one line; the tests still report.
+      if (!(error instanceof StoreError)) throw error;
+      this.configErrors.add(error.message);
+    }
   }
 
   private openRecorder(options: {
-    store: RunStore | false | undefined;
+    store: Store | false | undefined;
     env: NodeJS.ProcessEnv;
     cwd: string;
     shard?: { index: number; count: number } | null;
-  }): RunRecorder {
+  }): Promise<RunRecorder> {
     return RunRecorder.open({
       ...options,
       identifier: this.options.identifier ?? null,
@@ -123,7 +135,24 @@ export class RunState {
     const config = this.pendingStart;
     if (config === null) return;
     this.pendingStart = null;
-    this.recorder?.start({ config });
+    const recorder = this.recorder;
+    if (recorder === null) return;
+    const started = recorder.start({ config }).then(() => undefined);
+    this.started = started.catch(() => undefined);
+    this.track(() => started);
+  }
+
+  // Store writes begin once the stored run has started, and the end waits for them.
+  private track(write: () => Promise<void>): void {
+    const tracked = this.started
+      .then(write)
+      .catch((error: unknown) => {
+        (this.options.stderr ?? process.stderr).write(
+          `${redactSecretText(`Warning: ${(error as Error).message}`)}\n`,
+        );
+      });
+    this.writes.add(tracked);
+    void tracked.finally(() => this.writes.delete(tracked));
   }
 
   /** A test file could not be loaded: nothing of it ran. */
@@ -181,15 +210,19 @@ export class RunState {
     this.spent = addSpending(this.spent, spendingOfResults([result]));
     this.results.set(index, result);
     const spent = this.spent;
-    this.recorder?.recordCase({
-      result,
-      fingerprint: fingerprintCase({
-        file,
-        testName: testCase.fullName,
-        caseIndex: record.caseIndex,
+    const recorder = this.recorder;
+    if (recorder === null) return;
+    this.track(() =>
+      recorder.recordCase({
+        result,
+        fingerprint: fingerprintCase({
+          file,
+          testName: testCase.fullName,
+          caseIndex: record.caseIndex,
+        }),
+        spent: { judgeCalls: spent.judgeCalls, costUsd: spent.costUsd },
       }),
-      spent: { judgeCalls: spent.judgeCalls, costUsd: spent.costUsd },
-    });
+    );
   }
 
   /** Whether a case or a test failed (or errored) so far. */
@@ -214,10 +247,10 @@ export class RunState {
   }
 
   /** Ends the run: summary, stored run, end report; returns the result and outcome. */
-  finish(options: { interrupted: boolean }): {
+  async finish(options: { interrupted: boolean }): Promise<{
     result: EvaluationResult;
     outcome: TestRunOutcome;
-  } {
+  }> {
     const testResults = [...this.results.values()].sort((a, b) => a.index - b.index);
     const status: RunStatus = options.interrupted
       ? "interrupted"
@@ -244,8 +277,9 @@ export class RunState {
     // A run whose files failed to load, and that gathered nothing, is not a run: not stored.
     const nothingRan = total === 0 && this.loadErrors.length > 0;
     if (!nothingRan) this.startStoredRunNow();
-    const recorder = nothingRan || !this.recorder ? this.openDetached() : this.recorder;
-    if (nothingRan) this.recorder?.close();
+    await Promise.allSettled([...this.writes]);
+    const recorder = nothingRan || !this.recorder ? await this.openDetached() : this.recorder;
+    if (nothingRan) await this.recorder?.close();
     // Nothing was scored because verdict is not set up or a file is broken: the error says it all.
     if (
       (this.configErrors.size > 0 || this.loadErrors.length > 0) &&
@@ -255,7 +289,7 @@ export class RunState {
       recorder.mute(this.builtInReporters);
     }
     this.announce(recorder);
-    const result = recorder.finish({
+    const result = await recorder.finish({
       status,
       testResults,
       total,
@@ -272,7 +306,7 @@ export class RunState {
   }
 
   // The run never opened its store (the run start failed): end it without one.
-  private openDetached(): RunRecorder {
+  private openDetached(): Promise<RunRecorder> {
     return this.openRecorder({
       store: false,
       env: this.options.env ?? process.env,

@@ -1,7 +1,6 @@
-import { StoreError } from "../errors/store-error.ts";
 import { type CacheMode, JudgeScheduler, type RequestGate } from "../evaluate/scheduler.ts";
-import { openRunStore } from "../store/open-run-store.ts";
-import type { JudgeCache } from "../store/run-store.ts";
+import { openStore } from "../store/open-store.ts";
+import type { Store } from "../store/run-store.ts";
 import { connectRequestSlots, REQUEST_SLOTS_ENV } from "./request-slots.ts";
 
 /** Options of {@link getWorkerScheduler}. */
@@ -18,7 +17,7 @@ interface WorkerState {
   /** The slots shared with the other workers of `verdict test run`, once connected. */
   gate: RequestGate | null | undefined;
   /** `undefined`: not opened yet; `null`: could not be opened (warned once). */
-  cache: JudgeCache | null | undefined;
+  store: Promise<Store | null> | undefined;
 }
 
 // On globalThis rather than in a module variable: Vitest evaluates this module afresh for
@@ -27,22 +26,21 @@ const STATE_KEY = Symbol.for("verdict.vitest.worker-state");
 
 function workerState(): WorkerState {
   const holder = globalThis as { [STATE_KEY]?: WorkerState };
-  holder[STATE_KEY] ??= { schedulers: new Map(), cache: undefined, gate: undefined };
+  holder[STATE_KEY] ??= { schedulers: new Map(), store: undefined, gate: undefined };
   return holder[STATE_KEY];
 }
 
-function openJudgeCache(env: NodeJS.ProcessEnv): JudgeCache | null {
-  try {
-    const store = openRunStore({ env });
-    process.once("exit", () => store.close());
-    return store.judgeCache ?? null;
-  } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
-    console.warn(
-      `Warning: ${error.message} The evals in this worker go on without the judge cache.`,
-    );
-    return null;
-  }
+// The worker's store, opened once (see openStore: a store the user named must open; the
+// default one may fall back, and the evals of this worker then go on without the cache).
+async function openWorkerStore(env: NodeJS.ProcessEnv): Promise<Store | null> {
+  const opened = await openStore({
+    env,
+    withoutStore: "the evals in this worker go on without the judge cache",
+  });
+  if (opened.warning !== null) console.warn(opened.warning);
+  const { store } = opened;
+  if (store !== null && opened.owned) process.once("exit", () => void store.close());
+  return store;
 }
 
 /**
@@ -55,14 +53,27 @@ function openJudgeCache(env: NodeJS.ProcessEnv): JudgeCache | null {
  * @example
  * const scheduler = getWorkerScheduler({ maxConcurrent: 20, cache: true, env: process.env });
  */
-export function getWorkerScheduler(options: GetWorkerSchedulerOptions): JudgeScheduler {
+export async function getWorkerScheduler(
+  options: GetWorkerSchedulerOptions,
+): Promise<JudgeScheduler> {
   const state = workerState();
   const key = `${options.maxConcurrent}/${String(options.cache)}`;
   let scheduler = state.schedulers.get(key);
   if (scheduler === undefined) {
-    if (options.cache !== false && state.cache === undefined) {
-      state.cache = openJudgeCache(options.env);
+    let store: Store | null = null;
+    if (options.cache !== false) {
+      state.store ??= openWorkerStore(options.env);
+      try {
+        store = await state.store;
+      } catch (error) {
+        // Not kept: the next assertion tries again, and fails with the same clear error.
+        state.store = undefined;
+        throw error;
+      }
     }
+    // Another assertion may have made it while the store opened.
+    const made = state.schedulers.get(key);
+    if (made !== undefined) return made;
     if (state.gate === undefined) {
       const address = options.env[REQUEST_SLOTS_ENV];
       state.gate = address ? connectRequestSlots(address) : null;
@@ -70,7 +81,8 @@ export function getWorkerScheduler(options: GetWorkerSchedulerOptions): JudgeSch
     scheduler = new JudgeScheduler({
       ...(state.gate === null ? {} : { gate: state.gate }),
       maxConcurrent: options.maxConcurrent,
-      cache: options.cache === false ? null : (state.cache ?? null),
+      cache: store?.judgeCache ?? null,
+      leases: store?.leases ?? null,
       cacheMode: options.cache,
     });
     state.schedulers.set(key, scheduler);

@@ -11,8 +11,8 @@ import { renderCalibrationHtmlReport } from "../../report/calibration/calibratio
 import { renderCalibrationJson } from "../../report/calibration/calibration-json-report.ts";
 import { writeReportFile } from "../../report/write-report-file.ts";
 import type { CalibrationReport } from "../../results/calibration-report.ts";
-import type { RunStore } from "../../store/run-store.ts";
-import { SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
+import { openStore } from "../../store/open-store.ts";
+import type { Store } from "../../store/run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { type OutputRequest, resolveOutputTargets } from "../output-targets.ts";
@@ -46,7 +46,7 @@ export interface CalibrateCommandOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** @default the SQLite store of the verdict home folder */
-  store?: RunStore | undefined;
+  store?: Store | undefined;
   /** @default process.stdout */
   stdout?: CommandOutput | undefined;
   /** @default process.stderr */
@@ -101,10 +101,17 @@ export async function runCalibrate(options: CalibrateCommandOptions): Promise<nu
     defaultName: "verdict-calibration",
   });
   if (typeof targets === "string") return usage(targets);
-  let store: RunStore | undefined = options.store;
+  let store: Store | undefined = options.store;
+  let where = "";
   let report: CalibrationReport;
   try {
-    store ??= SqliteRunStore.open({ env: options.env, cwd: options.cwd });
+    if (store === undefined) {
+      // The calibration is what this command keeps: without its store it stops.
+      const opened = await openStore({ env: options.env, cwd: options.cwd });
+      if (opened.store === null) return usage(opened.failure ?? "No store to keep it in.");
+      store = opened.store;
+      where = ` in ${path.isAbsolute(opened.where) ? path.relative(options.cwd, opened.where) || opened.where : opened.where}`;
+    }
     report = await calibrate({
       metric: options.metric,
       data: path.resolve(options.cwd, options.data),
@@ -132,13 +139,10 @@ export async function runCalibrate(options: CalibrateCommandOptions): Promise<nu
     // A data error names the file as the user gave it, not as it was resolved.
     return usage(error.message.replaceAll(path.resolve(options.cwd, options.data), options.data));
   } finally {
-    if (options.store === undefined) store?.close();
+    if (options.store === undefined) await store?.close();
   }
   const shown = { ...report, data: { ...report.data, source: options.data } };
   stdout.write(renderCalibrationConsoleReport({ report: shown }));
-  const file = path.join(resolveVerdictHome(options), STORE_FILE_NAME);
-  const where =
-    options.store === undefined ? ` in ${path.relative(options.cwd, file) || file}` : "";
   stdout.write(`\nStored as calibration ${report.id}\n  of run ${report.runId}${where}.\n`);
   for (const target of targets) {
     const text =

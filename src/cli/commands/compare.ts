@@ -8,11 +8,11 @@ import {
   type RunWithResults,
 } from "../../report/compare-runs.ts";
 import { type RunLivenessOptions, runLiveness } from "../../store/run-liveness.ts";
-import type { RunStore, StoredRun } from "../../store/run-store.ts";
+import { openStore } from "../../store/open-store.ts";
+import type { Store, StoredRun } from "../../store/run-store.ts";
 import { STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { openCommandStore } from "../open-command-store.ts";
 
 /** Options of {@link runCompare}. */
 export interface CompareCommandOptions {
@@ -34,7 +34,7 @@ export interface CompareCommandOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** @default the SQLite store of the verdict home folder (never created by compare) */
-  store?: RunStore | undefined;
+  store?: Store | undefined;
   /** @default process.stdout */
   stdout?: CommandOutput | undefined;
   /** @default process.stderr */
@@ -61,14 +61,14 @@ function showRun(
   };
 }
 
-function describeMissing(
-  store: RunStore,
+async function describeMissing(
+  store: Store,
   storePath: string,
   missing: string[],
   liveness: RunLivenessOptions,
-): string {
+): Promise<string> {
   const what = missing.map((name) => `"${name}"`).join(" and ");
-  const recent = store.listRuns({ limit: 5 }).map((run) => showRun(run, liveness).run);
+  const recent = (await store.runs.listRuns({ limit: 5 })).map((run) => showRun(run, liveness).run);
   const lines = [
     `No run with the id or identifier ${what} in the verdict store ${storePath}. ` +
       (recent.length === 0
@@ -99,40 +99,41 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
     hostname: options.hostname ?? hostname(),
     ...(options.isProcessAlive ? { isProcessAlive: options.isProcessAlive } : {}),
   };
-  let opened: RunStore | undefined;
+  let opened: Store | null = null;
   try {
     const found =
       options.store === undefined
-        ? openCommandStore({ env: options.env, cwd: options.cwd })
+        ? await openStore({ env: options.env, cwd: options.cwd, purpose: "read" })
         : {
             store: options.store,
             where: path.join(resolveVerdictHome(options), STORE_FILE_NAME),
+            missingFile: null,
           };
-    if ("missingFile" in found) {
+    if (found.store === null) {
       stderr.write(
-        `No verdict store at ${found.missingFile}: run "verdict test run" first, or set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME} (or VERDICT_STORE to a team's PostgreSQL store).\n`,
+        `No verdict store at ${found.missingFile ?? found.where}: run "verdict test run" first, or set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME} (or VERDICT_STORE to a team's PostgreSQL store).\n`,
       );
       return EXIT_CODES.usage;
     }
     const { store, where: storePath } = found;
     opened = store;
-    const baseline = store.getRun(options.baseline);
-    const candidate = store.getRun(options.candidate);
+    const baseline = await store.runs.getRun(options.baseline);
+    const candidate = await store.runs.getRun(options.candidate);
     if (baseline === null || candidate === null) {
       const missing = [
         ...(baseline === null ? [options.baseline] : []),
         ...(candidate === null ? [options.candidate] : []),
       ];
-      stderr.write(describeMissing(store, storePath, missing, liveness));
+      stderr.write(await describeMissing(store, storePath, missing, liveness));
       return EXIT_CODES.usage;
     }
-    const load = (run: StoredRun): RunWithResults => ({
+    const load = async (run: StoredRun): Promise<RunWithResults> => ({
       run,
-      results: store.getTestResults(run.id).map((stored) => stored.result),
+      results: (await store.runs.getTestResults(run.id)).map((stored) => stored.result),
     });
     const comparison = compareRuns({
-      baseline: load(baseline),
-      candidate: load(candidate),
+      baseline: await load(baseline),
+      candidate: await load(candidate),
       maxDrop,
       ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
     });
@@ -152,6 +153,6 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
     stderr.write(`${error.message}\n`);
     return EXIT_CODES.usage;
   } finally {
-    if (options.store === undefined) opened?.close();
+    if (options.store === undefined) await opened?.close();
   }
 }

@@ -5,7 +5,7 @@ import { ConfigError } from "../../errors/config-error.ts";
 import { PROVIDERS } from "../../judge/providers.ts";
 import { type JudgeModelSource, resolveModelSpec } from "../../judge/resolve-model.ts";
 import { isSecretKey, REDACTED, redactSecretText } from "../../secrets/redact-secrets.ts";
-import { storeUrlOf } from "../../store/open-run-store.ts";
+import { storeUrlOf } from "../../store/open-store.ts";
 import { resolvePostgresConnection } from "../../store/postgres-connection.ts";
 import { STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";

@@ -5,7 +5,7 @@ import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { summarizeShardedRun } from "../../store/run-shards.ts";
 import type { StoredRun } from "../../store/run-store.ts";
-import { openCommandStore } from "../open-command-store.ts";
+import { openStore } from "../../store/open-store.ts";
 
 /** A stored run read whole for `verdict merge --run`, or why it cannot be. */
 export type StoredRunForMerge =
@@ -38,26 +38,26 @@ export function findUnfinishedShards(run: StoredRun): string[] {
  * The run that CI shards wrote into one store (on any number of machines), read whole:
  * every shard's cases, the totals of the whole run, and what is missing.
  */
-export function readStoredRunForMerge(options: {
+export async function readStoredRunForMerge(options: {
   run: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
-}): StoredRunForMerge {
-  const found = openCommandStore(options);
-  if ("missingFile" in found) {
+}): Promise<StoredRunForMerge> {
+  const found = await openStore({ env: options.env, cwd: options.cwd, purpose: "read" });
+  if (found.store === null) {
     return {
-      error: `No verdict store at ${found.missingFile}: set VERDICT_STORE to the store the shards wrote into (or VERDICT_HOME to the folder that holds it).`,
+      error: `No verdict store at ${found.missingFile ?? found.where}: set VERDICT_STORE to the store the shards wrote into (or VERDICT_HOME to the folder that holds it).`,
     };
   }
   const { store, where } = found;
   try {
-    const run = store.getRun(options.run);
+    const run = await store.runs.getRun(options.run);
     if (run === null) {
       return {
         error: `No run with the id or identifier "${options.run}" in the verdict store ${where}.`,
       };
     }
-    const testResults = store.getTestResults(run.id).map((stored) => stored.result);
+    const testResults = (await store.runs.getTestResults(run.id)).map((stored) => stored.result);
     const parts = run.shards?.parts ?? [];
     const summary =
       run.summary ??
@@ -82,6 +82,6 @@ export function readStoredRunForMerge(options: {
     if (error instanceof StoreError) return { error: error.message };
     throw error;
   } finally {
-    store.close();
+    await store.close();
   }
 }

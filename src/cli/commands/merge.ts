@@ -161,7 +161,7 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
   });
   if (typeof targets === "string") return fail(targets);
   if (options.run !== undefined) {
-    const stored = readStoredRunForMerge({
+    const stored = await readStoredRunForMerge({
       run: options.run,
       env: options.env ?? process.env,
       cwd: options.cwd,

@@ -5,13 +5,13 @@ import { StoreError } from "../../errors/store-error.ts";
 import { formatCount, formatPlural } from "../../report/format.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { type CopyStoreCounts, copyStore } from "../../store/copy-store.ts";
-import { type OpenedRunStore, openRunStore, storeUrlOf } from "../../store/open-run-store.ts";
+import { openStore, storeUrlOf } from "../../store/open-store.ts";
 import { isPostgresUrl } from "../../store/postgres-connection.ts";
 import { PostgresRunStore } from "../../store/postgres-run-store.ts";
+import type { Store } from "../../store/run-store.ts";
 import { SCHEMA_VERSION, SqliteRunStore, STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { openCommandStore } from "../open-command-store.ts";
 
 /** Options of the `verdict store` commands. */
 export interface StoreCommandOptions {
@@ -31,10 +31,10 @@ export interface StoreCommandOptions {
  */
 export async function runStoreMigrate(options: StoreCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
-  return reportStoreErrors(options, () => {
+  return reportStoreErrors(options, async () => {
     const url = storeUrlOf(undefined, options.env);
     if (url !== null) {
-      const { target, before, after } = PostgresRunStore.migrate({ url, env: options.env });
+      const { target, before, after } = await PostgresRunStore.migrate({ url, env: options.env });
       const applied = after.filter((version) => !before.includes(version));
       stdout.write(
         applied.length === 0
@@ -44,7 +44,7 @@ export async function runStoreMigrate(options: StoreCommandOptions): Promise<num
       return EXIT_CODES.passed;
     }
     const store = SqliteRunStore.open({ env: options.env, cwd: options.cwd });
-    store.close();
+    await store.close();
     stdout.write(`The verdict store ${store.path} is at schema version ${SCHEMA_VERSION}.\n`);
     return EXIT_CODES.passed;
   });
@@ -70,28 +70,36 @@ export interface StoreCopyOptions extends StoreCommandOptions {
 export async function runStoreCopy(options: StoreCopyOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  return reportStoreErrors(options, () => {
-    const opened: OpenedRunStore[] = [];
+  return reportStoreErrors(options, async () => {
+    const opened: Store[] = [];
     try {
-      const here = options.direction === "export" ? openHere(options) : openOrCreateHere(options);
-      if ("missingFile" in here) {
+      const here = await openStore({
+        env: options.env,
+        cwd: options.cwd,
+        // Exporting reads this project's store, which is never created; importing creates it.
+        purpose: options.direction === "export" ? "read" : "run",
+      });
+      if (here.store === null) {
+        if (here.failure !== null) throw new StoreError(here.failure);
         stderr.write(
-          `No verdict store at ${here.missingFile} to export: set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME}, or VERDICT_STORE to a PostgreSQL store.\n`,
+          `No verdict store at ${here.missingFile ?? here.where} to export: set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME}, or VERDICT_STORE to a PostgreSQL store.\n`,
         );
         return EXIT_CODES.usage;
       }
-      opened.push(here.store);
-      const other = openOther({ ...options, mustExist: options.direction === "import" });
+      const hereStore = here.store;
+      opened.push(hereStore);
+      const other = await openOther({ ...options, mustExist: options.direction === "import" });
       opened.push(other.store);
       if (other.where === here.where) {
         throw new ConfigError(
           `The store to ${options.direction} ${options.direction === "export" ? "to" : "from"} is this project's store (${here.where}): name another.`,
         );
       }
-      const [from, to] = options.direction === "export" ? [here, other] : [other, here];
+      const mine = { store: hereStore, where: here.where };
+      const [from, to] = options.direction === "export" ? [mine, other] : [other, mine];
       stdout.write(`Copying ${from.where} → ${to.where}\n`);
       let shown = 0;
-      const counts = copyStore({
+      const counts = await copyStore({
         from: from.store,
         to: to.store,
         onProgress: (progress) => {
@@ -104,7 +112,7 @@ export async function runStoreCopy(options: StoreCopyOptions): Promise<number> {
       stdout.write(`${describeCounts(counts)}\n`);
       return EXIT_CODES.passed;
     } finally {
-      for (const store of opened) store.close();
+      for (const store of opened) await store.close();
     }
   });
 }
@@ -128,25 +136,14 @@ function describeCounts(counts: CopyStoreCounts): string {
   return `Copied ${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}${kept}.`;
 }
 
-/** This project's store, to read from: never created. */
-function openHere(options: StoreCommandOptions) {
-  return openCommandStore({ env: options.env, cwd: options.cwd });
-}
-
-/** This project's store, to write into: created when it is the default SQLite one. */
-function openOrCreateHere(options: StoreCommandOptions): { store: OpenedRunStore; where: string } {
-  const store = openRunStore({ env: options.env, cwd: options.cwd });
-  return { store, where: whereOf(store) };
-}
-
 /** The other store: a `postgres://` URL, or a SQLite file (a folder means its verdict.db). */
-function openOther(options: StoreCopyOptions & { mustExist: boolean }): {
-  store: OpenedRunStore;
+async function openOther(options: StoreCopyOptions & { mustExist: boolean }): Promise<{
+  store: Store;
   where: string;
-} {
+}> {
   const { other } = options;
   if (isPostgresUrl(other)) {
-    const store = new PostgresRunStore({ url: other, env: options.env });
+    const store = await PostgresRunStore.open({ url: other, env: options.env });
     return { store, where: store.target };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(other)) {
@@ -163,16 +160,13 @@ function openOther(options: StoreCopyOptions & { mustExist: boolean }): {
   return { store, where: store.path };
 }
 
-function whereOf(store: OpenedRunStore): string {
-  if (store instanceof PostgresRunStore) return store.target;
-  if (store instanceof SqliteRunStore) return store.path;
-  return "the store";
-}
-
 /** Runs a command, turning a store or configuration error into its message and exit 2. */
-function reportStoreErrors(options: StoreCommandOptions, command: () => number): number {
+async function reportStoreErrors(
+  options: StoreCommandOptions,
+  command: () => Promise<number>,
+): Promise<number> {
   try {
-    return command();
+    return await command();
   } catch (error) {
     if (!(error instanceof StoreError) && !(error instanceof ConfigError)) throw error;
     (options.stderr ?? process.stderr).write(`${redactSecretText(error.message)}\n`);

@@ -7,7 +7,8 @@ import { tokenProblem } from "../../view/server/view-access.ts";
 import { createViewServer } from "../../view/server/view-server.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { openCommandStore } from "../open-command-store.ts";
+import { openStore } from "../../store/open-store.ts";
+import { toViewStore } from "../../view/server/view-store.ts";
 
 /** The dashboard listens on the loopback interface unless told otherwise: runs hold your outputs. */
 export const VIEW_HOST = "127.0.0.1";
@@ -90,10 +91,10 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
         "add --token <secret> (every request must then carry it), or leave out --host to stay on 127.0.0.1.",
     );
   }
-  const found = openCommandStore({ env: options.env, cwd: options.cwd });
-  if ("missingFile" in found) {
+  const found = await openStore({ env: options.env, cwd: options.cwd, purpose: "read" });
+  if (found.store === null) {
     stderr.write(
-      `No verdict store here yet (looked for ${found.missingFile}): nothing to show. Record a run first with ` +
+      `No verdict store here yet (looked for ${found.missingFile ?? found.where}): nothing to show. Record a run first with ` +
         '"verdict test run" (or evaluate() in a script), then run "verdict view" again; ' +
         "set VERDICT_HOME if your runs are stored elsewhere (or VERDICT_STORE for a team's PostgreSQL store).\n",
     );
@@ -102,7 +103,7 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
   const { store, where } = found;
   const appFolder = findAppFolder();
   const server = createViewServer({
-    store,
+    store: toViewStore(store),
     env: options.env,
     token,
     checkHost: loopback,
@@ -113,8 +114,8 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
-  }).catch((error: NodeJS.ErrnoException) => {
-    store.close();
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    await store.close();
     if (error.code === "EADDRINUSE") {
       throw new ConfigError(
         `Port ${port} is in use: pass --port with another number (0 picks a free one).`,
@@ -152,6 +153,6 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
   });
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  store.close();
+  await store.close();
   return EXIT_CODES.passed;
 }

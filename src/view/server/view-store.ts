@@ -1,19 +1,31 @@
 import type { CalibrationReport } from "../../results/calibration-report.ts";
-import type { StoredRun, StoredTestResult, TestResultsVersion } from "../../store/run-store.ts";
+import type {
+  Store,
+  StoredRun,
+  StoredTestResult,
+  TestResultsVersion,
+} from "../../store/run-store.ts";
 
-/** A value, or a promise of it: what a synchronous or an asynchronous store returns. */
-export type Awaitable<Value> = Value | Promise<Value>;
-
-/**
- * The reads the dashboard makes of a store. The server awaits every one, so both today's
- * synchronous `RunStore`s and a store that answers with promises (a database over the
- * network) serve it.
- */
+/** The reads the dashboard makes of a store: its runs, and its calibrations when it keeps them. */
 export interface ViewStore {
-  getRun(idOrIdentifier: string): Awaitable<StoredRun | null>;
-  listRuns(options?: { limit?: number }): Awaitable<StoredRun[]>;
-  getTestResults(runId: string, options?: { changedAfter?: number }): Awaitable<StoredTestResult[]>;
-  getTestResultsVersion(runId: string): Awaitable<TestResultsVersion>;
-  getCalibration(id: string): Awaitable<CalibrationReport | null>;
-  listCalibrations(options?: { runId?: string; limit?: number }): Awaitable<CalibrationReport[]>;
+  getRun(idOrIdentifier: string): Promise<StoredRun | null>;
+  listRuns(options?: { limit?: number }): Promise<StoredRun[]>;
+  getTestResults(runId: string, options?: { changedAfter?: number }): Promise<StoredTestResult[]>;
+  getTestResultsVersion(runId: string): Promise<TestResultsVersion>;
+  getCalibration(id: string): Promise<CalibrationReport | null>;
+  listCalibrations(options?: { runId?: string; limit?: number }): Promise<CalibrationReport[]>;
+}
+
+/** What the dashboard reads of a store: a store without calibrations shows none. */
+export function toViewStore(store: Store): ViewStore {
+  const { runs, calibrations } = store;
+  return {
+    getRun: (idOrIdentifier) => runs.getRun(idOrIdentifier),
+    listRuns: (options) => runs.listRuns(options),
+    getTestResults: (runId, options) => runs.getTestResults(runId, options),
+    getTestResultsVersion: (runId) => runs.getTestResultsVersion(runId),
+    getCalibration: async (id) => (calibrations === null ? null : calibrations.getCalibration(id)),
+    listCalibrations: async (options) =>
+      calibrations === null ? [] : calibrations.listCalibrations(options),
+  };
 }

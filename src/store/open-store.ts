@@ -1,0 +1,114 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { resolveVerdictHome } from "../config/project-config.ts";
+import { ConfigError } from "../errors/config-error.ts";
+import { StoreError } from "../errors/store-error.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
+import { isPostgresUrl } from "./postgres-connection.ts";
+import type { Store } from "./run-store.ts";
+
+/**
+ * The `store` option: the default store (`VERDICT_STORE`, else the `.verdict/` SQLite store), a
+ * `postgres://` URL, a store of your own, or `false` for none.
+ */
+export type StoreOption = Store | string | false | undefined;
+
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  /** What the user asked for. @default the default store */
+  store?: StoreOption;
+  /** Where `VERDICT_STORE`, `VERDICT_HOME` and the PG* variables are read. @default process.env */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Where a relative `VERDICT_HOME` is resolved from. @default process.cwd() */
+  cwd?: string | undefined;
+  /**
+   * `"run"` (default): the default SQLite store is created when missing, and a run goes on
+   * without it (with a warning) when it cannot be opened. `"read"`: a reading command never
+   * creates it: `missingFile` says where it would be.
+   */
+  purpose?: "run" | "read";
+  /** What a run loses without the default store, said in the warning. */
+  withoutStore?: string;
+}
+
+/** What {@link openStore} opened. */
+export interface OpenedStore {
+  /** The store, or `null`: `store: false`, or the default store could not be opened. */
+  store: Store | null;
+  /** Whether `openStore` opened it: then the caller closes it. */
+  owned: boolean;
+  /** Why the run goes on without the default store, or `null`. */
+  warning: string | null;
+  /** Why the default store could not be opened (the `StoreError`'s message), or `null`. */
+  failure: string | null;
+  /** How messages name it: the SQLite file, the PostgreSQL target (never its password), … */
+  where: string;
+  /** A reading command's default SQLite file that does not exist yet (`store` is then `null`). */
+  missingFile: string | null;
+}
+
+/**
+ * Opens the store a setting names, with verdict's one failure policy:
+ * - `store: false`: none; a store object: used as it is (the caller closes it);
+ * - a store the user named (a `postgres://` URL here or in `VERDICT_STORE`) must open: else
+ *   this throws a `StoreError` that says what to do, and the run stops;
+ * - the default SQLite store (`$VERDICT_HOME/verdict.db`, or `.verdict/verdict.db`) may fall
+ *   back: when it cannot be opened a run goes on without it, with `warning` saying so.
+ * A setting that is neither a URL nor a store is a `ConfigError`. The PostgreSQL and SQLite
+ * stores are loaded only when used.
+ * @example
+ * const { store, warning } = await openStore({ env: process.env });
+ */
+export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedStore> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const none = { owned: false, warning: null, failure: null, missingFile: null };
+  if (options.store === false) return { store: null, where: "no store", ...none };
+  if (options.store && typeof options.store === "object") {
+    return { store: options.store, where: "the given store", ...none };
+  }
+  const url = storeUrlOf(options.store || undefined, env);
+  if (url !== null) {
+    const { PostgresRunStore } = await import("./postgres-run-store.ts");
+    const store = await PostgresRunStore.open({ url, env });
+    return { store, where: store.target, ...none, owned: true };
+  }
+  const { SqliteRunStore, STORE_FILE_NAME } = await import("./sqlite-run-store.ts");
+  const file = path.join(resolveVerdictHome({ env, cwd }), STORE_FILE_NAME);
+  if (options.purpose === "read") {
+    if (!existsSync(file)) return { store: null, where: file, ...none, missingFile: file };
+    return { store: new SqliteRunStore({ path: file }), where: file, ...none, owned: true };
+  }
+  try {
+    const store = SqliteRunStore.open({ env, cwd });
+    return { store, where: store.path, ...none, owned: true };
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    const loses = options.withoutStore ?? "no judge cache, and results are not kept";
+    const warning = redactSecretText(
+      `Warning: ${error.message} This run goes on without the store: ${loses}.`,
+    );
+    return { store: null, where: file, ...none, warning, failure: redactSecretText(error.message) };
+  }
+}
+
+/**
+ * The PostgreSQL URL a setting names (the `store` option, else `VERDICT_STORE`), or `null` for
+ * the default SQLite store. Throws a `ConfigError` for anything else.
+ */
+export function storeUrlOf(url: string | undefined, env: NodeJS.ProcessEnv): string | null {
+  if (url !== undefined) {
+    if (isPostgresUrl(url)) return url.trim();
+    throw new ConfigError(
+      `store is "${redactSecretText(url)}": give a postgres:// URL, a Store object, or false ` +
+        "(leave it out for the SQLite store in .verdict/).",
+    );
+  }
+  const setting = env.VERDICT_STORE?.trim();
+  if (!setting) return null;
+  if (isPostgresUrl(setting)) return setting;
+  throw new ConfigError(
+    `VERDICT_STORE is "${redactSecretText(setting)}": set it to a postgres:// URL for a shared ` +
+      "PostgreSQL store, or unset it for the SQLite store in VERDICT_HOME (.verdict/).",
+  );
+}

@@ -48,16 +48,20 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 export function describeJudgeLeaseContract(options: JudgeLeaseContractOptions): void {
   describe(`${options.name} (judge cache leases)`, () => {
     const opened: SharedStores[] = [];
-    let leaseMs = 30_000;
-    const open = async (givenLeaseMs?: number) => {
-      leaseMs = givenLeaseMs ?? 30_000;
-      const stores = await options.open(givenLeaseMs === undefined ? {} : { leaseMs });
+    const open = async (leaseMs?: number) => {
+      const stores = await options.open(leaseMs === undefined ? {} : { leaseMs });
       opened.push(stores);
       return stores;
     };
     /** What evaluate() does before asking the judge: the answer, or the lease on the key. */
     const claim = (store: LeasingStore, key: string, signal?: AbortSignal) =>
-      claimWithLease({ backend: store.leases, key, holder: leaseHolder(), leaseMs, signal });
+      claimWithLease({
+        backend: store.leases,
+        key,
+        holder: leaseHolder(),
+        leaseMs: store.leases.leaseMs ?? 30_000,
+        signal,
+      });
     afterEach(async () => {
       for (const { first, second } of opened.splice(0)) {
         await first.close();

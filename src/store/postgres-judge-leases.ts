@@ -40,12 +40,14 @@ export function createPostgresJudgeLeases(options: {
   listener: PostgresKeyListener;
   /** Keys this store's judge cache answered: their leases are over already. */
   answered: AnsweredKeys;
+  leaseMs: number;
 }): Required<JudgeLeases> {
   const { access, channel, listener, answered } = options;
   const leases = access.table("judge_leases");
   const cache = access.table("judge_cache");
   const answerColumns = "text, object, input_tokens, output_tokens, cost_usd";
   return {
+    leaseMs: options.leaseMs,
     tryClaim: (key, holder, leaseMs) =>
       access.use(`claim judge cache entry "${key}"`, async () => {
         // One statement: the answer if cached (a hit, the common case once a suite has run),

@@ -78,7 +78,7 @@ export class PostgresRunStore implements Store {
   /** Provider batches of judge requests in flight, in the same database. */
   readonly judgeBatches: JudgeBatchLog;
   /** Leases on judge cache keys, by the server's clock, with waits woken by LISTEN/NOTIFY. */
-  readonly leases: Required<JudgeLeases> & { readonly leaseMs: number };
+  readonly leases: Required<JudgeLeases>;
   private readonly pool: PostgresPool;
   private readonly listener: PostgresKeyListener;
 
@@ -161,10 +161,13 @@ export class PostgresRunStore implements Store {
       onAnswered: (key) => answered.add(key),
     });
     this.judgeBatches = createPostgresJudgeBatchLog(access);
-    this.leases = {
+    this.leases = createPostgresJudgeLeases({
+      access,
+      channel,
+      listener: this.listener,
+      answered,
       leaseMs,
-      ...createPostgresJudgeLeases({ access, channel, listener: this.listener, answered }),
-    };
+    });
   }
 
   /** Statements sent so far and the milliseconds until their answers, for benchmarks. */

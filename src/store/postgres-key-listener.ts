@@ -99,7 +99,9 @@ export class PostgresKeyListener {
     if (this.client !== null || this.starting || this.closed) return;
     if (Date.now() < this.retryAt) return;
     this.starting = true;
-    const client = new this.driver.Client(this.config);
+    // It only listens: without TCP keepalives soon, a connection lost in silence (a dropped
+    // network) would go unnoticed, its waiters left to their timeouts until it is found out.
+    const client = new this.driver.Client({ ...this.config, keepAliveInitialDelayMillis: 10_000 });
     const drop = () => {
       if (this.client === client) this.client = null;
       client.end().catch(() => {});

@@ -2,6 +2,7 @@ import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import { failureOf, type PostgresAccess, UNIQUE_VIOLATION } from "./postgres-access.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
+import { checkResultsPage } from "./results-page.ts";
 import type { StoredRun, StoredRunPart, StoreRuns, TestResultsVersion } from "./run-store.ts";
 import {
   numberOrNull,
@@ -216,31 +217,25 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
 
     getTestResults: async (runId, options = {}) => {
       const action = `read the test results of run "${runId}"`;
-      const { changedAfter, afterIndex, limit } = options;
-      if (afterIndex !== undefined && (!Number.isSafeInteger(afterIndex) || afterIndex < -1)) {
-        throw access.failure(action, "afterIndex must be an integer of at least -1");
-      }
-      checkLimit(access, action, limit);
+      const page = checkResultsPage(options);
+      if (typeof page === "string") throw access.failure(action, page);
       const values: Array<string | number> = [runId];
       const conditions = ["run_id = $1"];
-      if (changedAfter !== undefined) {
-        values.push(changedAfter);
+      if (options.changedAfter !== undefined) {
+        values.push(options.changedAfter);
         conditions.push(`version > $${values.length}`);
       }
-      if (afterIndex !== undefined) {
-        values.push(afterIndex);
-        conditions.push(`idx > $${values.length}`);
-      }
-      let limitClause = "";
-      if (limit !== undefined) {
-        values.push(limit);
-        limitClause = `LIMIT $${values.length}`;
+      let pageClause = "";
+      if (page !== null) {
+        values.push(page.afterIndex, page.limit);
+        conditions.push(`idx > $${values.length - 1}`);
+        pageClause = `LIMIT $${values.length}`;
       }
       return access.use(action, async () => {
         const [found] = await access.run([
           {
             text: `SELECT fingerprint, result FROM ${testResults}
-                   WHERE ${conditions.join(" AND ")} ORDER BY idx ${limitClause}`,
+                   WHERE ${conditions.join(" AND ")} ORDER BY idx ${pageClause}`,
             values,
           },
         ]);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Client, ClientConfig, Notification } from "pg";
-import type { PostgresDriver } from "./postgres-pool.ts";
+import { type PostgresDriver, refConnection, unrefConnection } from "./postgres-pool.ts";
 
 /**
  * The notification channel on which a schema's judge cache says that a key's answer landed or
@@ -92,7 +92,10 @@ export class PostgresKeyListener {
     this.wakeAll();
     const client = this.client;
     this.client = null;
-    await client?.end().catch(() => {});
+    if (client === null) return;
+    // Unref'd while it listened; closing must keep the process alive until it is done.
+    refConnection(client);
+    await client.end().catch(() => {});
   }
 
   private start(): void {
@@ -115,8 +118,7 @@ export class PostgresKeyListener {
     });
     (async () => {
       await client.connect();
-      // pg has it, its types do not.
-      (client as Client & { unref?: () => void }).unref?.();
+      unrefConnection(client);
       await client.query(`LISTEN "${this.channel}"`);
     })().then(
       () => {

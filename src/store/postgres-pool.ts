@@ -53,6 +53,7 @@ export class PostgresPool {
   readonly clientConfig: ClientConfig;
   readonly driver: PostgresDriver;
   private readonly pool: Pool;
+  private readonly clients = new Set<ClientBase>();
   private ended = false;
 
   private constructor(driver: PostgresDriver, clientConfig: ClientConfig, maxConnections: number) {
@@ -76,6 +77,8 @@ export class PostgresPool {
     });
     // An idle connection that breaks is dropped by the pool; the next call opens another.
     this.pool.on("error", ignore);
+    this.pool.on("connect", (client) => this.clients.add(client));
+    this.pool.on("remove", (client) => this.clients.delete(client));
   }
 
   /**
@@ -171,6 +174,9 @@ export class PostgresPool {
   async close(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    // Idle connections do not keep the process alive; while they close, they must, or a
+    // caller awaiting close() would see the process end first.
+    for (const client of this.clients) refConnection(client);
     await this.pool.end().catch(ignore);
   }
 
@@ -205,6 +211,16 @@ export class PostgresPool {
       this.timing.totalMs += performance.now() - started;
     }
   }
+}
+
+/** Lets a connection's socket keep the process alive again (pg has `ref`, its types do not). */
+export function refConnection(client: ClientBase): void {
+  (client as ClientBase & { ref?: () => void }).ref?.();
+}
+
+/** Lets the process end while only this connection is open. */
+export function unrefConnection(client: ClientBase): void {
+  (client as ClientBase & { unref?: () => void }).unref?.();
 }
 
 function asFailure(error: unknown): PostgresFailureError {

@@ -13,6 +13,7 @@ import {
   startPostgresCluster,
 } from "../fixtures/postgres-cluster.ts";
 import { postgresMissing } from "../fixtures/postgres-test-store.ts";
+import { runNode } from "./run-node.ts";
 
 // The certificate is made with the openssl program (Debian's postgresql package brings it).
 const installed = findPostgresBinaries() !== null && spawnSync("openssl", ["version"]).status === 0;
@@ -129,5 +130,32 @@ describe.skipIf(!installed && !process.env.CI)(`a PostgreSQL store over TLS ${mi
     await first.judgeCache.set("key", answer);
     const later = new Promise((resolve) => setTimeout(resolve, 3000, "not woken"));
     expect(await Promise.race([woken.then(() => "woken"), later])).toBe("woken");
+  });
+
+  it("lets a process that waited for an answer close the store and end, or end without closing it", async () => {
+    const shared = url(
+      `&sslmode=verify-full&sslrootcert=${cluster.certificate ?? ""}`,
+      "localhost",
+    );
+    const moduleUrl = new URL("../../src/store/postgres-run-store.ts", import.meta.url).href;
+    // Its connections are unref'd while idle (a store left open must not hang a CLI), so
+    // closing must hold the process until they are closed.
+    const script = (close: boolean) => `
+      const { PostgresRunStore } = await import(${JSON.stringify(moduleUrl)});
+      const store = await PostgresRunStore.open({ url: ${JSON.stringify(shared)} });
+      await store.runs.listRuns();
+      await store.leases.waitForKey("warm-up", { timeoutMs: 5000 });
+      ${close ? 'await store.close(); console.log("closed");' : 'console.log("left open");'}`;
+    const [closed, leftOpen] = await Promise.all(
+      [true, false].map(
+        (close) =>
+          runNode({
+            args: ["--input-type=module", "-e", script(close)],
+            env: { PATH: process.env.PATH },
+          }).finished,
+      ),
+    );
+    expect(closed).toEqual({ code: 0, stdout: "closed\n", stderr: "" });
+    expect(leftOpen).toEqual({ code: 0, stdout: "left open\n", stderr: "" });
   });
 });

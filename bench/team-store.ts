@@ -7,7 +7,7 @@
 // settings) and, for comparison, on one shared SQLite file. Also measures one store round trip
 // and how soon a waiting store hears of an answer. Writes bench/results/team-store.{json,md}.
 //   node --conditions=verdict-source bench/team-store.ts [--processes 8] [--cases 1000]
-//     [--latency 0] [--stores postgres,sqlite] [--round-trips 2000]
+//     [--latency 0] [--stores postgres,sqlite] [--round-trips 2000] [--out DIR] [--help]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -32,8 +32,24 @@ const { values } = parseArgs({
     stores: { type: "string", default: "postgres,sqlite" },
     "round-trips": { type: "string", default: "2000" },
     out: { type: "string", default: fileURLToPath(new URL("./results", import.meta.url)) },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+if (values.help) {
+  console.log(`node --conditions=verdict-source bench/team-store.ts [options]
+
+N processes, each evaluate() on its shard of an N × cases suite (3 metrics), writing one run
+into one store with a shared judge cache; then the same suite again. Per store: lost,
+duplicate and paid-twice counts, cases/s, store-call and claim latency, event-loop delay.
+
+  --processes N        processes (shards) at once                     (default 8)
+  --cases N            cases per process                               (default 1000)
+  --latency MS         the fake OpenAI server's latency per request    (default 0)
+  --stores LIST        postgres, sqlite or both, comma-separated       (default postgres,sqlite)
+  --round-trips N      calls per micro-figure (pool hop, SELECT 1, …)  (default 2000)
+  --out DIR            where team-store.{json,md} are written          (default bench/results)`);
+  process.exit(0);
+}
 const processes = Number(values.processes);
 const casesPerShard = Number(values.cases);
 const total = processes * casesPerShard;

@@ -1,21 +1,22 @@
 // One machine of the team-store load test (bench/team-store.ts): evaluate() on its shard of
-// the suite, writing into the shared store, with every store call timed. Started by the
-// orchestrator with --conditions=verdict-source; prints one JSON line of figures.
+// the suite, writing into the shared store, with every store call timed, each judge cache
+// claim timed from its first look to its answer or lease (waiting included), and the event
+// loop's delay sampled throughout. Started by the orchestrator with
+// --conditions=verdict-source; prints one JSON line of figures.
 //   node bench/team-store-shard.ts --store postgres --url URL --shard 3/8 --cases 8000 --unique 4000
 // Env: OPENAI_BASE_URL (the fake server), VERDICT_RUN_GROUP, VERDICT_HOME (the SQLite store).
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import {
   AnswerRelevancyMetric,
   BiasMetric,
   evaluate,
-  type JudgeCache,
   type LLMTestCaseFields,
   PostgresRunStore,
-  type RunStore,
   SqliteRunStore,
   ToxicityMetric,
 } from "verdict";
+import type { JudgeLeases, Store } from "../src/store/run-store.ts";
 import { generateCases } from "./bench-cases.ts";
 
 const { values } = parseArgs({
@@ -32,25 +33,16 @@ const { values } = parseArgs({
 /** Milliseconds of each store call, by method. */
 const samples: Record<string, number[]> = {};
 
-/** `target` with each method call timed into `samples`; `replaced` properties served instead. */
-function timed<Target extends object>(
-  target: Target,
-  prefix: string,
-  replaced: Record<string, unknown> = {},
-): Target {
+/** `target` with each method call timed into `samples`, under `prefix` + the method's name. */
+function timed<Target extends object>(target: Target, prefix: string): Target {
   return new Proxy(target, {
     get(object, property, receiver) {
-      if (typeof property === "string" && property in replaced) return replaced[property];
       const value = Reflect.get(object, property, receiver);
       if (typeof value !== "function" || typeof property !== "string") return value;
       return (...args: unknown[]) => {
         const started = performance.now();
         const result = value.apply(object, args);
-        const record = () => {
-          const list = samples[`${prefix}${property}`] ?? [];
-          list.push(performance.now() - started);
-          samples[`${prefix}${property}`] = list;
-        };
+        const record = () => sample(`${prefix}${property}`, performance.now() - started);
         if (result instanceof Promise) return result.finally(record);
         record();
         return result;
@@ -59,9 +51,49 @@ function timed<Target extends object>(
   });
 }
 
-const inner: RunStore & { judgeCache: JudgeCache } =
-  values.store === "postgres" ? new PostgresRunStore({ url: values.url }) : SqliteRunStore.open();
-const measured = timed(inner, "", { judgeCache: timed(inner.judgeCache, "judgeCache.") });
+function sample(name: string, milliseconds: number): void {
+  const list = samples[name] ?? [];
+  list.push(milliseconds);
+  samples[name] = list;
+}
+
+/**
+ * Leases whose calls are timed, and each claim (one holder's looks at one key, from the first
+ * to the one that returns the answer or the lease) timed whole as `claim`: what a case waits
+ * before it may ask the judge or use another process's answer.
+ */
+function timedLeases(leases: JudgeLeases): JudgeLeases {
+  const firstLook = new Map<string, number>();
+  const inner = timed(leases, "leases.");
+  return {
+    ...inner,
+    tryClaim: async (key, holder, leaseMs) => {
+      const claim = `${holder}\u0000${key}`;
+      if (!firstLook.has(claim)) firstLook.set(claim, performance.now());
+      const attempt = await inner.tryClaim(key, holder, leaseMs);
+      if ("answer" in attempt || attempt.leased) {
+        sample("claim", performance.now() - (firstLook.get(claim) ?? 0));
+        firstLook.delete(claim);
+      }
+      return attempt;
+    },
+  };
+}
+
+const inner: Store =
+  values.store === "postgres"
+    ? await PostgresRunStore.open({ url: values.url })
+    : await SqliteRunStore.open();
+const measured: Store = {
+  runs: timed(inner.runs, ""),
+  shards: inner.shards === null ? null : timed(inner.shards, ""),
+  calibrations: inner.calibrations,
+  judgeCache: inner.judgeCache === null ? null : timed(inner.judgeCache, "judgeCache."),
+  judgeBatches: inner.judgeBatches,
+  leases: inner.leases === null ? null : timedLeases(inner.leases),
+  close: () => inner.close(),
+  [Symbol.asyncDispose]: () => inner.close(),
+};
 
 const unique = generateCases(Number(values.unique));
 const total = Number(values.cases);
@@ -72,6 +104,10 @@ const testCases: LLMTestCaseFields[] = Array.from({ length: total }, (_, index) 
   name: `case-${index}`,
 }));
 
+// How late timers fire: what a store that blocks the event loop costs everything else in the
+// process (progress, heartbeats, other cases' judge calls).
+const eventLoopDelay = monitorEventLoopDelay({ resolution: 10 });
+eventLoopDelay.enable();
 const started = performance.now();
 const result = await evaluate({
   testCases,
@@ -88,8 +124,9 @@ const result = await evaluate({
   handleInterrupt: false,
 });
 const wallMs = performance.now() - started;
+eventLoopDelay.disable();
 const roundTrips = inner instanceof PostgresRunStore ? inner.timing : null;
-inner.close();
+await inner.close();
 process.stdout.write(
   `${JSON.stringify({
     shard: values.shard,
@@ -101,6 +138,11 @@ process.stdout.write(
     cacheHits: result.summary.cacheHits,
     sharedCalls: result.summary.sharedCalls,
     roundTrips,
+    eventLoopDelayMs: {
+      p50: eventLoopDelay.percentile(50) / 1e6,
+      p99: eventLoopDelay.percentile(99) / 1e6,
+      max: eventLoopDelay.max / 1e6,
+    },
     samples,
   })}\n`,
 );

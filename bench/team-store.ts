@@ -2,11 +2,12 @@
 // (1,000 cases × 3 metrics by default), writing one run into one store with a shared judge
 // cache, against the fake OpenAI server; then the same suite again. Checks 0 lost results,
 // 0 duplicate results, 0 requests paid twice across processes and 0 judge calls the second
-// time; measures throughput and store-call latency (p50/p99). Runs on PostgreSQL (a
-// throw-away server, durable settings) and, for comparison, on one shared SQLite file. Also
-// measures one store round trip. Writes bench/results/team-store.{json,md}.
+// time; measures throughput, store-call latency (p50/p99), how long a judge cache claim waits
+// and the event loop's delay in each process. Runs on PostgreSQL (a throw-away server, durable
+// settings) and, for comparison, on one shared SQLite file. Also measures one store round trip
+// and how soon a waiting store hears of an answer. Writes bench/results/team-store.{json,md}.
 //   node --conditions=verdict-source bench/team-store.ts [--processes 8] [--cases 1000]
-//     [--latency 0] [--stores postgres,sqlite] [--round-trips 2000]
+//     [--latency 0] [--stores postgres,sqlite] [--round-trips 2000] [--out DIR] [--help]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -15,9 +16,10 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { PostgresClient } from "../src/store/postgres-client.ts";
 import { resolvePostgresConnection } from "../src/store/postgres-connection.ts";
+import { PostgresPool } from "../src/store/postgres-pool.ts";
 import { PostgresRunStore } from "../src/store/postgres-run-store.ts";
+import type { Store } from "../src/store/run-store.ts";
 import { SqliteRunStore } from "../src/store/sqlite-run-store.ts";
 import { startPostgresCluster } from "../test/fixtures/postgres-cluster.ts";
 import { startFakeServerChild } from "./fake-server-child.ts";
@@ -30,8 +32,24 @@ const { values } = parseArgs({
     stores: { type: "string", default: "postgres,sqlite" },
     "round-trips": { type: "string", default: "2000" },
     out: { type: "string", default: fileURLToPath(new URL("./results", import.meta.url)) },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+if (values.help) {
+  console.log(`node --conditions=verdict-source bench/team-store.ts [options]
+
+N processes, each evaluate() on its shard of an N × cases suite (3 metrics), writing one run
+into one store with a shared judge cache; then the same suite again. Per store: lost,
+duplicate and paid-twice counts, cases/s, store-call and claim latency, event-loop delay.
+
+  --processes N        processes (shards) at once                     (default 8)
+  --cases N            cases per process                               (default 1000)
+  --latency MS         the fake OpenAI server's latency per request    (default 0)
+  --stores LIST        postgres, sqlite or both, comma-separated       (default postgres,sqlite)
+  --round-trips N      calls per micro-figure (pool hop, SELECT 1, …)  (default 2000)
+  --out DIR            where team-store.{json,md} are written          (default bench/results)`);
+  process.exit(0);
+}
 const processes = Number(values.processes);
 const casesPerShard = Number(values.cases);
 const total = processes * casesPerShard;
@@ -49,6 +67,7 @@ interface ShardFigures {
   cacheHits: number;
   sharedCalls: number;
   roundTrips: { calls: number; totalMs: number } | null;
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
   samples: Record<string, number[]>;
 }
 
@@ -97,6 +116,8 @@ interface PassFigures {
   serverRequests: number;
   latency: Record<string, { count: number; p50: number; p99: number }>;
   writeLatency: { count: number; p50: number; p99: number };
+  /** The event loop's delay: the worst shard's p99 and max, in ms. */
+  eventLoopDelay: { p99: number; max: number };
 }
 
 async function runPass(options: {
@@ -135,7 +156,9 @@ async function runPass(options: {
     "saveTestResult",
     "judgeCache.set",
     "heartbeatRun",
+    "heartbeatRunPart",
     "startRunPart",
+    "finishRunPart",
     "finishRun",
   ].flatMap((method) => merged[method] ?? []);
   const sum = (pick: (shard: ShardFigures) => number) =>
@@ -153,14 +176,18 @@ async function runPass(options: {
         Object.entries(merged).map(([method, list]) => [method, summarize(list)]),
       ),
       writeLatency: summarize(writes),
+      eventLoopDelay: {
+        p99: round(Math.max(...shards.map((shard) => shard.eventLoopDelayMs.p99))),
+        max: round(Math.max(...shards.map((shard) => shard.eventLoopDelayMs.max))),
+      },
     },
   };
 }
 
 /** Lost and duplicate results of the run, and its status, read back from the store. */
-function checkRun(store: PostgresRunStore | SqliteRunStore, runId: string) {
-  const run = store.getRun(runId);
-  const results = store.getTestResults(runId);
+async function checkRun(store: Store, runId: string) {
+  const run = await store.runs.getRun(runId);
+  const results = await store.runs.getTestResults(runId);
   const indices = new Set(results.map((stored) => stored.result.index));
   const expected = Array.from({ length: total }, (_, index) => index);
   return {
@@ -174,34 +201,50 @@ function checkRun(store: PostgresRunStore | SqliteRunStore, runId: string) {
   };
 }
 
-/** One store round trip, and the worker hop alone, against SQLite for scale. */
-function measureRoundTrips(url: string, count: number, folder: string) {
-  const time = (operation: () => void) => {
+/**
+ * One store round trip (a pool's connection lent and returned with no SQL, `SELECT 1`, a store
+ * read) against SQLite for scale, and how soon a store waiting for a judge answer hears that
+ * another store wrote it (LISTEN/NOTIFY). Calls one at a time.
+ */
+async function measureRoundTrips(url: string, count: number, folder: string) {
+  const time = async (operation: (index: number) => Promise<unknown>) => {
     const samples: number[] = [];
     for (let index = 0; index < count; index++) {
       const started = performance.now();
-      operation();
+      await operation(index);
       samples.push(performance.now() - started);
     }
     return { p50: round(percentile(samples, 0.5)), p99: round(percentile(samples, 0.99)) };
   };
-  const postgres = new PostgresRunStore({ url });
-  const client = new PostgresClient(resolvePostgresConnection({ url, env: process.env }));
+  const postgres = await PostgresRunStore.open({ url });
+  const waiter = await PostgresRunStore.open({ url });
+  const pool = await PostgresPool.connect(resolvePostgresConnection({ url, env: process.env }), {
+    maxConnections: 1,
+  });
   const sqlite = new SqliteRunStore({ path: path.join(folder, "round-trip.db") });
+  const answer = { text: "no", object: undefined, inputTokens: 1, outputTokens: 1, costUsd: 0 };
   try {
-    time(() => postgres.getRun("warm-up"));
+    await postgres.runs.getRun("warm-up");
+    // The waiter's first wait returns once it listens.
+    await waiter.leases.waitForKey("warm-up", { timeoutMs: 5000 });
     return {
-      workerHopMs: time(() => client.run([])),
-      postgresSelectOneMs: time(() => client.run([{ text: "SELECT 1" }])),
-      postgresGetRunMs: time(() => postgres.getRun("no-such-run")),
-      postgresCacheGetMs: time(() => postgres.judgeCache.get("no-such-key")),
-      sqliteGetRunMs: time(() => sqlite.getRun("no-such-run")),
-      sqliteCacheGetMs: time(() => sqlite.judgeCache.get("no-such-key")),
+      poolHopMs: await time(() => pool.run([])),
+      postgresSelectOneMs: await time(() => pool.run([{ text: "SELECT 1" }])),
+      postgresGetRunMs: await time(() => postgres.runs.getRun("no-such-run")),
+      postgresCacheGetMs: await time(() => postgres.judgeCache.get("no-such-key")),
+      notifyWakeMs: await time(async (index) => {
+        const woken = waiter.leases.waitForKey(`wake-${index}`, { timeoutMs: 5000 });
+        await postgres.judgeCache.set(`wake-${index}`, answer);
+        await woken;
+      }),
+      sqliteGetRunMs: await time(() => sqlite.runs.getRun("no-such-run")),
+      sqliteCacheGetMs: await time(async () => sqlite.judgeCache.get("no-such-key")),
     };
   } finally {
-    client.close();
-    postgres.close();
-    sqlite.close();
+    await pool.close();
+    await postgres.close();
+    await waiter.close();
+    await sqlite.close();
   }
 }
 
@@ -224,7 +267,7 @@ const report: Record<string, unknown> = {
   loadAtStart: loadavg()[0],
 };
 try {
-  report.roundTrips = measureRoundTrips(
+  report.roundTrips = await measureRoundTrips(
     `${cluster.url}?schema=round_trip`,
     Number(values["round-trips"]),
     folder,
@@ -243,11 +286,11 @@ try {
     const store = kind === "postgres" ? "postgres" : "sqlite";
     const first = await runPass({ store, url, group: "first", env, server });
     const runId = first.shards[0]?.runId ?? "";
-    const reader =
+    const reader: Store =
       store === "postgres"
-        ? new PostgresRunStore({ url })
+        ? await PostgresRunStore.open({ url })
         : new SqliteRunStore({ path: path.join(home, "verdict.db") });
-    const check = checkRun(reader, runId);
+    const check = await checkRun(reader, runId);
     let cached = 0;
     if (reader instanceof PostgresRunStore) {
       const client = new pg.Client({ connectionString: cluster.url });
@@ -258,13 +301,9 @@ try {
       cached = rows.rows[0]?.count ?? 0;
       await client.end();
     } else {
-      for (;;) {
-        const page = reader.judgeCache.entries?.({ limit: 1_000_000 }) ?? [];
-        cached = page.length;
-        break;
-      }
+      cached = (await reader.judgeCache?.entries?.({ limit: 1_000_000 }))?.length ?? 0;
     }
-    reader.close();
+    await reader.close();
     const second = await runPass({ store, url, group: "second", env, server });
     const result = {
       first: first.figures,
@@ -289,22 +328,22 @@ writeFileSync(path.join(values.out, "team-store.md"), renderMarkdown(report));
 console.log(`Wrote ${path.join(values.out, "team-store.md")}`);
 
 function renderMarkdown(figures: Record<string, unknown>): string {
-  type Store = {
+  type StoreFigures = {
     first: PassFigures;
     second: PassFigures;
-    run: ReturnType<typeof checkRun>;
+    run: Awaited<ReturnType<typeof checkRun>>;
     cachedAnswers: number;
     paidTwice: number;
   };
   const rows = ["postgres", "sqlite"]
     .filter((kind) => figures[kind] !== undefined)
     .map((kind) => {
-      const store = figures[kind] as Store;
+      const store = figures[kind] as StoreFigures;
       const latency = (method: string) => {
         const entry = store.first.latency[method];
         return entry === undefined ? "–" : `${entry.p50} / ${entry.p99}`;
       };
-      return `| ${kind} | ${store.first.wallS} | ${store.first.casesPerS} | ${store.first.serverRequests} | ${store.first.judgeCalls} | ${store.first.cacheHits} | ${store.first.sharedCalls} | ${store.paidTwice} | ${store.run.storedResults} | ${store.run.lost} | ${store.run.duplicates} | ${store.run.status} (${store.run.partsCompleted}/${store.run.parts} shards) | ${store.first.writeLatency.p50} / ${store.first.writeLatency.p99} | ${latency("saveTestResult")} | ${latency("judgeCache.set")} | ${latency("judgeCache.claim")} | ${store.second.wallS} | ${store.second.judgeCalls} | ${store.second.serverRequests} |`;
+      return `| ${kind} | ${store.first.wallS} | ${store.first.casesPerS} | ${store.first.serverRequests} | ${store.first.judgeCalls} | ${store.first.cacheHits} | ${store.first.sharedCalls} | ${store.paidTwice} | ${store.run.storedResults} | ${store.run.lost} | ${store.run.duplicates} | ${store.run.status} (${store.run.partsCompleted}/${store.run.parts} shards) | ${store.first.writeLatency.p50} / ${store.first.writeLatency.p99} | ${latency("saveTestResult")} | ${latency("judgeCache.set")} | ${latency("claim")} | ${store.first.eventLoopDelay.p99} / ${store.first.eventLoopDelay.max} | ${store.second.wallS} | ${store.second.judgeCalls} | ${store.second.serverRequests} |`;
     });
   const trips = figures.roundTrips as Record<string, { p50: number; p99: number }>;
   return `# Team store load test
@@ -313,11 +352,11 @@ ${figures.date} · Node ${figures.node} · ${figures.cpus} CPUs (load average ${
 
 Command: \`node --conditions=verdict-source bench/team-store.ts --processes ${figures.processes} --cases ${figures.casesPerShard}\`
 
-| store | wall s | cases/s | requests to the server | judge calls (sum) | cache hits (sum) | shared in flight (sum) | paid twice | results stored | lost | duplicate | run | store writes p50 / p99 ms | saveTestResult p50 / p99 ms | cache set p50 / p99 ms | claim (incl. waiting) p50 / p99 ms | second run wall s | second run judge calls | second run requests |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| store | wall s | cases/s | requests to the server | judge calls (sum) | cache hits (sum) | shared in flight (sum) | paid twice | results stored | lost | duplicate | run | store writes p50 / p99 ms | saveTestResult p50 / p99 ms | cache set p50 / p99 ms | claim (incl. waiting) p50 / p99 ms | event-loop delay p99 / max ms (worst shard) | second run wall s | second run judge calls | second run requests |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
-"paid twice" = requests the server answered − answers cached (each paid request leaves one cached answer; a request paid by two processes would leave one answer for two requests).
+"paid twice" = requests the server answered − answers cached (each paid request leaves one cached answer; a request paid by two processes would leave one answer for two requests). "claim" = from a case's first look at a judge request in the shared cache to the answer or the lease (waiting for another process's answer included). Event-loop delay: how late a timer fires in a shard's process (\`monitorEventLoopDelay\`, 10 ms resolution), the worst shard's p99 and max.${ratio(figures)}
 
 ## One store round trip (${values["round-trips"]} calls, p50 / p99 ms)
 
@@ -327,6 +366,15 @@ ${Object.entries(trips)
   .map(([name, value]) => `| ${name} | ${value.p50} | ${value.p99} |`)
   .join("\n")}
 
-workerHop: a call to the store's worker thread and back with no SQL (synckit's cost); postgresSelectOne: \`SELECT 1\` through it; getRun / cache get: a whole store call (a miss).
+poolHop: a connection of the store's pool lent and given back with no SQL (the driver's and the pool's own cost); postgresSelectOne: \`SELECT 1\` on it; getRun / cache get: a whole store call (a miss); notifyWake: a judge answer written by one store until another store waiting for that key wakes (LISTEN/NOTIFY; the write's round trip included).
 `;
+}
+
+function ratio(figures: Record<string, unknown>): string {
+  const casesPerS = (kind: string) =>
+    (figures[kind] as { first?: PassFigures } | undefined)?.first?.casesPerS;
+  const postgres = casesPerS("postgres");
+  const sqlite = casesPerS("sqlite");
+  if (postgres === undefined || sqlite === undefined) return "";
+  return ` PostgreSQL's cases/s are ${(postgres / sqlite).toFixed(2)}× SQLite's in this run.`;
 }

@@ -1,7 +1,6 @@
 import os from "node:os";
 import { StoreError } from "../errors/store-error.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
-import type { PostgresConnectionSpec } from "./postgres-protocol.ts";
 
 /** Whether a store setting names a PostgreSQL database (`postgres://…`, `postgresql://…`). */
 export function isPostgresUrl(text: string): boolean {
@@ -26,7 +25,29 @@ export interface ResolvePostgresConnectionOptions {
   statementTimeoutMs?: number | undefined;
 }
 
-/** A resolved connection: what the worker needs, and how messages name it. */
+/** How to reach the server: resolved from the URL and the PG* variables, never logged. */
+export interface PostgresConnectionSpec {
+  host: string;
+  port: number;
+  user: string;
+  password: string | null;
+  database: string;
+  applicationName: string;
+  /** libpq's sslmode: disable, allow, prefer, require, verify-ca or verify-full. */
+  sslMode: string;
+  /** Files named by sslrootcert, sslcert and sslkey (`"system"`: the system's CAs). */
+  sslRootCert: string | null;
+  sslCert: string | null;
+  sslKey: string | null;
+  /** TLS options given in code (plain data), laid over what sslmode sets. */
+  ssl: Record<string, unknown> | null;
+  /** libpq's `options` (e.g. `-c search_path=…`), passed on as is. */
+  options: string | null;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
+
+/** A resolved connection: what the driver needs, and how messages name it. */
 export interface PostgresConnection {
   spec: PostgresConnectionSpec;
   schema: string;

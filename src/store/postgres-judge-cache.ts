@@ -1,63 +1,68 @@
 import { redactSecretText } from "../secrets/redact-secrets.ts";
-import { claimWithLease, type LeaseBackend, leaseHolder } from "./judge-lease.ts";
-import type { PostgresResult, PostgresStatement } from "./postgres-protocol.ts";
+import type { PostgresAccess } from "./postgres-access.ts";
+import type { PostgresStatement } from "./postgres-pool.ts";
 import type { CachedJudgeAnswer, JudgeBatchLog, JudgeCache } from "./run-store.ts";
 import { numberOrNull, type StoreRow, textOrNull, toStoredJudgeBatch } from "./stored-rows.ts";
 
-/** What the judge cache and the batch log of the PostgreSQL store use of it. */
-export interface PostgresAccess {
-  /** Runs statements in one round trip (see `PostgresClient.run`). */
-  run(statements: readonly PostgresStatement[], options?: { atomic?: boolean }): PostgresResult[];
-  /** Runs an operation, turning its failure into a `StoreError` that names `action`. */
-  use<Result>(action: string, operation: () => Result): Result;
-  /** A table's name, qualified with the store's schema. */
-  table(name: string): string;
-  /** The JSON text stored for a value, secrets masked. */
-  json(action: string, value: unknown): string;
-}
-
 /**
  * The PostgreSQL store's judge cache: answers in `judge_cache` (the text as a JSON string, so
- * that any text round-trips), with leases in `judge_leases` judged by the server's clock, so
- * that machines asking the same request at once pay for it once (see `claimWithLease`).
+ * that any text round-trips). Storing an answer ends the lease on its key (see
+ * `createPostgresJudgeLeases`) and, in the same statement, notifies `channel` with the key, so
+ * that processes waiting for it wake at once.
  */
 export function createPostgresJudgeCache(options: {
   access: PostgresAccess;
-  leaseMs: number;
+  channel: string;
+  /** Told each key whose answer was written (and whose lease thereby ended). */
+  onAnswered?: (key: string) => void;
 }): JudgeCache {
-  const { access, leaseMs } = options;
-  const backend = leaseBackend(access);
+  const { access, channel, onAnswered } = options;
   return {
     get: (key) =>
-      access.use(`read judge cache entry "${key}"`, () => {
-        const [found] = access.run([cachedAnswer(access, key)]);
+      access.use(`read judge cache entry "${key}"`, async () => {
+        const [found] = await access.run([cachedAnswerStatement(access, key)]);
         const row = found?.rows[0];
-        return row === undefined ? undefined : toAnswer(row);
+        return row === undefined ? undefined : toCachedAnswer(row);
       }),
-    set: (key, answer, setOptions = {}) => {
+
+    set: async (key, answer, setOptions = {}) => {
       const action = `write judge cache entry "${key}"`;
-      const values = answerValues(access, action, answer);
-      access.use(action, () =>
+      const values = [
+        key,
+        answer.text === null ? null : JSON.stringify(redactSecretText(answer.text)),
+        answer.object === undefined ? null : access.json(action, answer.object),
+        answer.inputTokens,
+        answer.outputTokens,
+        answer.costUsd,
+        setOptions.createdAt ?? new Date().toISOString(),
+        channel,
+      ];
+      await access.use(action, () =>
         access.run([
           {
-            // One statement, so one transaction: the answer is stored and the lease on it
-            // ended together (waiting processes then take the answer, not the lease).
-            text: `WITH ended AS (DELETE FROM ${access.table("judge_leases")} WHERE key = $1)
+            // One statement, so one transaction: the answer is stored, the lease on it ended and
+            // its waiters notified together (the notice goes out when it commits, and waiting
+            // processes then find the answer, not the lease). A SELECT in WITH runs only when
+            // read, hence `FROM woken`.
+            text: `WITH ended AS (DELETE FROM ${access.table("judge_leases")} WHERE key = $1),
+                        woken AS (SELECT pg_notify($8, $1))
                    INSERT INTO ${access.table("judge_cache")}
                      (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7)
+                   SELECT $1, $2, $3, $4, $5, $6, $7 FROM woken
                    ON CONFLICT (key) DO UPDATE SET
                      text = excluded.text, object = excluded.object,
                      input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
                      cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
-            values: [key, ...values, setOptions.createdAt ?? new Date().toISOString()],
+            values,
           },
         ]),
       );
+      onAnswered?.(key);
     },
+
     entries: ({ after, limit }) =>
-      access.use("list the judge cache", () => {
-        const [found] = access.run([
+      access.use("list the judge cache", async () => {
+        const [found] = await access.run([
           {
             text: `SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at
                    FROM ${access.table("judge_cache")}
@@ -67,17 +72,9 @@ export function createPostgresJudgeCache(options: {
         ]);
         return (found?.rows ?? []).map((row) => ({
           key: String(row.key),
-          answer: toAnswer(row),
+          answer: toCachedAnswer(row),
           createdAt: String(row.created_at),
         }));
-      }),
-    claim: (key, claimOptions = {}) =>
-      claimWithLease({
-        backend,
-        key,
-        holder: leaseHolder(),
-        leaseMs: leaseMs,
-        signal: claimOptions.signal,
       }),
   };
 }
@@ -88,10 +85,10 @@ export function createPostgresJudgeBatchLog(access: PostgresAccess): JudgeBatchL
   const batchColumns =
     "provider, id, judge, request_keys, state, provider_status, created_at, updated_at";
   return {
-    save: (batch) => {
+    save: async (batch) => {
       const action = `save judge batch "${batch.id}"`;
       const requestKeys = access.json(action, batch.requestKeys);
-      access.use(action, () =>
+      await access.use(action, () =>
         access.run([
           {
             text: `INSERT INTO ${batches} (${batchColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -114,15 +111,15 @@ export function createPostgresJudgeBatchLog(access: PostgresAccess): JudgeBatchL
       );
     },
     list: () =>
-      access.use("list judge batches", () => {
-        const [found] = access.run([
+      access.use("list judge batches", async () => {
+        const [found] = await access.run([
           { text: `SELECT ${batchColumns} FROM ${batches} ORDER BY seq` },
         ]);
         return (found?.rows ?? []).map(toStoredJudgeBatch);
       }),
     listOpen: () =>
-      access.use("list open judge batches", () => {
-        const [found] = access.run([
+      access.use("list open judge batches", async () => {
+        const [found] = await access.run([
           {
             text: `SELECT ${batchColumns} FROM ${batches} WHERE state = 'open' ORDER BY created_at, seq`,
           },
@@ -132,67 +129,16 @@ export function createPostgresJudgeBatchLog(access: PostgresAccess): JudgeBatchL
   };
 }
 
-function leaseBackend(access: PostgresAccess): LeaseBackend {
-  const leases = access.table("judge_leases");
-  const cache = access.table("judge_cache");
-  return {
-    tryClaim: (key, holder, leaseMs) =>
-      access.use(`claim judge cache entry "${key}"`, () => {
-        // One round trip, each statement seeing what committed before it: the answer if
-        // cached; else the lease when free or expired; once taken, the answer again (its
-        // holder may have just written it), giving the lease back if so.
-        const [before, leased, after] = access.run([
-          // A hit (the common case once a suite has run) ends the round trip here.
-          { ...cachedAnswer(access, key), stopIf: "rows" },
-          {
-            text: `INSERT INTO ${leases} (key, holder, expires_at)
-                   SELECT $1, $2, clock_timestamp() + $3 * interval '1 millisecond'
-                   WHERE NOT EXISTS (SELECT 1 FROM ${cache} WHERE key = $1)
-                   ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-                   WHERE ${leases}.expires_at < clock_timestamp()
-                   RETURNING holder`,
-            values: [key, holder, leaseMs],
-            // Another holder's live lease: wait (the next look reads the answer).
-            stopIf: "no-rows",
-          },
-          cachedAnswer(access, key),
-          {
-            text: `DELETE FROM ${leases} WHERE key = $1 AND holder = $2
-                   AND EXISTS (SELECT 1 FROM ${cache} WHERE key = $1)`,
-            values: [key, holder],
-          },
-        ]);
-        const row = before?.rows[0] ?? after?.rows[0];
-        if (row !== undefined) return { answer: toAnswer(row) };
-        return { leased: (leased?.rowCount ?? 0) > 0 };
-      }),
-    renew: (key, holder, leaseMs) =>
-      access.use(`renew the lease on judge cache entry "${key}"`, () => {
-        access.run([
-          {
-            text: `UPDATE ${leases} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
-                   WHERE key = $1 AND holder = $2`,
-            values: [key, holder, leaseMs],
-          },
-        ]);
-      }),
-    release: (key, holder) =>
-      access.use(`release the lease on judge cache entry "${key}"`, () => {
-        access.run([
-          { text: `DELETE FROM ${leases} WHERE key = $1 AND holder = $2`, values: [key, holder] },
-        ]);
-      }),
-  };
-}
-
-function cachedAnswer(access: PostgresAccess, key: string): PostgresStatement {
+/** The statement that reads the answer cached under `key`. */
+function cachedAnswerStatement(access: PostgresAccess, key: string): PostgresStatement {
   return {
     text: `SELECT text, object, input_tokens, output_tokens, cost_usd FROM ${access.table("judge_cache")} WHERE key = $1`,
     values: [key],
   };
 }
 
-function toAnswer(row: StoreRow): CachedJudgeAnswer {
+/** A cached answer from its `judge_cache` row. */
+export function toCachedAnswer(row: StoreRow): CachedJudgeAnswer {
   const text = textOrNull(row, "text");
   const object = textOrNull(row, "object");
   return {
@@ -202,14 +148,4 @@ function toAnswer(row: StoreRow): CachedJudgeAnswer {
     outputTokens: numberOrNull(row, "output_tokens"),
     costUsd: numberOrNull(row, "cost_usd"),
   };
-}
-
-function answerValues(access: PostgresAccess, action: string, answer: CachedJudgeAnswer) {
-  return [
-    answer.text === null ? null : JSON.stringify(redactSecretText(answer.text)),
-    answer.object === undefined ? null : access.json(action, answer.object),
-    answer.inputTokens,
-    answer.outputTokens,
-    answer.costUsd,
-  ] as const;
 }

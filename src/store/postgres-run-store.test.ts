@@ -9,11 +9,16 @@ import {
   uniqueSchema,
 } from "../../test/fixtures/postgres-test-store.ts";
 import { StoreError } from "../errors/store-error.ts";
-import { describeJudgeLeaseContract } from "./judge-lease-contract.ts";
-import { PostgresRunStore } from "./postgres-run-store.ts";
+import { describeJudgeLeaseContract, track } from "./judge-lease-contract.ts";
+import { judgeKeyChannel } from "./postgres-key-listener.ts";
+import { PostgresRunStore, type PostgresRunStoreOptions } from "./postgres-run-store.ts";
 import { POSTGRES_SCHEMA_VERSION } from "./postgres-schema.ts";
 import type { CachedJudgeAnswer } from "./run-store.ts";
-import { describeRunStoreContract, makeStoredRun } from "./run-store-contract.ts";
+import {
+  describeRunStoreContract,
+  makeStoredRun,
+  makeStoredTestResult,
+} from "./run-store-contract.ts";
 
 const answer: CachedJudgeAnswer = {
   text: null,
@@ -23,123 +28,150 @@ const answer: CachedJudgeAnswer = {
   costUsd: 0.001,
 };
 
+/** Runs `body` with a plain connection to the test server, as an administrator would. */
+async function withServer<Result>(body: (client: pg.Client) => Promise<Result>): Promise<Result> {
+  const client = new pg.Client({ connectionString: postgresUrl ?? "" });
+  await client.connect();
+  try {
+    return await body(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
 describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () => {
   describeRunStoreContract({
     name: "PostgresRunStore",
-    create: () => ({ store: createPostgresTestStore() }),
+    create: async () => ({ store: await createPostgresTestStore() }),
   });
 
   const opened: PostgresRunStore[] = [];
-  const open = (options: Partial<ConstructorParameters<typeof PostgresRunStore>[0]> = {}) => {
-    const store = createPostgresTestStore(options);
+  const open = async (options: Partial<PostgresRunStoreOptions> = {}) => {
+    const store = await createPostgresTestStore(options);
     opened.push(store);
     return store;
   };
-  afterEach(() => {
-    for (const store of opened.splice(0)) store.close();
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
   });
 
   describe("connection", () => {
     const url = new URL(postgresUrl ?? "postgres://x");
 
-    it("names where it is without the password", () => {
-      const store = open();
+    it("names where it is without the password", async () => {
+      const store = await open();
       expect(store.target).toBe(
         `postgres://verdict@127.0.0.1:${url.port}/postgres (schema ${store.target.match(/schema (\w+)/)?.[1]})`,
       );
       expect(store.target).not.toContain(POSTGRES_TEST_PASSWORD);
     });
 
-    it("says when the password is wrong, without printing it", () => {
+    it("says when the password is wrong, without printing it", async () => {
       const wrong = `postgres://verdict:not-the-Pa55word@127.0.0.1:${url.port}/postgres`;
-      const error = (() => {
-        try {
-          new PostgresRunStore({ url: wrong, env: {} });
-        } catch (caught) {
-          return caught as Error;
-        }
-      })();
+      const error = await PostgresRunStore.open({ url: wrong, env: {} }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
       expect(error).toBeInstanceOf(StoreError);
       expect(error?.message).toMatch(/refused user "verdict".*check the user and the password/);
       expect(error?.message).not.toContain("not-the-Pa55word");
       expect(error?.message).toContain(`postgres://verdict@127.0.0.1:${url.port}/postgres`);
     });
 
-    it("takes what the URL leaves out from PGPASSWORD, PGDATABASE and the other PG* variables", () => {
-      const store = new PostgresRunStore({
+    it("takes what the URL leaves out from PGPASSWORD, PGDATABASE and the other PG* variables", async () => {
+      const store = await PostgresRunStore.open({
         url: `postgres://127.0.0.1:${url.port}?schema=${uniqueSchema()}`,
         env: { PGUSER: "verdict", PGPASSWORD: POSTGRES_TEST_PASSWORD, PGDATABASE: "postgres" },
       });
       opened.push(store);
-      store.startRun(makeStoredRun());
-      expect(store.getRun("run-1")?.id).toBe("run-1");
+      await store.runs.startRun(makeStoredRun());
+      expect((await store.runs.getRun("run-1"))?.id).toBe("run-1");
     });
 
-    it("says nothing answers at a port with no server, and where", () => {
+    it("says nothing answers at a port with no server, and where", async () => {
       const closed = `postgres://verdict:${POSTGRES_TEST_PASSWORD}@127.0.0.1:1/postgres`;
-      expect(() => new PostgresRunStore({ url: closed, env: {} })).toThrow(
+      await expect(PostgresRunStore.open({ url: closed, env: {} })).rejects.toThrow(
         /nothing answers at 127\.0\.0\.1:1 .*check the host and port/,
       );
     });
 
-    it("says which database is missing and how to create it", () => {
+    it("says which database is missing and how to create it", async () => {
       const missing = `postgres://verdict:${POSTGRES_TEST_PASSWORD}@127.0.0.1:${url.port}/no_such_db`;
-      expect(() => new PostgresRunStore({ url: missing, env: {} })).toThrow(
+      await expect(PostgresRunStore.open({ url: missing, env: {} })).rejects.toThrow(
         /database "no_such_db" does not exist.*createdb no_such_db/,
       );
     });
 
-    it("asks for TLS only when told: sslmode=require fails on a server without it, saying so", () => {
-      expect(
-        () => new PostgresRunStore({ url: `${postgresSchemaUrl()}&sslmode=require`, env: {} }),
-      ).toThrow(/offers no TLS but sslmode is require.*sslmode=disable/);
+    it("asks for TLS only when told: sslmode=require fails on a server without it, saying so", async () => {
+      await expect(
+        PostgresRunStore.open({ url: `${postgresSchemaUrl()}&sslmode=require`, env: {} }),
+      ).rejects.toThrow(/offers no TLS but sslmode is require.*sslmode=disable/);
       // The default (prefer, as libpq) falls back to a plain connection.
-      expect(open().listRuns()).toEqual([]);
+      expect(await (await open()).runs.listRuns()).toEqual([]);
+    });
+
+    it("runs calls made at the same time side by side, on several connections", async () => {
+      const applicationName = `verdict_${uniqueSchema()}`;
+      const store = await open({
+        url: `${postgresSchemaUrl()}&application_name=${applicationName}`,
+        maxConnections: 3,
+      });
+      // One connection would take the calls in turn; the pool opens more to take them together.
+      await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          store.runs.startRun(makeStoredRun({ id: `run-${index}` })),
+        ),
+      );
+      const { rows } = await withServer((client) =>
+        client.query(
+          "SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = $1",
+          [applicationName],
+        ),
+      );
+      expect(rows[0]?.count).toBeGreaterThan(1);
+      expect(rows[0]?.count).toBeLessThanOrEqual(3);
     });
   });
 
   describe("schema", () => {
     it("is created on first use and recorded in schema_migrations; opening again changes nothing", async () => {
       const schema = uniqueSchema();
-      open({ url: postgresSchemaUrl(schema) });
-      open({ url: postgresSchemaUrl(schema) });
-      const client = new pg.Client({ connectionString: postgresUrl ?? "" });
-      await client.connect();
-      try {
-        const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations`);
-        expect(rows.map((row) => row.version)).toEqual(
-          Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, index) => index + 1),
-        );
-      } finally {
-        await client.end();
-      }
+      await open({ url: postgresSchemaUrl(schema) });
+      await open({ url: postgresSchemaUrl(schema) });
+      const { rows } = await withServer((client) =>
+        client.query(`SELECT version FROM "${schema}".schema_migrations`),
+      );
+      expect(rows.map((row) => row.version)).toEqual(
+        Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, index) => index + 1),
+      );
     });
 
-    it("with migrate: false, asks for verdict store migrate; PostgresRunStore.migrate applies it", () => {
+    it("with migrate: false, asks for verdict store migrate; PostgresRunStore.migrate applies it", async () => {
       const url = postgresSchemaUrl();
-      expect(() => new PostgresRunStore({ url, env: {}, migrate: false })).toThrow(
+      await expect(PostgresRunStore.open({ url, env: {}, migrate: false })).rejects.toThrow(
         /schema is at version 0, this verdict needs \d+: run verdict store migrate/,
       );
-      const migrated = PostgresRunStore.migrate({ url, env: {} });
+      const migrated = await PostgresRunStore.migrate({ url, env: {} });
       expect(migrated).toMatchObject({ before: [], after: [1] });
       expect(migrated.target).not.toContain(POSTGRES_TEST_PASSWORD);
-      expect(PostgresRunStore.migrate({ url, env: {} })).toMatchObject({ before: [1], after: [1] });
-      open({ url, migrate: false }).startRun(makeStoredRun());
+      expect(await PostgresRunStore.migrate({ url, env: {} })).toMatchObject({
+        before: [1],
+        after: [1],
+      });
+      await (await open({ url, migrate: false })).runs.startRun(makeStoredRun());
     });
 
     it("refuses a schema written by a newer verdict", async () => {
       const schema = uniqueSchema();
-      open({ url: postgresSchemaUrl(schema) });
-      const client = new pg.Client({ connectionString: postgresUrl ?? "" });
-      await client.connect();
-      try {
-        await client.query(
+      await open({ url: postgresSchemaUrl(schema) });
+      await withServer((client) =>
+        client.query(
           `INSERT INTO "${schema}".schema_migrations (version, description) VALUES (99, 'future')`,
-        );
-      } finally {
-        await client.end();
-      }
-      expect(() => open({ url: postgresSchemaUrl(schema) })).toThrow(
+        ),
+      );
+      await expect(open({ url: postgresSchemaUrl(schema) })).rejects.toThrow(
         /written by a newer verdict \(schema 99.*upgrade verdict/,
       );
     });
@@ -147,19 +179,191 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
 
   describeJudgeLeaseContract({
     name: "PostgresRunStore",
-    open: ({ leaseMs }) => {
+    open: async ({ leaseMs }) => {
       const url = postgresSchemaUrl();
       const options = { url, env: {}, ...(leaseMs === undefined ? {} : { leaseMs }) };
-      return { first: new PostgresRunStore(options), second: new PostgresRunStore(options) };
+      const [first, second] = await Promise.all([
+        PostgresRunStore.open(options),
+        PostgresRunStore.open(options),
+      ]);
+      return { first, second };
     },
   });
 
+  describe("waiting for a judge answer (LISTEN/NOTIFY)", () => {
+    /** Two stores over one schema; the second one's listener running (its first wait returns once it listens). */
+    const twoStores = async () => {
+      const url = postgresSchemaUrl();
+      const first = await open({ url });
+      const second = await open({ url });
+      await second.leases.waitForKey("warm-up", { timeoutMs: 5000 });
+      return { url, first, second };
+    };
+
+    it("wakes a waiter as soon as another store sets the key, long before its timeout", async () => {
+      const { first, second } = await twoStores();
+      const waiting = track(second.leases.waitForKey("key", { timeoutMs: 20_000 }));
+      await sleep(150);
+      expect(waiting.settled).toBe(false);
+      await first.judgeCache.set("key", answer);
+      await expect.poll(() => waiting.settled).toBe(true);
+      expect(waiting.error).toBeUndefined();
+    });
+
+    it("wakes a waiter when the lease's holder lets it go, not when a stranger tries to", async () => {
+      const { first, second } = await twoStores();
+      expect(await first.leases.tryClaim("key", "holder-a", 30_000)).toEqual({ leased: true });
+      const waiting = track(second.leases.waitForKey("key", { timeoutMs: 20_000 }));
+      await first.leases.release("key", "holder-b");
+      await sleep(150);
+      expect(waiting.settled).toBe(false);
+      await first.leases.release("key", "holder-a");
+      await expect.poll(() => waiting.settled).toBe(true);
+    });
+
+    it("is not woken by the same key in another schema", async () => {
+      const { second } = await twoStores();
+      const elsewhere = await open();
+      const waiting = track(second.leases.waitForKey("key", { timeoutMs: 20_000 }));
+      await elsewhere.judgeCache.set("key", answer);
+      await sleep(300);
+      expect(waiting.settled).toBe(false);
+      await second.close();
+      await expect.poll(() => waiting.settled).toBe(true);
+    });
+
+    it("resolves at its timeout when nothing comes", async () => {
+      const { second } = await twoStores();
+      await expect(second.leases.waitForKey("key", { timeoutMs: 100 })).resolves.toBeUndefined();
+    });
+
+    it("rejects with the signal's reason when it aborts, or was aborted already", async () => {
+      const { second } = await twoStores();
+      const controller = new AbortController();
+      const waiting = second.leases.waitForKey("key", {
+        timeoutMs: 20_000,
+        signal: controller.signal,
+      });
+      controller.abort(new Error("run cancelled"));
+      await expect(waiting).rejects.toThrow("run cancelled");
+      await expect(
+        second.leases.waitForKey("key", { timeoutMs: 20_000, signal: controller.signal }),
+      ).rejects.toThrow("run cancelled");
+    });
+
+    it("falls back to the timeout when its connection breaks, and listens again on the next wait", async () => {
+      const { url, first, second } = await twoStores();
+      const channel = judgeKeyChannel(new URL(url).searchParams.get("schema") ?? "");
+      const listening = async () => {
+        const { rows } = await withServer((client) =>
+          client.query("SELECT pid FROM pg_stat_activity WHERE query = $1", [
+            `LISTEN "${channel}"`,
+          ]),
+        );
+        return rows.map((row) => Number(row.pid));
+      };
+      const [lost] = await listening();
+      await withServer((client) => client.query("SELECT pg_terminate_backend($1)", [lost]));
+      // Waits go on meanwhile, each ending at its timeout (or as the listener starts again).
+      await expect
+        .poll(
+          async () => {
+            await second.leases.waitForKey("warm-up", { timeoutMs: 100 });
+            return (await listening()).filter((pid) => pid !== lost).length;
+          },
+          { timeout: 5000 },
+        )
+        .toBe(1);
+      const waiting = track(second.leases.waitForKey("key", { timeoutMs: 20_000 }));
+      await sleep(100);
+      expect(waiting.settled).toBe(false);
+      await first.judgeCache.set("key", answer);
+      await expect.poll(() => waiting.settled).toBe(true);
+    });
+  });
+
+  describe("judge cache claims", () => {
+    it("cost one statement for a cached answer, two to take a free lease, none to release a lease its answer ended", async () => {
+      const store = await open();
+      const statements = async (operation: () => Promise<unknown>) => {
+        const before = store.timing.calls;
+        const result = await operation();
+        return { result, statements: store.timing.calls - before };
+      };
+      await store.judgeCache.set("cached", answer);
+      expect(await statements(() => store.leases.tryClaim("cached", "holder", 30_000))).toEqual({
+        result: { answer },
+        statements: 1,
+      });
+      expect(await statements(() => store.leases.tryClaim("free", "holder", 30_000))).toEqual({
+        result: { leased: true },
+        statements: 2,
+      });
+      expect(await statements(() => store.leases.tryClaim("free", "other", 30_000))).toEqual({
+        result: { leased: false },
+        statements: 1,
+      });
+      await store.judgeCache.set("free", answer);
+      expect(await statements(() => store.leases.release("free", "holder"))).toEqual({
+        result: undefined,
+        statements: 0,
+      });
+      // A lease let go without an answer is deleted (and its waiters told).
+      await store.leases.tryClaim("failed", "holder", 30_000);
+      expect((await statements(() => store.leases.release("failed", "holder"))).statements).toBe(1);
+      expect(await store.leases.tryClaim("failed", "other", 30_000)).toEqual({ leased: true });
+    });
+  });
+
+  describe("test results", () => {
+    it("reads a run's results a page at a time: after an index, at most a limit", async () => {
+      const store = await open();
+      await store.runs.startRun(makeStoredRun());
+      for (const index of [4, 0, 2, 1, 3]) {
+        await store.runs.saveTestResult("run-1", makeStoredTestResult(index));
+      }
+      const indices = async (options: { afterIndex?: number; limit?: number }) =>
+        (await store.runs.getTestResults("run-1", options)).map((stored) => stored.result.index);
+      expect(await indices({ limit: 2 })).toEqual([0, 1]);
+      expect(await indices({ afterIndex: 1, limit: 2 })).toEqual([2, 3]);
+      expect(await indices({ afterIndex: 3 })).toEqual([4]);
+      expect(await indices({ afterIndex: 4, limit: 2 })).toEqual([]);
+      expect(await indices({ limit: 0 })).toEqual([]);
+      const { version } = await store.runs.getTestResultsVersion("run-1");
+      await store.runs.saveTestResult("run-1", makeStoredTestResult(1));
+      await store.runs.saveTestResult("run-1", makeStoredTestResult(3));
+      const changed = await store.runs.getTestResults("run-1", {
+        changedAfter: version,
+        afterIndex: 1,
+        limit: 5,
+      });
+      expect(changed.map((stored) => stored.result.index)).toEqual([3]);
+      await expect(store.runs.getTestResults("run-1", { limit: -1 })).rejects.toThrow(
+        /limit must be a non-negative integer/,
+      );
+      await expect(store.runs.getTestResults("run-1", { afterIndex: 0.5 })).rejects.toThrow(
+        StoreError,
+      );
+    });
+
+    it("saves results given at the same time side by side, none lost", async () => {
+      const store = await open();
+      await store.runs.startRun(makeStoredRun());
+      await Promise.all(
+        Array.from({ length: 40 }, (_, index) =>
+          store.runs.saveTestResult("run-1", makeStoredTestResult(index)),
+        ),
+      );
+      expect(await store.runs.getTestResultsVersion("run-1")).toEqual({ count: 40, version: 40 });
+    });
+  });
+
   describe("judge cache", () => {
-    it("keeps a judge's text exactly, control characters included", () => {
-      const store = open();
+    it("keeps a judge's text exactly, control characters included", async () => {
+      const store = await open();
       const text = 'nul \u0000, bell \u0007, lone \ud800 surrogate, "quotes"';
-      store.judgeCache.set("text", { ...answer, text, object: undefined });
-      expect(store.judgeCache.get("text")?.text).toBe(text);
+      await store.judgeCache.set("text", { ...answer, text, object: undefined });
+      expect((await store.judgeCache.get("text"))?.text).toBe(text);
     });
   });
 });

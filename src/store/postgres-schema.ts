@@ -1,4 +1,13 @@
-import type { PostgresMigration } from "./postgres-protocol.ts";
+import type { PoolClient } from "pg";
+import type { PostgresPool } from "./postgres-pool.ts";
+
+/** A step of the schema: the SQL that turns version `version - 1` into `version`. */
+export interface PostgresMigration {
+  version: number;
+  description: string;
+  /** Statements; `{schema}` stands for the quoted schema name. */
+  statements: readonly string[];
+}
 
 /**
  * The PostgreSQL store's schema, one step per version, applied in order on first use (or by
@@ -104,3 +113,69 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
 
 /** The schema version this build of verdict writes. */
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
+
+// One lock key per schema, so that processes migrating the same schema take turns.
+function migrationLockKey(schema: string): string {
+  let hash = 0n;
+  for (const character of `verdict-migrations:${schema}`) {
+    hash = (hash * 31n + BigInt(character.codePointAt(0) ?? 0)) & 0x7fff_ffff_ffff_ffffn;
+  }
+  return hash.toString();
+}
+
+async function appliedVersions(client: PoolClient, quoted: string): Promise<number[]> {
+  const exists = await client.query("SELECT to_regclass($1) IS NOT NULL AS present", [
+    `${quoted}.schema_migrations`,
+  ]);
+  if (exists.rows[0]?.present !== true) return [];
+  const rows = await client.query(`SELECT version FROM ${quoted}.schema_migrations`);
+  return rows.rows.map((row) => Number(row.version)).sort((left, right) => left - right);
+}
+
+/**
+ * Applies the pending steps of {@link POSTGRES_MIGRATIONS} to `schema` (or, with `check`, only
+ * reads which are applied); returns the applied versions. Processes that migrate one schema
+ * at once take turns (an advisory lock): the first applies, the others find nothing to do.
+ */
+export function migratePostgresSchema(
+  pool: PostgresPool,
+  options: { schema: string; check: boolean },
+): Promise<number[]> {
+  const quoted = `"${options.schema}"`;
+  return pool.withClient(async (client) => {
+    const before = await appliedVersions(client, quoted);
+    const pending = POSTGRES_MIGRATIONS.filter((step) => !before.includes(step.version));
+    if (options.check || pending.length === 0) return before;
+    await client.query("BEGIN");
+    try {
+      await client.query("SELECT pg_advisory_xact_lock($1::bigint)", [
+        migrationLockKey(options.schema),
+      ]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (
+           version integer PRIMARY KEY,
+           description text NOT NULL,
+           applied_at timestamptz NOT NULL DEFAULT now()
+         )`,
+      );
+      const done = await appliedVersions(client, quoted);
+      for (const step of POSTGRES_MIGRATIONS) {
+        if (done.includes(step.version)) continue;
+        for (const statement of step.statements) {
+          await client.query(statement.replaceAll("{schema}", quoted));
+        }
+        await client.query(
+          `INSERT INTO ${quoted}.schema_migrations (version, description) VALUES ($1, $2)`,
+          [step.version, step.description],
+        );
+        done.push(step.version);
+      }
+      await client.query("COMMIT");
+      return done.sort((left, right) => left - right);
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    }
+  });
+}

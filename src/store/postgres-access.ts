@@ -1,0 +1,101 @@
+import { StoreError } from "../errors/store-error.ts";
+import { redactSecretText } from "../secrets/redact-secrets.ts";
+import type { PostgresConnection } from "./postgres-connection.ts";
+import { describePostgresFailure, PostgresFailureError } from "./postgres-failure.ts";
+import type { PostgresPool, PostgresResult, PostgresStatement } from "./postgres-pool.ts";
+import { toStoredJson } from "./stored-json.ts";
+
+/** What the parts of the PostgreSQL store (runs, shards, calibrations, judge cache) share. */
+export interface PostgresAccess {
+  /** Runs statements on one connection (see `PostgresPool.run`); fails with a `PostgresFailureError`. */
+  run(
+    statements: readonly PostgresStatement[],
+    options?: { atomic?: boolean },
+  ): Promise<PostgresResult[]>;
+  /**
+   * Runs an operation once the store is known to be open, turning its failure into a
+   * `StoreError` that names `action` and says what to do.
+   */
+  use<Result>(action: string, operation: () => Promise<Result>): Promise<Result>;
+  /** A table's name, qualified with the store's schema. */
+  table(name: string): string;
+  /** The JSON text stored for a value, secrets masked; a `StoreError` naming `action` if it is not JSON. */
+  json(action: string, value: unknown): string;
+  /** A `StoreError`: could not `action` in the store, because `reason`. */
+  failure(action: string, reason: string, cause?: unknown): StoreError;
+}
+
+/** SQLSTATE of a unique constraint's refusal. */
+export const UNIQUE_VIOLATION = "23505";
+
+/** The SQLSTATE (or Node's code) of a failed call, and which statement of the batch failed. */
+export function failureOf(error: unknown): { code: string | null; statement: number | null } {
+  return error instanceof PostgresFailureError
+    ? { code: error.failure.code, statement: error.failure.statement }
+    : { code: null, statement: null };
+}
+
+/** `Could not … in the verdict store postgres://…: reason.`, secrets masked. */
+export function postgresStoreFailure(
+  connection: PostgresConnection,
+  action: string,
+  reason: string,
+  cause?: unknown,
+): StoreError {
+  const what = action === "open" ? "open the verdict store" : `${action} in the verdict store`;
+  return new StoreError(
+    redactSecretText(`Could not ${what} ${connection.target}: ${reason}.`),
+    cause === undefined ? {} : { cause },
+  );
+}
+
+/** Runs `operation`, turning what it throws into a `StoreError` that says what to do. */
+export async function usePostgres<Result>(
+  connection: PostgresConnection,
+  action: string,
+  operation: () => Promise<Result>,
+): Promise<Result> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    if (error instanceof PostgresFailureError) {
+      const reason = describePostgresFailure(error.failure, connection);
+      throw postgresStoreFailure(connection, action, reason, error);
+    }
+    const reason =
+      error instanceof SyntaxError
+        ? `it holds malformed JSON (${error.message})`
+        : (error as Error).message;
+    throw postgresStoreFailure(connection, action, reason, error);
+  }
+}
+
+/** The access of a store over `pool`, its tables in `connection.schema`. */
+export function createPostgresAccess(options: {
+  pool: PostgresPool;
+  connection: PostgresConnection;
+}): PostgresAccess {
+  const { pool, connection } = options;
+  const quoted = `"${connection.schema}"`;
+  const failure = (action: string, reason: string, cause?: unknown) =>
+    postgresStoreFailure(connection, action, reason, cause);
+  return {
+    run: (statements, runOptions) => pool.run(statements, runOptions),
+    use: (action, operation) => {
+      if (pool.closed) {
+        return Promise.reject(failure(action, "the store is closed: open a new PostgresRunStore"));
+      }
+      return usePostgres(connection, action, operation);
+    },
+    table: (name) => `${quoted}.${name}`,
+    json: (action, value) => {
+      try {
+        return toStoredJson(value);
+      } catch (error) {
+        throw failure(action, (error as Error).message, error);
+      }
+    },
+    failure,
+  };
+}

@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import type { Client, ClientConfig, Notification } from "pg";
+import { type PostgresDriver, refConnection, unrefConnection } from "./postgres-pool.ts";
+
+/**
+ * The notification channel on which a schema's judge cache says that a key's answer landed or
+ * its lease was let go (`pg_notify(channel, key)`). Channels are per database; one per schema
+ * keeps stores in different schemas apart. An identifier (at most 63 bytes), hence the hash.
+ */
+export function judgeKeyChannel(schema: string): string {
+  const hash = createHash("sha256").update(schema).digest("hex").slice(0, 12);
+  return `verdict_${schema.slice(0, 32)}_${hash}`;
+}
+
+// A notification that came before anyone waited for its key is kept this long: the waiter
+// that read the key just before it was written (its look and its wait are two steps) wakes at
+// once instead of at its timeout.
+const EARLY_NOTICE_MS = 500;
+const EARLY_NOTICE_LIMIT = 10_000;
+// After a failed start, waiters fall back to their timeout for this long before the next try.
+const RETRY_AFTER_MS = 1000;
+
+/**
+ * Waits for keys of the judge cache on one connection of its own that LISTENs on the schema's
+ * channel (started on the first wait, so only a process that waits holds one): a waiter wakes
+ * when the answer lands or the lease is let go, instead of polling. A broken connection leaves
+ * the waiters to their timeout and is opened again by the next wait. The connection never keeps
+ * the process alive; the waits' timers do.
+ */
+export class PostgresKeyListener {
+  private readonly driver: PostgresDriver;
+  private readonly config: ClientConfig;
+  private readonly channel: string;
+  private client: Client | null = null;
+  private starting = false;
+  private closed = false;
+  private retryAt = 0;
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly early = new Map<string, number>();
+
+  constructor(options: { driver: PostgresDriver; config: ClientConfig; channel: string }) {
+    this.driver = options.driver;
+    this.config = options.config;
+    this.channel = options.channel;
+  }
+
+  /**
+   * Resolves when `key` is notified, or after `timeoutMs`; rejects with the signal's reason when
+   * it aborts. Resolves at once when the listener is closed or has just started (a notification
+   * sent before it listened is lost: look again).
+   */
+  waitForKey(
+    key: string,
+    options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  ): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.closed) return Promise.resolve();
+    const notifiedAt = this.early.get(key);
+    if (notifiedAt !== undefined) {
+      this.early.delete(key);
+      if (Date.now() - notifiedAt <= EARLY_NOTICE_MS) return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const waiters = this.waiters.get(key) ?? new Set();
+      this.waiters.set(key, waiters);
+      const finish = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        waiters.delete(wake);
+        if (waiters.size === 0 && this.waiters.get(key) === waiters) this.waiters.delete(key);
+      };
+      const wake = () => {
+        finish();
+        resolve();
+      };
+      const onAbort = () => {
+        finish();
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(wake, Math.max(0, options.timeoutMs));
+      waiters.add(wake);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.start();
+    });
+  }
+
+  /** Closes the connection and wakes every waiter. Closing twice is harmless. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.wakeAll();
+    const client = this.client;
+    this.client = null;
+    if (client === null) return;
+    // Unref'd while it listened; closing must keep the process alive until it is done.
+    refConnection(client);
+    await client.end().catch(() => {});
+  }
+
+  private start(): void {
+    if (this.client !== null || this.starting || this.closed) return;
+    if (Date.now() < this.retryAt) return;
+    this.starting = true;
+    // It only listens: without TCP keepalives soon, a connection lost in silence (a dropped
+    // network) would go unnoticed, its waiters left to their timeouts until it is found out.
+    const client = new this.driver.Client({ ...this.config, keepAliveInitialDelayMillis: 10_000 });
+    const drop = () => {
+      if (this.client === client) this.client = null;
+      client.end().catch(() => {});
+    };
+    client.on("error", drop);
+    client.on("end", drop);
+    client.on("notification", (message: Notification) => {
+      if (message.channel === this.channel && message.payload !== undefined) {
+        this.notified(message.payload);
+      }
+    });
+    (async () => {
+      await client.connect();
+      unrefConnection(client);
+      await client.query(`LISTEN "${this.channel}"`);
+    })().then(
+      () => {
+        this.starting = false;
+        if (this.closed) {
+          client.end().catch(() => {});
+          return;
+        }
+        this.client = client;
+        // What was notified before LISTEN took effect is lost: every waiter looks again.
+        this.wakeAll();
+      },
+      () => {
+        this.starting = false;
+        this.retryAt = Date.now() + RETRY_AFTER_MS;
+        client.end().catch(() => {});
+      },
+    );
+  }
+
+  private notified(key: string): void {
+    const waiters = this.waiters.get(key);
+    if (waiters !== undefined) {
+      for (const wake of [...waiters]) wake();
+      return;
+    }
+    const now = Date.now();
+    this.early.delete(key);
+    this.early.set(key, now);
+    for (const [earlyKey, at] of this.early) {
+      if (now - at <= EARLY_NOTICE_MS && this.early.size <= EARLY_NOTICE_LIMIT) break;
+      this.early.delete(earlyKey);
+    }
+  }
+
+  private wakeAll(): void {
+    for (const waiters of [...this.waiters.values()]) {
+      for (const wake of [...waiters]) wake();
+    }
+  }
+}

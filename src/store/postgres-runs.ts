@@ -1,0 +1,277 @@
+import { redactSecrets } from "../secrets/redact-secrets.ts";
+import { checkOwner } from "./check-owner.ts";
+import { failureOf, type PostgresAccess, UNIQUE_VIOLATION } from "./postgres-access.ts";
+import type { PostgresStatement } from "./postgres-pool.ts";
+import { checkResultsPage } from "./results-page.ts";
+import type { StoredRun, StoredRunPart, StoreRuns, TestResultsVersion } from "./run-store.ts";
+import {
+  numberOrNull,
+  type StoreRow,
+  toStoredRun,
+  toStoredRunPart,
+  toStoredTestResult,
+} from "./stored-rows.ts";
+
+const RUN_COLUMNS =
+  "id, identifier, status, started_at, ended_at, config, summary, owner_pid, owner_hostname, heartbeat_at, shard_count";
+const PART_COLUMNS =
+  "shard, status, started_at, ended_at, summary, owner_pid, owner_hostname, heartbeat_at";
+
+/**
+ * The statement that writes a shard's part (replacing the part of the same shard), written only
+ * `where` a condition holds, whose parameters follow the part's nine as `extra`.
+ */
+export function partStatement(options: {
+  access: PostgresAccess;
+  action: string;
+  runId: string;
+  part: StoredRunPart;
+  where?: string;
+  extra?: ReadonlyArray<string | number | null>;
+}): PostgresStatement {
+  const { access, action, runId, part } = options;
+  return {
+    text: `INSERT INTO ${access.table("run_parts")} (run_id, ${PART_COLUMNS})
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 ${options.where ?? ""}
+           ON CONFLICT (run_id, shard) DO UPDATE SET
+             status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at,
+             summary = excluded.summary, owner_pid = excluded.owner_pid,
+             owner_hostname = excluded.owner_hostname, heartbeat_at = excluded.heartbeat_at`,
+    values: [
+      runId,
+      part.shard,
+      part.status,
+      part.startedAt,
+      part.endedAt,
+      part.summary === null ? null : access.json(action, part.summary),
+      part.owner?.pid ?? null,
+      part.owner?.hostname ?? null,
+      part.owner?.heartbeatAt ?? null,
+      ...(options.extra ?? []),
+    ],
+  };
+}
+
+function checkLimit(access: PostgresAccess, action: string, limit: number | undefined): void {
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+    throw access.failure(action, "limit must be a non-negative integer");
+  }
+}
+
+/** The runs of the PostgreSQL store and their versioned test results. */
+export function createPostgresRuns(access: PostgresAccess): StoreRuns {
+  const runs = access.table("runs");
+  const testResults = access.table("test_results");
+
+  async function partsOf(runIds: readonly string[]): Promise<Map<string, StoredRunPart[]>> {
+    const parts = new Map<string, StoredRunPart[]>();
+    if (runIds.length === 0) return parts;
+    const [found] = await access.run([
+      {
+        text: `SELECT run_id, ${PART_COLUMNS} FROM ${access.table("run_parts")}
+               WHERE run_id = ANY($1) ORDER BY run_id, shard`,
+        values: [runIds],
+      },
+    ]);
+    for (const row of found?.rows ?? []) {
+      const runId = String(row.run_id);
+      parts.set(runId, [...(parts.get(runId) ?? []), toStoredRunPart(row)]);
+    }
+    return parts;
+  }
+
+  /** Runs from their rows, with the parts of the sharded ones. */
+  async function toRuns(rows: readonly StoreRow[]): Promise<StoredRun[]> {
+    const sharded = rows.filter((row) => row.shard_count !== null).map((row) => String(row.id));
+    const parts = await partsOf(sharded);
+    return rows.map((row) => toStoredRun(row, (runId) => parts.get(runId) ?? []));
+  }
+
+  return {
+    startRun: async (run) => {
+      const action = `start run "${run.id}"`;
+      const statements: PostgresStatement[] = [
+        {
+          text: `INSERT INTO ${runs} (${RUN_COLUMNS})
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          values: [
+            run.id,
+            run.identifier,
+            run.status,
+            run.startedAt,
+            run.endedAt,
+            access.json(action, redactSecrets(run.config)),
+            run.summary === null ? null : access.json(action, run.summary),
+            run.owner?.pid ?? null,
+            run.owner?.hostname ?? null,
+            run.owner?.heartbeatAt ?? null,
+            run.shards?.count ?? null,
+          ],
+        },
+        ...(run.shards?.parts ?? []).map((part) =>
+          partStatement({ access, action, runId: run.id, part }),
+        ),
+      ];
+      await access.use(action, async () => {
+        try {
+          await access.run(statements, { atomic: true });
+        } catch (error) {
+          const { code, statement } = failureOf(error);
+          if (code !== UNIQUE_VIOLATION || statement !== 0) throw error;
+          throw access.failure(
+            action,
+            "a run with this id already exists: resume it with reopenRun, or choose another id",
+          );
+        }
+      });
+    },
+
+    reopenRun: async (runId) => {
+      const action = `reopen run "${runId}"`;
+      const [changed] = await access.use(action, () =>
+        access.run([
+          {
+            text: `UPDATE ${runs} SET status = 'running', ended_at = NULL, summary = NULL WHERE id = $1`,
+            values: [runId],
+          },
+        ]),
+      );
+      if (changed?.rowCount === 0) throw access.failure(action, "there is no run with this id");
+    },
+
+    heartbeatRun: async ({ runId, owner }) => {
+      const action = `record a heartbeat of run "${runId}"`;
+      const problem = checkOwner(owner);
+      if (problem !== null) throw access.failure(action, problem);
+      const [changed] = await access.use(action, () =>
+        access.run([
+          {
+            text: `UPDATE ${runs} SET owner_pid = $1, owner_hostname = $2, heartbeat_at = $3 WHERE id = $4`,
+            values: [owner.pid, owner.hostname, owner.heartbeatAt, runId],
+          },
+        ]),
+      );
+      if (changed?.rowCount === 0) throw access.failure(action, "there is no run with this id");
+    },
+
+    saveTestResult: async (runId, stored) => {
+      const index = stored.result.index;
+      const action = `save test result ${index} of run "${runId}"`;
+      if (!Number.isSafeInteger(index) || index < 0) {
+        throw access.failure(action, "result.index must be a non-negative integer");
+      }
+      const result = access.json(action, stored.result);
+      const [saved] = await access.use(action, () =>
+        access.run([
+          {
+            // The save takes the run's next version under the run row's lock (one statement,
+            // one transaction), so versions commit in the order they are given.
+            text: `WITH bumped AS (
+                     UPDATE ${runs} SET results_version = results_version + 1
+                     WHERE id = $1 RETURNING results_version
+                   )
+                   INSERT INTO ${testResults} (run_id, idx, fingerprint, success, result, version)
+                   SELECT $1, $2, $3, $4, $5, results_version FROM bumped
+                   ON CONFLICT (run_id, idx) DO UPDATE SET
+                     fingerprint = excluded.fingerprint, success = excluded.success,
+                     result = excluded.result, version = excluded.version`,
+            values: [runId, index, stored.fingerprint, stored.result.success, result],
+          },
+        ]),
+      );
+      if (saved?.rowCount === 0) {
+        throw access.failure(action, "there is no run with this id: call startRun first");
+      }
+    },
+
+    finishRun: async (options) => {
+      const action = `finish run "${options.runId}"`;
+      const summary = access.json(action, options.summary);
+      const [changed] = await access.use(action, () =>
+        access.run([
+          {
+            text: `UPDATE ${runs} SET status = $1, ended_at = $2, summary = $3 WHERE id = $4`,
+            values: [options.status, options.endedAt, summary, options.runId],
+          },
+        ]),
+      );
+      if (changed?.rowCount === 0) throw access.failure(action, "there is no run with this id");
+    },
+
+    getRun: (idOrIdentifier) =>
+      access.use(`read run "${idOrIdentifier}"`, async () => {
+        const [found] = await access.run([
+          {
+            text: `SELECT * FROM (
+                     (SELECT ${RUN_COLUMNS}, 0 AS rank FROM ${runs} WHERE id = $1)
+                     UNION ALL
+                     (SELECT ${RUN_COLUMNS}, 1 AS rank FROM ${runs} WHERE identifier = $1
+                      ORDER BY started_at DESC, seq DESC LIMIT 1)
+                   ) AS matches ORDER BY rank LIMIT 1`,
+            values: [idOrIdentifier],
+          },
+        ]);
+        const [run] = await toRuns(found?.rows ?? []);
+        return run ?? null;
+      }),
+
+    getTestResults: async (runId, options = {}) => {
+      const action = `read the test results of run "${runId}"`;
+      const page = checkResultsPage(options);
+      if (typeof page === "string") throw access.failure(action, page);
+      const values: Array<string | number> = [runId];
+      const conditions = ["run_id = $1"];
+      if (options.changedAfter !== undefined) {
+        values.push(options.changedAfter);
+        conditions.push(`version > $${values.length}`);
+      }
+      let pageClause = "";
+      if (page !== null) {
+        values.push(page.afterIndex, page.limit);
+        conditions.push(`idx > $${values.length - 1}`);
+        pageClause = `LIMIT $${values.length}`;
+      }
+      return access.use(action, async () => {
+        const [found] = await access.run([
+          {
+            text: `SELECT fingerprint, result FROM ${testResults}
+                   WHERE ${conditions.join(" AND ")} ORDER BY idx ${pageClause}`,
+            values,
+          },
+        ]);
+        return (found?.rows ?? []).map(toStoredTestResult);
+      });
+    },
+
+    getTestResultsVersion: (runId) =>
+      access.use(`read the results version of run "${runId}"`, async () => {
+        const [found] = await access.run([
+          {
+            text: `SELECT (SELECT count(*) FROM ${testResults} WHERE run_id = $1) AS count,
+                          (SELECT results_version FROM ${runs} WHERE id = $1) AS version`,
+            values: [runId],
+          },
+        ]);
+        const row = found?.rows[0] ?? {};
+        const version: TestResultsVersion = {
+          count: numberOrNull(row, "count") ?? 0,
+          version: numberOrNull(row, "version") ?? 0,
+        };
+        return version;
+      }),
+
+    listRuns: async (options = {}) => {
+      const { limit } = options;
+      checkLimit(access, "list runs", limit);
+      return access.use("list runs", async () => {
+        const [found] = await access.run([
+          {
+            text: `SELECT ${RUN_COLUMNS} FROM ${runs} ORDER BY started_at DESC, seq DESC LIMIT $1`,
+            values: [limit ?? null],
+          },
+        ]);
+        return toRuns(found?.rows ?? []);
+      });
+    },
+  };
+}

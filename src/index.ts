@@ -195,6 +195,8 @@ export {
   SqliteRunStore,
   type SqliteRunStoreOptions,
 } from "./store/sqlite-run-store.ts";
+// Secrets: the masking every store and report applies (for stores of your own)
+export { redactSecrets, redactSecretText } from "./secrets/redact-secrets.ts";
 // Test cases and images
 export { Golden, type GoldenFields } from "./test-case/golden.ts";
 export {

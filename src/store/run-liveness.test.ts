@@ -5,7 +5,7 @@ import {
   runLiveness,
   STALE_AFTER_MS,
 } from "./run-liveness.ts";
-import { makeRunOwner, makeStoredRun, makeSummary } from "./run-store-contract.ts";
+import { makeRunOwner, makeStoredRun, makeSummary } from "../testing/store-contract.ts";
 
 const heartbeatAt = "2025-01-01T10:00:30.000Z";
 const now = (secondsAfterHeartbeat: number) =>

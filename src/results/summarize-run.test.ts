@@ -150,6 +150,21 @@ describe("RunTally", () => {
     );
   });
 
+  it("draws its intervals from the scores in index order, whatever order the cases finished in", () => {
+    const results = Array.from({ length: 40 }, (_, index) =>
+      testResult({ index, metricsData: [metricData({ score: ((index * 7) % 40) / 40 })] }),
+    );
+    const tally = new RunTally();
+    for (const result of [...results].reverse()) tally.add(result);
+    const options = { status: "completed" as const, spending, durationMs: 1 };
+    const expected = summarizeRun({ ...options, testResults: results });
+    expect(expected.metrics[0]?.meanScoreInterval).not.toEqual(
+      summarizeRun({ ...options, testResults: [...results].reverse() }).metrics[0]
+        ?.meanScoreInterval,
+    );
+    expect(tally.summarize(options)).toEqual(expected);
+  });
+
   it("keeps the order of a list with repeated indices when told to count cases as added", () => {
     const first = repeatedCase({ index: 0, passes: [true, false, true, true] });
     const second = {

@@ -11,6 +11,7 @@ import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { RunnerEvent } from "../results/runner-events.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
+import { readTestResults } from "../store/read-test-results.ts";
 import { MockJudge } from "../testing/mock-judge.ts";
 import { evaluate } from "./evaluate.ts";
 import { JudgeScheduler } from "./scheduler.ts";
@@ -51,6 +52,52 @@ describe("evaluate", () => {
     expect(result.summary.judges).toEqual(["mock-judge"]);
     expect(toxicity.score).toBeNull();
     expect(toxicity.judgeCalls).toBe(0);
+  });
+
+  it("keeps only the summary with keepResults: false, the results going to the store and reporters", async () => {
+    const testCases = Array.from({ length: 12 }, (_, index) => ({
+      name: `case-${index}`,
+      input: "q",
+      actualOutput: index % 3 === 0 ? `nasty output ${index}` : `fine output ${index}`,
+    }));
+    const run = async (keepResults: boolean) => {
+      const store = new MemoryRunStore();
+      const finished: number[] = [];
+      const result = await evaluate({
+        testCases,
+        metrics: [
+          new ToxicityMetric({ model: new MockJudge({ answers: answer, latencyMs: 1 }) }),
+          new BiasMetric({ model: new MockJudge({ answers: answer }) }),
+        ],
+        store,
+        keepResults,
+        maxConcurrent: 4,
+        onProgress: (event) => {
+          if (event.type === "test-case-end") finished.push(event.result.index);
+        },
+        ...quiet,
+      });
+      const stored = [];
+      for await (const entry of readTestResults(store, result.testRunId, { pageSize: 5 })) {
+        stored.push(entry.result);
+      }
+      return { result, stored, finished };
+    };
+    const kept = await run(true);
+    const summaryOnly = await run(false);
+    expect(summaryOnly.result.testResults).toEqual([]);
+    const { durationMs: _one, ...keptSummary } = kept.result.summary;
+    const { durationMs: _two, ...onlySummary } = summaryOnly.result.summary;
+    expect(onlySummary).toEqual(keptSummary);
+    expect(summaryOnly.result.summary.testCases).toMatchObject({ total: 12, unscored: 0 });
+    expect(summaryOnly.result.summary.metrics.map((metric) => metric.name)).toEqual([
+      "Toxicity",
+      "Bias",
+    ]);
+    expect(summaryOnly.stored.map((result) => result.name)).toEqual(
+      testCases.map((testCase) => testCase.name),
+    );
+    expect(summaryOnly.finished.toSorted((a, b) => a - b)).toEqual(testCases.map((_, i) => i));
   });
 
   it("keeps each metric's steps as data and every judge call, paid or from the cache", async () => {

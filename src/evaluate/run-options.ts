@@ -1,10 +1,10 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type { RetryPolicy } from "../judge/retry-policy.ts";
 import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
+import type { StoreOption } from "../store/open-store.ts";
 import { parseShard } from "../store/run-shards.ts";
 import { type BatchOptions, resolveBatchOptions } from "./batch-options.ts";
 import type { DisplayOption } from "./default-reporters.ts";
-import type { StoreOption } from "../store/open-store.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
 
 /** What every run shares, whatever it scores: the options of evaluate() but its cases and metrics. */
@@ -53,6 +53,14 @@ export interface RunOptions {
    * SQLite store.
    */
   store?: StoreOption;
+  /**
+   * What the returned result keeps: `true`, every test result; `false`, the summary only
+   * (`testResults` is empty), so that the run's memory does not grow with its cases — for runs
+   * of tens of thousands of cases. The results still go to the store and the reporters as each
+   * case finishes: read them back with `readTestResults(store, result.testRunId)`.
+   * @default true
+   */
+  keepResults?: boolean;
   /** Called with every runner event. */
   onProgress?: (event: RunnerEvent) => void;
   /** More consumers of runner events. */

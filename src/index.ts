@@ -155,6 +155,8 @@ export type {
   TestCaseRecord,
   TraceRecord,
 } from "./results/trace-record.ts";
+// Secrets: the masking every store and report applies (for stores of your own)
+export { redactSecrets, redactSecretText } from "./secrets/redact-secrets.ts";
 // Stores
 export { MemoryRunStore } from "./store/memory-run-store.ts";
 export {
@@ -195,8 +197,6 @@ export {
   SqliteRunStore,
   type SqliteRunStoreOptions,
 } from "./store/sqlite-run-store.ts";
-// Secrets: the masking every store and report applies (for stores of your own)
-export { redactSecrets, redactSecretText } from "./secrets/redact-secrets.ts";
 // Test cases and images
 export { Golden, type GoldenFields } from "./test-case/golden.ts";
 export {

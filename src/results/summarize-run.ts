@@ -8,7 +8,6 @@ import type {
   TestResult,
 } from "./evaluation-result.ts";
 import { usesFakeJudge } from "./fake-judge-notice.ts";
-import type { MetricData } from "./metric-data.ts";
 import { snapshotSpending } from "./spending.ts";
 import { BOOTSTRAP_RESAMPLES, bootstrapMeanInterval, wilsonInterval } from "./statistics.ts";
 

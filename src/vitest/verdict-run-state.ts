@@ -1,6 +1,7 @@
 import type { TestError } from "vitest";
 import type { TestCase, TestModule } from "vitest/node";
 import { judgeCallErrorKind } from "../errors/judge-call-error.ts";
+import { StoreError } from "../errors/store-error.ts";
 import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
 import { formatPlural } from "../report/format.ts";
@@ -14,7 +15,6 @@ import {
 } from "../results/spending.ts";
 import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
-import { StoreError } from "../errors/store-error.ts";
 import type { Store } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
@@ -144,13 +144,11 @@ export class RunState {
 
   // Store writes begin once the stored run has started, and the end waits for them.
   private track(write: () => Promise<void>): void {
-    const tracked = this.started
-      .then(write)
-      .catch((error: unknown) => {
-        (this.options.stderr ?? process.stderr).write(
-          `${redactSecretText(`Warning: ${(error as Error).message}`)}\n`,
-        );
-      });
+    const tracked = this.started.then(write).catch((error: unknown) => {
+      (this.options.stderr ?? process.stderr).write(
+        `${redactSecretText(`Warning: ${(error as Error).message}`)}\n`,
+      );
+    });
     this.writes.add(tracked);
     void tracked.finally(() => this.writes.delete(tracked));
   }

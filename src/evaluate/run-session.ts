@@ -2,8 +2,9 @@ import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import type { MetricRunResult } from "../metrics/base-metric.ts";
-import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
+import { decideRunStatus } from "../results/run-status.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
 import { RunTally } from "../results/summarize-run.ts";
 import { formatShard, parseShard } from "../store/run-shards.ts";
@@ -289,13 +290,11 @@ async function summariseSession(run: OpenSession): Promise<EvaluationResult> {
   }
   const fatal = run.fatal.error;
   const stopError = scheduler.stoppedBy;
-  const status: RunStatus = fatal
-    ? "failed"
-    : stopError instanceof JudgeCallError
-      ? "quota-exhausted"
-      : run.controller.signal.aborted
-        ? "interrupted"
-        : "completed";
+  const status = decideRunStatus({
+    failed: fatal !== null,
+    quotaExhausted: stopError instanceof JudgeCallError,
+    interrupted: run.controller.signal.aborted,
+  });
   const total = run.indices.length;
   const finished = `${finishedCount}/${total} test cases finished and stored.`;
   const resumeHint = `Resume with evaluate({ identifier: "${plan.options.identifier ?? recorder.runId}", resume: true, … }).`;

@@ -6,6 +6,7 @@ import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
 import { formatPlural } from "../report/format.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import { decideRunStatus } from "../results/run-status.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import {
   addSpending,
@@ -250,13 +251,11 @@ export class RunState {
     outcome: TestRunOutcome;
   }> {
     const testResults = [...this.results.values()].sort((a, b) => a.index - b.index);
-    const status: RunStatus = options.interrupted
-      ? "interrupted"
-      : this.quotaExhausted
-        ? "quota-exhausted"
-        : this.configErrors.size > 0 || this.loadErrors.length > 0
-          ? "failed"
-          : "completed";
+    const status = decideRunStatus({
+      failed: this.configErrors.size > 0 || this.loadErrors.length > 0,
+      quotaExhausted: this.quotaExhausted,
+      interrupted: options.interrupted,
+    });
     if (options.interrupted) {
       // Cases cut short by the interruption did not fail: the run just ended before them.
       for (const [message, count] of this.cancelled) {

@@ -1,29 +1,37 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { calibrate } from "../../src/calibrate/calibrate.ts";
+import { evaluate } from "../../src/evaluate/evaluate.ts";
+import {
+  RUN_OPTION_NAMES,
+  type RunOptions,
+  SCHEDULER_OPTION_NAMES,
+} from "../../src/evaluate/run-options.ts";
+import type { RunPlan } from "../../src/evaluate/run-session.ts";
+import { JudgeScheduler } from "../../src/evaluate/scheduler.ts";
+import { evaluateCheckpoints } from "../../src/finetune/evaluate-checkpoints.ts";
+import { createEvaluationCallback } from "../../src/finetune/evaluation-callback.ts";
+import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
+import { emptySpending } from "../../src/results/spending.ts";
+import { summarizeRun } from "../../src/results/summarize-run.ts";
+import { MemoryRunStore } from "../../src/store/memory-run-store.ts";
+import {
+  type FakeOpenAIServer,
+  startFakeOpenAIServer,
+} from "../../src/testing/fake-openai-server.ts";
+import { MockJudge } from "../../src/testing/mock-judge.ts";
 import {
   answerFineTuningJudge,
   FINETUNE_GOLDENS,
   FINETUNE_JOB_ID,
   riseAndFallCheckpoints,
-} from "../../test/fixtures/finetune-job.ts";
-import { answer } from "../../test/fixtures/judge-answers.ts";
-import { calibrate } from "../calibrate/calibrate.ts";
-import { evaluateCheckpoints } from "../finetune/evaluate-checkpoints.ts";
-import { createEvaluationCallback } from "../finetune/evaluation-callback.ts";
-import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
-import { emptySpending } from "../results/spending.ts";
-import { summarizeRun } from "../results/summarize-run.ts";
-import { MemoryRunStore } from "../store/memory-run-store.ts";
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "../testing/fake-openai-server.ts";
-import { MockJudge } from "../testing/mock-judge.ts";
-import { evaluate } from "./evaluate.ts";
-import { RUN_OPTION_NAMES, type RunOptions, SCHEDULER_OPTION_NAMES } from "./run-options.ts";
-import type { RunPlan } from "./run-session.ts";
-import { JudgeScheduler } from "./scheduler.ts";
+} from "../fixtures/finetune-job.ts";
+import { answer } from "../fixtures/judge-answers.ts";
 
-// The engine's entry: every front-end ends here. Mocked to keep the options it was given.
+// The engine's entry: every front-end ends here. Mocked to keep the options it was given
+// (here, not beside the code: unit tests share workers and may not mock modules).
 const received: RunOptions[] = [];
-vi.mock("./run-session.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("./run-session.ts")>();
+vi.mock("../../src/evaluate/run-session.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/evaluate/run-session.ts")>();
   return {
     ...original,
     runSession: async (plan: RunPlan) => {

@@ -58,6 +58,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "makeStoredTestResult",
     "makeSummary",
   ],
+  "verdict/testing/metric-contract": ["describeMetricContract", "opinionMetricContract"],
   "verdict/vitest": ["VerdictReporter", "assertTest", "toPass"],
 };
 
@@ -65,6 +66,7 @@ const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   verdict: () => import("./index.ts"),
   "verdict/testing": () => import("./testing/index.ts"),
   "verdict/testing/store-contract": () => import("./testing/store-contract.ts"),
+  "verdict/testing/metric-contract": () => import("./testing/metric-contract.ts"),
   "verdict/vitest": () => import("./vitest/index.ts"),
 };
 

@@ -72,9 +72,9 @@ export const STORE_FILE_NAME = "verdict.db";
  * key values and key patterns), so API keys never reach the file or its WAL.
  * @example
  * const store = SqliteRunStore.open(); // .verdict/verdict.db, or $VERDICT_HOME/verdict.db
- * const run = store.getRun("nightly");
- * const answer = store.judgeCache.get(key);
- * store.close();
+ * const run = await store.runs.getRun("nightly");
+ * const answer = await store.judgeCache.get(key);
+ * await store.close();
  */
 export class SqliteRunStore implements Store, StoreRuns, StoreShards, StoreCalibrations {
   /** The database file. */

@@ -18,10 +18,9 @@ import {
   BiasMetric,
   type EvaluationResult,
   evaluate,
-  MemoryRunStore,
-  SqliteRunStore,
   ToxicityMetric,
 } from "verdict";
+import { MemoryRunStore, SqliteRunStore } from "verdict/stores";
 import { type FakeOpenAIServer, startFakeOpenAIServer } from "verdict/testing";
 import { generateCases } from "./bench-cases.ts";
 import { type FaultFigures, renderFaultFigures } from "./fault-figures.ts";

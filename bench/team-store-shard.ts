@@ -12,10 +12,9 @@ import {
   BiasMetric,
   evaluate,
   type LLMTestCaseFields,
-  PostgresRunStore,
-  SqliteRunStore,
   ToxicityMetric,
 } from "verdict";
+import { PostgresRunStore, SqliteRunStore } from "verdict/stores";
 import type { JudgeLeases, Store } from "../src/store/run-store.ts";
 import { generateCases } from "./bench-cases.ts";
 

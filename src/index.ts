@@ -1,19 +1,18 @@
 /**
  * verdict: LLM-as-a-judge evaluation for TypeScript.
  *
- * The public API (SPEC §2) and the extension points a user needs: metric templates and
- * `BaseMetric` for new metrics, `createJudge` and the `JudgeModel` contract, the run stores,
- * the reporters, and the types of everything evaluate() returns. Everything else is internal;
- * `src/api.test.ts` lists these exports and fails on an unplanned addition.
+ * The core (SPEC §2): metrics, their templates and `BaseMetric` for new ones, test cases,
+ * `evaluate`, `createJudge` and the `JudgeModel` contract, errors, tracing, and the types of
+ * everything evaluate() returns — what a script that scores cases loads, and no more. The rest
+ * has entry points of its own, loaded only by who imports them: `verdict/stores`,
+ * `verdict/reporters`, `verdict/calibrate`, `verdict/finetune` (and `verdict/testing`,
+ * `verdict/vitest`). `src/api.test.ts` lists every entry point's exports and fails on an
+ * unplanned addition.
  * @packageDocumentation
  */
 
-// Calibration: agreement of a metric with human labels
-export {
-  type CalibrateOptions,
-  type CalibrationMetricName,
-  calibrate,
-} from "./calibrate/calibrate.ts";
+// Calibration (calibrate() is in "verdict/calibrate")
+export type { CalibrateOptions, CalibrationMetricName } from "./calibrate/calibrate.ts";
 export { DatasetFileError } from "./dataset/dataset-file-error.ts";
 // Datasets
 export type { DatasetFormat } from "./dataset/dataset-format.ts";
@@ -43,20 +42,15 @@ export { type EvaluateOptions, evaluate } from "./evaluate/evaluate.ts";
 export type { ComponentEvaluateOptions } from "./evaluate/evaluate-components.ts";
 export type { RunOptions } from "./evaluate/run-options.ts";
 export type { CacheMode } from "./evaluate/scheduler.ts";
-// Fine-tuning: every checkpoint of a provider's job, every epoch of a training loop
+// Fine-tuning (evaluateCheckpoints and createEvaluationCallback are in "verdict/finetune")
 export type { BestCheckpoint, CheckpointEvaluation } from "./finetune/best-checkpoint.ts";
 export type { CheckpointMetadata } from "./finetune/checkpoint-runs.ts";
-export {
-  type CheckpointsOutcome,
-  type CheckpointsResult,
-  evaluateCheckpoints,
-} from "./finetune/evaluate-checkpoints.ts";
+export type { CheckpointsOutcome, CheckpointsResult } from "./finetune/evaluate-checkpoints.ts";
 export type { EvaluateCheckpointsOptions } from "./finetune/evaluate-checkpoints-options.ts";
-export {
-  createEvaluationCallback,
-  type EpochEvaluation,
-  type EvaluationCallback,
-  type EvaluationCallbackOptions,
+export type {
+  EpochEvaluation,
+  EvaluationCallback,
+  EvaluationCallbackOptions,
 } from "./finetune/evaluation-callback.ts";
 export type {
   FineTuningCheckpoint,
@@ -101,22 +95,16 @@ export {
 export * from "./metrics/bias/index.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
 export * from "./metrics/toxicity/index.ts";
-// Reporters
-export { type ConsoleReporterOptions, createConsoleReporter } from "./report/console-report.ts";
-export { createHtmlReporter, type HtmlReporterOptions } from "./report/html-report.ts";
-export {
-  createJsonReporter,
-  type JsonReporterOptions,
-  type ParseJsonReportOptions,
-  parseJsonReport,
-  type RenderJsonReportOptions,
-  renderJsonReport,
+// Reporters: their options (the reporters are in "verdict/reporters")
+export type { ConsoleReporterOptions } from "./report/console-report.ts";
+export type { HtmlReporterOptions } from "./report/html-report.ts";
+export type {
+  JsonReporterOptions,
+  ParseJsonReportOptions,
+  RenderJsonReportOptions,
 } from "./report/json-report.ts";
-export { createJUnitReporter, type JUnitReporterOptions } from "./report/junit-report.ts";
-export {
-  createProgressReporter,
-  type ProgressReporterOptions,
-} from "./report/progress-reporter.ts";
+export type { JUnitReporterOptions } from "./report/junit-report.ts";
+export type { ProgressReporterOptions } from "./report/progress-reporter.ts";
 // Results
 export type {
   CalibrationData,
@@ -157,19 +145,9 @@ export type {
 } from "./results/trace-record.ts";
 // Secrets: the masking every store and report applies (for stores of your own)
 export { redactSecrets, redactSecretText } from "./secrets/redact-secrets.ts";
-// Stores
-export { MemoryRunStore } from "./store/memory-run-store.ts";
-export {
-  type OpenedStore,
-  type OpenStoreOptions,
-  openStore,
-  type StoreOption,
-} from "./store/open-store.ts";
-export {
-  PostgresRunStore,
-  type PostgresRunStoreOptions,
-} from "./store/postgres-run-store.ts";
-export { readTestResults } from "./store/read-test-results.ts";
+// Stores: their types (the stores, openStore and readTestResults are in "verdict/stores")
+export type { OpenedStore, OpenStoreOptions, StoreOption } from "./store/open-store.ts";
+export type { PostgresRunStoreOptions } from "./store/postgres-run-store.ts";
 export type {
   CachedJudgeAnswer,
   FinishRunOptions,
@@ -192,11 +170,7 @@ export type {
   StoreShards,
   TestResultsVersion,
 } from "./store/run-store.ts";
-export {
-  type OpenSqliteRunStoreOptions,
-  SqliteRunStore,
-  type SqliteRunStoreOptions,
-} from "./store/sqlite-run-store.ts";
+export type { OpenSqliteRunStoreOptions, SqliteRunStoreOptions } from "./store/sqlite-run-store.ts";
 // Test cases and images
 export { Golden, type GoldenFields } from "./test-case/golden.ts";
 export {

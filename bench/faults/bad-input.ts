@@ -7,14 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  AnswerRelevancyMetric,
-  EvaluationDataset,
-  evaluate,
-  image,
-  MemoryRunStore,
-  ToxicityMetric,
-} from "verdict";
+import { AnswerRelevancyMetric, EvaluationDataset, evaluate, image, ToxicityMetric } from "verdict";
+import { MemoryRunStore } from "verdict/stores";
 import { MockJudge } from "verdict/testing";
 import {
   BAD_CASES,

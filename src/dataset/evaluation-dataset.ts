@@ -4,9 +4,11 @@ import {
   type LLMTestCaseFields,
   toTestCase,
 } from "../test-case/llm-test-case.ts";
-import { type BuildTestCasesOptions, buildTestCases } from "./build-test-cases.ts";
-import { type ReadGoldensOptions, readGoldens } from "./read-goldens.ts";
-import { type WriteGoldensOptions, writeGoldens } from "./write-goldens.ts";
+// Types only: the readers, writers and the application runner (and the CSV library) load
+// when a dataset first reads, writes or runs, not with `import "verdict"`.
+import type { BuildTestCasesOptions } from "./build-test-cases.ts";
+import type { ReadGoldensOptions } from "./read-goldens.ts";
+import type { WriteGoldensOptions } from "./write-goldens.ts";
 
 /** Options of the {@link EvaluationDataset} constructor. */
 export interface EvaluationDatasetOptions {
@@ -86,6 +88,7 @@ export class EvaluationDataset {
    * await dataset.addGoldensFromFile({ path: "extra.jsonl" });
    */
   async addGoldensFromFile(options: ReadGoldensOptions): Promise<Golden[]> {
+    const { readGoldens } = await import("./read-goldens.ts");
     const goldens = await readGoldens(options);
     this.#goldens.push(...goldens);
     return goldens;
@@ -99,6 +102,7 @@ export class EvaluationDataset {
    * await dataset.save({ path: "goldens.jsonl" });
    */
   async save(options: WriteGoldensOptions): Promise<void> {
+    const { writeGoldens } = await import("./write-goldens.ts");
     await writeGoldens({ ...options, goldens: this.#goldens });
   }
 
@@ -118,6 +122,7 @@ export class EvaluationDataset {
    * });
    */
   async toTestCases(options: ToTestCasesOptions): Promise<LLMTestCase[]> {
+    const { buildTestCases } = await import("./build-test-cases.ts");
     return buildTestCases({ ...options, goldens: this.#goldens });
   }
 }

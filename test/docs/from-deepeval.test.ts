@@ -60,6 +60,10 @@ function typeCheckBlocks(blocks: Array<{ line: number; code: string }>): string 
           noEmit: true,
           paths: {
             verdict: [join(projectRoot, "src/index.ts")],
+            "verdict/stores": [join(projectRoot, "src/store/index.ts")],
+            "verdict/reporters": [join(projectRoot, "src/report/index.ts")],
+            "verdict/calibrate": [join(projectRoot, "src/calibrate/index.ts")],
+            "verdict/finetune": [join(projectRoot, "src/finetune/index.ts")],
             "verdict/testing": [join(projectRoot, "src/testing/index.ts")],
             "verdict/vitest": [join(projectRoot, "src/vitest/index.ts")],
           },
@@ -110,6 +114,10 @@ describe(PAGE, () => {
   it("imports only names the entry points export (checked at run time too)", async () => {
     const entryPoints: Record<string, Record<string, unknown>> = {
       verdict: await import("../../src/index.ts"),
+      "verdict/stores": await import("../../src/store/index.ts"),
+      "verdict/reporters": await import("../../src/report/index.ts"),
+      "verdict/calibrate": await import("../../src/calibrate/index.ts"),
+      "verdict/finetune": await import("../../src/finetune/index.ts"),
       "verdict/vitest": await import("../../src/vitest/index.ts"),
       "verdict/testing": await import("../../src/testing/index.ts"),
     };

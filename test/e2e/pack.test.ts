@@ -109,6 +109,7 @@ const EVALUATE_BODY = `
       success: metric.success,
       judgeRequests: server.requests.length,
       sameModule,
+      entryPoints,
     }));
   } finally {
     await server.close();
@@ -119,6 +120,13 @@ const ESM_SCRIPT = `import { evaluate, LLMTestCase, ToxicityMetric } from "verdi
 import { reply, startFakeOpenAIServer } from "verdict/testing";
 
 const sameModule = (await import("verdict")).evaluate === evaluate;
+// Every entry point of the package resolves and gives what it names.
+const entryPoints = [
+  typeof (await import("verdict/stores")).openStore,
+  typeof (await import("verdict/reporters")).createJsonReporter,
+  typeof (await import("verdict/calibrate")).calibrate,
+  typeof (await import("verdict/finetune")).evaluateCheckpoints,
+].every((kind) => kind === "function");
 ${EVALUATE_BODY}`;
 
 // CommonJS: require() of the ESM package (Node >= 22.12), and import() of the same module.
@@ -127,6 +135,12 @@ const { reply, startFakeOpenAIServer } = require("verdict/testing");
 
 async function main() {
   const sameModule = (await import("verdict")).evaluate === evaluate;
+  const entryPoints = [
+    typeof require("verdict/stores").MemoryRunStore,
+    typeof require("verdict/reporters").createJUnitReporter,
+    typeof require("verdict/calibrate").calibrate,
+    typeof require("verdict/finetune").createEvaluationCallback,
+  ].every((kind) => kind === "function");
   ${EVALUATE_BODY}
 }
 main().catch((error) => {
@@ -273,6 +287,7 @@ describe.concurrent.each(["esm", "commonjs"] as const)("installed in a %s projec
         success: true,
         judgeRequests: 2,
         sameModule: true,
+        entryPoints: true,
       });
     },
     RUN_TIMEOUT_MS,

@@ -89,16 +89,17 @@ export async function evaluateComponents(
   const judges = new JudgeResolver(options.env ?? process.env);
   await judges.resolve(traceMetrics);
   const described = judges.describe(traceMetrics);
-  const fingerprints = goldens.map(({ testCase: golden }) =>
-    golden === null
+  const fingerprintOf = (index: number) => {
+    const golden = goldens[index]?.testCase ?? null;
+    return golden === null
       ? `invalid:${randomUUID()}`
       : createHash("sha256")
           .update("component-run\n")
           .update(
             fingerprintTestCase({ testCase: golden.toTestCase(), metrics: described, repeat }),
           )
-          .digest("hex"),
-  );
+          .digest("hex");
+  };
   // Whether a finished case had a metric to score (or an errored trace to say why not).
   let scored = false;
   const scoreGolden = async (index: number, session: RunSession) => {
@@ -147,7 +148,7 @@ export async function evaluateComponents(
     options,
     startedAt,
     total: goldens.length,
-    fingerprints,
+    fingerprintOf,
     metricNames: traceMetrics.map((metric) => metric.name),
     config: {
       mode: "components",

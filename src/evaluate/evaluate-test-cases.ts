@@ -39,12 +39,13 @@ export async function evaluateTestCases(options: EvaluateOptions): Promise<Evalu
     options,
     startedAt,
     total: checked.length,
-    fingerprints: checked.map(({ testCase }) =>
+    fingerprintOf: (index) => {
+      const testCase = checked[index]?.testCase ?? null;
       // An invalid case is checked again on every run, never reused from a stored one.
-      testCase === null
+      return testCase === null
         ? `invalid:${randomUUID()}`
-        : fingerprintTestCase({ testCase, metrics: described, repeat }),
-    ),
+        : fingerprintTestCase({ testCase, metrics: described, repeat });
+    },
     metricNames: metrics.map((metric) => metric.name),
     config: {
       metrics: described,

@@ -185,7 +185,11 @@ describe("RunRecorder", () => {
 
     const { events, reporter } = recording();
     const second = (await open({ store, resume: true, reporters: [reporter] })).recorder;
-    const reused = await second.start({ config: {}, fingerprints: ["a", "b-changed", "c"] });
+    const changed = ["a", "b-changed", "c"];
+    const reused = await second.start({
+      config: {},
+      fingerprintOf: (index) => changed[index] ?? "",
+    });
     expect(second.runId).toBe(first.runId);
     expect([...reused.keys()]).toEqual([0]);
     const saved: string[] = [];

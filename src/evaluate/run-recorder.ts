@@ -185,7 +185,7 @@ export class RunRecorder {
    */
   async start(options: {
     config: Record<string, unknown>;
-    fingerprints?: readonly string[];
+    fingerprintOf?: (index: number) => string;
     indices?: ReadonlySet<number>;
   }): Promise<Map<number, TestResult>> {
     // Secret variables set just before the run are masked in all it writes.

@@ -45,7 +45,7 @@ export interface RunPlan {
   /** Cases in the run. */
   total: number;
   /** One per case: what a resumed run compares to reuse a stored result. */
-  fingerprints: readonly string[];
+  fingerprintOf: (index: number) => string;
   /** Metric names announced at the start. */
   metricNames: string[];
   /** The run's configuration, stored with it. */
@@ -158,7 +158,7 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
       });
     reused = await recorder.start({
       config: shard === null ? plan.config : { ...plan.config, shard: formatShard(shard) },
-      fingerprints: plan.fingerprints,
+      fingerprintOf: plan.fingerprintOf,
       ...(shard === null ? {} : { indices: new Set(indices) }),
     });
   } catch (error) {
@@ -242,7 +242,7 @@ function createSession(run: OpenSession): RunSession {
       if (run.results !== null) run.results[result.index] = result;
       await recorder.recordCase({
         result,
-        fingerprint: plan.fingerprints[result.index] as string,
+        fingerprint: plan.fingerprintOf(result.index),
         spent: { judgeCalls: scheduler.stats.judgeCalls, costUsd: scheduler.stats.costUsd },
       });
     },

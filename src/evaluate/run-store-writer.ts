@@ -65,7 +65,7 @@ export class RunStoreWriter {
    */
   async start(options: {
     config: Record<string, unknown>;
-    fingerprints?: readonly string[] | undefined;
+    fingerprintOf?: ((index: number) => string) | undefined;
     indices?: ReadonlySet<number> | undefined;
     owner: () => RunOwner;
   }): Promise<Map<number, TestResult>> {
@@ -85,7 +85,7 @@ export class RunStoreWriter {
       for await (const stored of readTestResults(store, runId)) {
         const index = stored.result.index;
         if (options.indices !== undefined && !options.indices.has(index)) continue;
-        if (options.fingerprints?.[index] === stored.fingerprint) reused.set(index, stored.result);
+        if (options.fingerprintOf?.(index) === stored.fingerprint) reused.set(index, stored.result);
       }
     };
     if (shard !== null && group !== null) {

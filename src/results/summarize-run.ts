@@ -73,8 +73,9 @@ interface MetricTally {
   /** Where it first appeared: the case's order key, then its place among the case's metrics. */
   firstKey: number;
   firstPlace: number;
-  /** The case's order key and the score of each scored result. */
-  scores: Array<{ key: number; score: number }>;
+  /** The case's order key and the score of each scored result, side by side (flat numbers). */
+  scoreKeys: number[];
+  scores: number[];
   count: Record<MetricStatus, number>;
 }
 
@@ -92,11 +93,9 @@ interface MetricTally {
 export class RunTally {
   private readonly order: "index" | "added";
   private readonly metrics = new Map<string, MetricTally>();
-  /** Each case's order key; a flaky case's place is its rank among them. */
-  private readonly keys: number[] = [];
-  /** Each case's index then order of adding, for the places of flaky cases. */
-  private readonly places: Array<[number, number]> = [];
-  private readonly flaky: Array<Omit<FlakyCase, "position"> & { place: [number, number] }> = [];
+  /** Each case's index, in the order added: a flaky case's place is its rank among them. */
+  private readonly indices: number[] = [];
+  private readonly flaky: Array<Omit<FlakyCase, "position"> & { sequence: number }> = [];
   private readonly judges = new Set<string>();
   private failed = 0;
   private errored = 0;
@@ -108,22 +107,20 @@ export class RunTally {
 
   /** How many results were added. */
   get count(): number {
-    return this.keys.length;
+    return this.indices.length;
   }
 
   /** Counts one finished case (each case once). */
   add(result: TestResult): void {
-    const sequence = this.keys.length;
+    const sequence = this.indices.length;
     const key = this.order === "index" ? result.index : sequence;
-    const place: [number, number] = [result.index, sequence];
-    this.keys.push(key);
-    this.places.push(place);
+    this.indices.push(result.index);
     if (result.success === false) this.failed += 1;
     if (caseStatus(result) === "errored") this.errored += 1;
     const trials = result.trials.length;
     if (trials >= 2 && result.passedTrials > 0 && result.passedTrials < trials) {
       this.flaky.push({
-        place,
+        sequence,
         name: result.name,
         passedTrials: result.passedTrials,
         trials,
@@ -142,6 +139,7 @@ export class RunTally {
           lowerIsBetter: metric.lowerIsBetter,
           firstKey: key,
           firstPlace: position,
+          scoreKeys: [],
           scores: [],
           count: { passed: 0, failed: 0, errored: 0, "score-only": 0 },
         };
@@ -152,7 +150,10 @@ export class RunTally {
         entry.firstPlace = position;
         entry.lowerIsBetter = metric.lowerIsBetter;
       }
-      if (metric.score !== null) entry.scores.push({ key, score: metric.score });
+      if (metric.score !== null) {
+        entry.scoreKeys.push(key);
+        entry.scores.push(metric.score);
+      }
       entry.count[metricStatus(metric)] += 1;
     });
   }
@@ -165,9 +166,12 @@ export class RunTally {
     return ordered.map(([name, entry]) => {
       // In case order (stable within a case): the bootstrap draws from the scores in the
       // order a list of results gives them, whatever order the cases finished in.
-      const scores = [...entry.scores]
-        .sort((left, right) => left.key - right.key)
-        .map((scored) => scored.score);
+      const { scoreKeys } = entry;
+      const order = scoreKeys.map((_, position) => position);
+      order.sort(
+        (left, right) => (scoreKeys[left] as number) - (scoreKeys[right] as number) || left - right,
+      );
+      const scores = order.map((position) => entry.scores[position] as number);
       const { count } = entry;
       const judged = count.passed + count.failed + count.errored;
       const resamples = Math.max(
@@ -199,24 +203,27 @@ export class RunTally {
   flakyCases(): FlakyCase[] {
     // A flaky case's place is counted from 1 among all cases in index order (ties in the
     // order they were added).
-    const before = (left: [number, number], right: [number, number]) =>
-      left[0] - right[0] || left[1] - right[1];
-    const sorted = this.flaky.length === 0 ? [] : [...this.places].sort(before);
-    const placeOf = (place: [number, number]) => {
+    if (this.flaky.length === 0) return [];
+    const { indices } = this;
+    // Cases by (index, order added): the sequence numbers sorted by that pair.
+    const before = (left: number, right: number) =>
+      (indices[left] as number) - (indices[right] as number) || left - right;
+    const sorted = indices.map((_, sequence) => sequence).sort(before);
+    const placeOf = (sequence: number) => {
       let low = 0;
       let high = sorted.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        if (before(sorted[middle] as [number, number], place) < 0) low = middle + 1;
+        if (before(sorted[middle] as number, sequence) < 0) low = middle + 1;
         else high = middle;
       }
       return low + 1;
     };
     return [...this.flaky]
-      .sort((left, right) => before(left.place, right.place))
-      .map(({ place, ...flaky }) => ({
+      .sort((left, right) => before(left.sequence, right.sequence))
+      .map(({ sequence, ...flaky }) => ({
         name: flaky.name,
-        position: placeOf(place),
+        position: placeOf(sequence),
         passedTrials: flaky.passedTrials,
         trials: flaky.trials,
         passRateInterval: flaky.passRateInterval,
@@ -231,7 +238,7 @@ export class RunTally {
     spending: JudgeSpending;
     durationMs: number;
   }): EvaluationSummary {
-    const counted = this.keys.length;
+    const counted = this.indices.length;
     const total = options.total ?? counted;
     const flakyCases = this.flakyCases();
     return {

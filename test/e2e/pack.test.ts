@@ -164,6 +164,55 @@ test("stays calm", async () => {
 });
 `;
 
+// A store of a third party's own, in a project that installed the tarball: the runs of an
+// in-memory store behind its own methods, a judge cache, and no other part (their groups of
+// the contract are skipped). Plus the metric contract, run on a built-in metric.
+const CONTRACTS_TEST = `import { describeMetricContract, opinionMetricContract } from "verdict/testing/metric-contract";
+import { describeStoreContract } from "verdict/testing/store-contract";
+import { ToxicityMetric, ToxicityTemplate } from "verdict";
+import { MemoryRunStore } from "verdict/stores";
+
+function createPartialStore() {
+  const inner = new MemoryRunStore();
+  const runs = {
+    startRun: (run) => inner.startRun(run),
+    reopenRun: (runId) => inner.reopenRun(runId),
+    heartbeatRun: (options) => inner.heartbeatRun(options),
+    saveTestResult: (runId, stored) => inner.saveTestResult(runId, stored),
+    finishRun: (options) => inner.finishRun(options),
+    getRun: (id) => inner.getRun(id),
+    getTestResults: (runId, options) => inner.getTestResults(runId, options),
+    getTestResultsVersion: (runId) => inner.getTestResultsVersion(runId),
+    listRuns: (options) => inner.listRuns(options),
+  };
+  return {
+    runs,
+    shards: null,
+    calibrations: null,
+    judgeCache: inner.judgeCache,
+    judgeBatches: null,
+    leases: null,
+    close: () => inner.close(),
+    [Symbol.asyncDispose]: () => inner.close(),
+  };
+}
+
+describeStoreContract({ name: "PartialStore", create: async () => ({ store: createPartialStore() }) });
+
+describeMetricContract(
+  opinionMetricContract({
+    name: "Toxicity",
+    create: (options) => new ToxicityMetric(options),
+    templateClass: ToxicityTemplate,
+    testCase: { name: "sarah", input: "How is Sarah?", actualOutput: "Sarah meant well." },
+    flaggedArg: "toxics",
+    mixedVerdicts: ["no", "yes", "no", "no"],
+    nothingExtractedReason:
+      "The score is 0.00 because the output expresses no opinions, so nothing in it is toxic.",
+  }),
+);
+`;
+
 /** The test process's fake server, for the eval files run by `verdict test run`. */
 function judge(request: FakeOpenAIRequest) {
   const schema = request.jsonSchema as { properties?: Record<string, unknown> } | null;
@@ -217,6 +266,10 @@ async function installProject(kind: "esm" | "commonjs", tarball: string): Promis
   mkdirSync(join(folder, "evals"));
   writeFileSync(join(folder, "evals/support.eval.ts"), SUPPORT_EVAL);
   writeFileSync(join(folder, "evaluate-script.js"), kind === "esm" ? ESM_SCRIPT : COMMONJS_SCRIPT);
+  if (kind === "esm") {
+    mkdirSync(join(folder, "contracts"));
+    writeFileSync(join(folder, "contracts/contracts.test.js"), CONTRACTS_TEST);
+  }
   return folder;
 }
 
@@ -309,6 +362,28 @@ describe.concurrent.each(["esm", "commonjs"] as const)("installed in a %s projec
       expect(outcome.stderr).not.toContain("ExperimentalWarning");
       expect(outcome.stdout).toContain("stays calm");
       expect(outcome.stdout).toContain("Toxicity");
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
+describe("installed in a project that writes its own store", () => {
+  it(
+    "runs the exported store and metric contracts with Vitest: every present part passes, the missing ones are skipped",
+    async ({ expect }) => {
+      const folder = await projects.esm;
+      const outcome = await run("npx", ["--no-install", "vitest", "run", "contracts/"], {
+        cwd: folder,
+        env: userEnv(),
+      });
+      expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+      const summary = /Tests\s+(\d+) passed(?: \| (\d+) skipped)?/.exec(
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: Vitest's colours
+        outcome.stdout.replace(/\u001b\[[0-9;]*m/g, ""),
+      );
+      expect(Number(summary?.[1])).toBeGreaterThan(60);
+      // shards, calibrations and the batch log are null: their groups are skipped.
+      expect(Number(summary?.[2] ?? 0)).toBeGreaterThan(10);
     },
     RUN_TIMEOUT_MS,
   );

@@ -91,6 +91,21 @@ describe("calibrate() with a synthetic judge of known error rate", () => {
     expect(report.spending.judgeCalls).toBe(judge.calls.length);
   });
 
+  it("refuses keepResults: false, which would leave it no row to compare", async () => {
+    const rows = makeRows(4, 2);
+    await expect(
+      calibrate({
+        metric: new ToxicityMetric({
+          model: createSyntheticJudge({ rows, flipProbability: 0, seed: 1 }),
+        }),
+        data: asData(rows),
+        store: false,
+        keepResults: false,
+        ...quiet,
+      }),
+    ).rejects.toThrow("leave out keepResults: false");
+  });
+
   it("recovers κ and accuracy within their intervals in at least 93 of 100 seeds", () => {
     // The same coins the judge tosses, for 100 seeds of 200 rows (60 positive): the runner
     // counts exactly these (previous test), so the figures are the judge's own.

@@ -121,6 +121,12 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
  * console.log(report.kappa, report.kappaCi, report.bestKappa?.threshold);
  */
 export async function calibrate(options: CalibrateOptions): Promise<CalibrationReport> {
+  if (options.keepResults === false) {
+    // The rows' results are what a calibration compares with the labels.
+    throw new ConfigError(
+      "calibrate() compares every row's result with its label, so it keeps them: leave out keepResults: false.",
+    );
+  }
   const metric = resolveMetric(options);
   const maxExamples = options.maxExamples ?? 20;
   if (!Number.isSafeInteger(maxExamples) || maxExamples < 0) {

@@ -7,12 +7,17 @@ import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.
 import { describeTestCase, toTestCase } from "../test-case/llm-test-case.ts";
 import { buildTestResult, fingerprintTestCase } from "./build-test-result.ts";
 import { type CheckedCase, checkTestCases, firstInvalidCase } from "./check-test-cases.ts";
-import type { EvaluateOptions } from "./evaluate.ts";
 import { finishInvalidCase } from "./finish-invalid-case.ts";
 import { JudgeResolver } from "./judge-resolver.ts";
 import { runMetrics } from "./run-metrics.ts";
-import { checkRunOptions, describeRunOptions } from "./run-options.ts";
+import { checkRunOptions, describeRunOptions, type RunOptions } from "./run-options.ts";
 import { runSession } from "./run-session.ts";
+
+/** Options of `evaluate()` over test cases. */
+export interface EvaluateOptions extends RunOptions {
+  testCases: ReadonlyArray<LLMTestCase | LLMTestCaseFields>;
+  metrics: ReadonlyArray<BaseMetric<object>>;
+}
 
 /**
  * evaluate() over test cases: checks them, resolves the judges, and runs the cases through

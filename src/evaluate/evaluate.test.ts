@@ -9,6 +9,7 @@ import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-e
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import { createConsoleReporter } from "../report/console-report.ts";
 import { createJsonReporter, parseJsonReport } from "../report/json-report.ts";
 import type { RunnerEvent } from "../results/runner-events.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
@@ -116,6 +117,59 @@ describe("evaluate", () => {
       ]);
     expect(shown(summaryOnly.reported)).toEqual(shown(kept.reported));
     expect(summaryOnly.reported).toHaveLength(12);
+  });
+
+  it("reports every case of a keepResults: false run: the console its failing ones, a resumed run's file all of them", async () => {
+    const testCases = Array.from({ length: 7 }, (_, index) => ({
+      name: `case-${index}`,
+      input: "q",
+      actualOutput: index === 2 ? `nasty output ${index}` : `fine output ${index}`,
+    }));
+    const metrics = [
+      new ToxicityMetric({ model: new MockJudge({ answers: answer }), threshold: 0.3 }),
+    ];
+    const store = new MemoryRunStore();
+    // A first run scores six cases; the second reuses them and scores the seventh.
+    await evaluate({
+      testCases: testCases.slice(0, 6),
+      metrics,
+      store,
+      identifier: "nightly",
+      ...quiet,
+    });
+    const folder = mkdtempSync(join(tmpdir(), "verdict-keep-"));
+    const file = join(folder, "report.json");
+    let printed = "";
+    const stream = {
+      write: (text: string) => {
+        printed += text;
+        return true;
+      },
+      isTTY: false,
+      columns: 80,
+    };
+    const result = await evaluate({
+      testCases,
+      metrics,
+      store,
+      identifier: "nightly",
+      resume: true,
+      keepResults: false,
+      ...quiet,
+      reporters: [
+        createJsonReporter({ file }),
+        createConsoleReporter({ stream: stream as never, display: "failing", color: false }),
+      ],
+    });
+    const reported = parseJsonReport({ text: readFileSync(file, "utf8"), source: file });
+    rmSync(folder, { recursive: true, force: true });
+    expect(result.testResults).toEqual([]);
+    expect(reported.testResults.map((testResult) => testResult.name)).toEqual(
+      testCases.map((testCase) => testCase.name),
+    );
+    expect(printed).toContain("case-2");
+    expect(printed).not.toContain("No test cases were evaluated");
+    expect(printed).toContain("6 test cases not shown");
   });
 
   it("keeps each metric's steps as data and every judge call, paid or from the cache", async () => {

@@ -1,14 +1,8 @@
-import type { BaseMetric } from "../metrics/base-metric.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
-import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import type { ComponentEvaluateOptions } from "./evaluate-components.ts";
-import type { RunOptions } from "./run-options.ts";
+import type { EvaluateOptions } from "./evaluate-test-cases.ts";
 
-/** Options of {@link evaluate}. */
-export interface EvaluateOptions extends RunOptions {
-  testCases: ReadonlyArray<LLMTestCase | LLMTestCaseFields>;
-  metrics: ReadonlyArray<BaseMetric<object>>;
-}
+export type { EvaluateOptions } from "./evaluate-test-cases.ts";
 
 /**
  * Scores every test case with every metric, sharing one judge scheduler (concurrency,

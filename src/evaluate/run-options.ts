@@ -175,7 +175,7 @@ export function checkRunOptions(options: RunOptions): void {
     if (given.length > 0) {
       throw new ConfigError(
         `${given.join(", ")} ${given.length === 1 ? "is" : "are"} the scheduler's when a scheduler is given: ` +
-          "set them when you create the JudgeScheduler, or leave out scheduler.",
+          "leave them out (the scheduler brings its own), or leave out scheduler.",
       );
     }
   }

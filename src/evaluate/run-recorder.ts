@@ -71,6 +71,11 @@ export interface FinishRunOptions {
   testResults: readonly TestResult[];
   /** The run's totals, kept as its cases finished; else summed up from `testResults`. */
   tally?: RunTally;
+  /**
+   * The cases the `run-end` event carries, when not `testResults`: for a run that keeps none,
+   * those reused from the resumed run (the others came with `test-case-end` events).
+   */
+  reportedResults?: readonly TestResult[];
   /** Cases in the run, unscored ones included. */
   total: number;
   spending: JudgeSpending;
@@ -301,7 +306,16 @@ export class RunRecorder {
     await this.writer.finish({ status: options.status, summary });
     if (!this.announced)
       this.announce({ totalTestCases: options.total, resumedTestCases: 0, metricNames: [] });
-    this.events.emit({ type: "run-end", runId: this.runId, result, message: options.message });
+    const reported =
+      options.reportedResults === undefined
+        ? result
+        : { ...result, testResults: [...options.reportedResults] };
+    this.events.emit({
+      type: "run-end",
+      runId: this.runId,
+      result: reported,
+      message: options.message,
+    });
     await this.close();
     return result;
   }

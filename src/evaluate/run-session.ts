@@ -110,7 +110,10 @@ interface OpenSession {
   results: Array<TestResult | undefined> | null;
   /** The run's totals, kept as cases finish. */
   tally: RunTally;
-  /** The results reused from the resumed run, for `checkFinished` (none without it). */
+  /**
+   * The results reused from the resumed run, for `checkFinished` and, in a run that keeps no
+   * results, for the `run-end` event (none otherwise).
+   */
   reused: TestResult[];
   pending: number[];
   spentBefore: ReturnType<typeof snapshotSpending>;
@@ -186,7 +189,10 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
     session: undefined as unknown as RunSession,
     results: options.keepResults === false ? null : new Array<TestResult | undefined>(plan.total),
     tally: new RunTally(),
-    reused: plan.checkFinished === undefined ? [] : [...reused.values()],
+    reused:
+      plan.checkFinished === undefined && options.keepResults !== false
+        ? []
+        : [...reused.values()].sort((left, right) => left.index - right.index),
     pending: indices.filter((index) => !reused.has(index)),
     spentBefore: snapshotSpending(scheduler.stats),
     fatal: { error: null },
@@ -312,6 +318,7 @@ async function summariseSession(run: OpenSession): Promise<EvaluationResult> {
     status,
     testResults,
     tally: run.tally,
+    ...(run.results === null ? { reportedResults: run.reused } : {}),
     total,
     spending: spendingSince({ before: run.spentBefore, now: scheduler.stats }),
     message,

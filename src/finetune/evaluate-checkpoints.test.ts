@@ -90,6 +90,16 @@ const generationModels = () =>
     .map((request) => request.model);
 
 describe("evaluateCheckpoints", () => {
+  it("finds the final model worse from the store when its runs keep no results (keepResults: false)", async () => {
+    addJob();
+    const { run } = watch({ keepResults: false });
+    const result = await run;
+    expect(result.outcome).toBe("final-worse");
+    await expect(watch({ keepResults: false, store: false }).run).rejects.toThrow(
+      "reads each checkpoint's results back from the store",
+    );
+  });
+
   it("scores each checkpoint as it appears, stores a run per checkpoint, names the best, and finds the final model worse", async () => {
     addJob();
     const { run, delays, printed } = watch();

@@ -5,6 +5,7 @@ import { createRunScheduler } from "../evaluate/create-run-scheduler.ts";
 import { compareRuns, DEFAULT_ALPHA, type RunComparison } from "../report/compare-runs.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
 import { openStore } from "../store/open-store.ts";
+import { readTestResults } from "../store/read-test-results.ts";
 import type { Store } from "../store/run-store.ts";
 import {
   type BestCheckpoint,
@@ -141,6 +142,12 @@ export async function evaluateCheckpoints(
 
 /** Checks the options before anything runs: goldens, metrics, the metric for the best, polling. */
 function checkOptions(options: EvaluateCheckpointsOptions) {
+  if (options.keepResults === false && options.store === false) {
+    // The final model is compared with the best checkpoint case by case, read from the store.
+    throw new ConfigError(
+      "evaluateCheckpoints() with keepResults: false reads each checkpoint's results back from the store: remove store: false, or keepResults: false.",
+    );
+  }
   const goldens = checkGoldensAndMetrics({
     goldens: options.goldens,
     metrics: options.metrics,
@@ -196,12 +203,17 @@ async function concludeWatch(options: {
   const final = succeeded ? (checkpoints.at(-1) ?? null) : null;
   let comparison: RunComparison | null = null;
   if (final !== null && best !== null && final !== best.evaluation) {
-    const resultsOf = async (evaluation: CheckpointEvaluation): Promise<TestResult[]> =>
-      state.results.get(evaluation.run.id) ??
-      (await options.store?.runs.getTestResults(evaluation.run.id))?.map(
-        (stored) => stored.result,
-      ) ??
-      [];
+    // Kept by the watch, or (a run that keeps no results, or one scored before) read back.
+    const resultsOf = async (evaluation: CheckpointEvaluation): Promise<TestResult[]> => {
+      const kept = state.results.get(evaluation.run.id);
+      if (kept !== undefined) return kept;
+      const read: TestResult[] = [];
+      if (options.store === null) return read;
+      for await (const stored of readTestResults(options.store, evaluation.run.id)) {
+        read.push(stored.result);
+      }
+      return read;
+    };
     comparison = compareRuns({
       baseline: { run: best.evaluation.run, results: await resultsOf(best.evaluation) },
       candidate: { run: final.run, results: await resultsOf(final) },

@@ -256,7 +256,9 @@ async function scoreCheckpoint(options: {
     state.stop = "interrupted";
     return null;
   }
-  state.results.set(result.testRunId, result.testResults);
+  // A run that keeps no results is read back from the store when the checkpoints are compared.
+  if (context.options.keepResults !== false)
+    state.results.set(result.testRunId, result.testResults);
   if (status !== "completed" || result.summary.metrics.some((metric) => metric.errored > 0)) {
     state.stop = "unscored";
     state.stopReason = `its run ${result.testRunId} ended "${status}"${result.summary.metrics.some((metric) => metric.errored > 0) ? " with judge errors" : ""}`;

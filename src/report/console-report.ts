@@ -17,6 +17,7 @@ import {
   showControlCharacters,
   toOneLine,
 } from "./format.ts";
+import { gatherRunResults } from "./run-results.ts";
 import { truncateText } from "./truncate-text.ts";
 
 /** Which test cases the console report shows in full. */
@@ -38,6 +39,12 @@ export interface RenderConsoleReportOptions {
   color?: boolean;
   /** Printed last, e.g. how to resume an interrupted run. */
   message?: string | null;
+  /**
+   * Cases of a run that kept its summary only (`keepResults: false`) that are not in
+   * `result.testResults` because the display does not show them: counted as not shown.
+   * @default 0
+   */
+  omitted?: number;
   /**
    * The terminal's width in columns: tables narrow to fit it, wrapping metric names and
    * reasons (never cutting them).
@@ -108,11 +115,17 @@ export function renderConsoleReport(options: RenderConsoleReportOptions): string
     "",
   ];
   // Said first and last: whichever end of the output a user reads, they see it.
-  const fakeJudge = usesFakeJudge(result.testResults) ? `! ${FAKE_JUDGE_NOTICE}` : null;
+  const fakeJudge =
+    result.summary.fakeJudge === true || usesFakeJudge(result.testResults)
+      ? `! ${FAKE_JUDGE_NOTICE}`
+      : null;
   if (fakeJudge !== null) lines.push(fakeJudge, "");
 
-  if (result.testResults.length === 0) lines.push("No test cases were evaluated.", "");
-  let hidden = 0;
+  const omitted = options.omitted ?? 0;
+  if (result.testResults.length === 0 && omitted === 0) {
+    lines.push("No test cases were evaluated.", "");
+  }
+  let hidden = omitted;
   for (const testResult of result.testResults) {
     if (!isShown({ testResult, display })) {
       hidden += 1;
@@ -147,15 +160,20 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}): Run
   const stream = options.stream ?? process.stdout;
   const display = options.display ?? "all";
   const color = options.color ?? supportsColour(stream);
+  // A run that keeps no results: only the cases the display shows are kept until the end.
+  const results = gatherRunResults({ keep: (testResult) => isShown({ testResult, display }) });
   return {
     onEvent(event) {
+      results.observe(event);
       if (event.type !== "run-end") return;
       // Read when the run ends: the terminal may have been resized meanwhile.
       const width = options.width ?? terminalWidth(stream);
+      const { result, omitted } = results.of(event);
       stream.write(
         redactSecretText(
           renderConsoleReport({
-            result: event.result,
+            result,
+            omitted,
             display,
             color,
             message: event.message,

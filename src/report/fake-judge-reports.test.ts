@@ -38,6 +38,9 @@ describe("reports of a run scored by the fake judge", () => {
     expect(parseJsonReport({ text: json, source: "report.json" }).summary.fakeJudge).toBe(true);
     const junit = renderJUnitReport({ result });
     expect(junit).toContain(`<!-- ${FAKE_JUDGE_NOTICE} -->`);
+    // A run that kept its summary only still says it, from the summary.
+    const summaryOnly = renderConsoleReport({ result: { ...result, testResults: [] }, omitted: 1 });
+    expect(summaryOnly.split("\n")[2]).toBe(`! ${FAKE_JUDGE_NOTICE}`);
     expect(junit).toContain('<property name="verdict.fakeJudge"');
     expect(renderHtmlReport({ result })).toMatch(
       /<p class="fake-judge-notice" role="alert"><strong>Fake judge.<\/strong> Scores come from verdict&#39;s fake judge[^<]*NOT real/,

@@ -103,7 +103,7 @@ export function createHtmlReporter(options: HtmlReporterOptions): RunReporter {
       if (event.type === "run-start") startedAt = event.startedAt;
       if (event.type !== "run-end") return;
       const text = renderHtmlReport({
-        result: results.of(event),
+        result: results.of(event).result,
         startedAt,
         ...(options.title === undefined ? {} : { title: options.title }),
       });

@@ -154,7 +154,7 @@ export function createJsonReporter(options: JsonReporterOptions): RunReporter {
       if (event.type !== "run-end") return;
       writeReportFile({
         file: options.file,
-        text: renderJsonReport({ result: results.of(event), shard: options.shard }),
+        text: renderJsonReport({ result: results.of(event).result, shard: options.shard }),
         kind: "JSON",
       });
     },

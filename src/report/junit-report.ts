@@ -176,7 +176,7 @@ export function createJUnitReporter(options: JUnitReporterOptions): RunReporter 
       results.observe(event);
       if (event.type !== "run-end") return;
       const text = renderJUnitReport({
-        result: results.of(event),
+        result: results.of(event).result,
         ...(options.suiteName === undefined ? {} : { suiteName: options.suiteName }),
       });
       writeReportFile({ file: options.file, text, kind: "JUnit" });

@@ -22,9 +22,10 @@ export interface RunStartEvent {
   metricNames: string[];
   startedAt: string;
   /**
-   * `false` when the run keeps its summary only (`keepResults: false`): the `run-end` event's
-   * result then has no `testResults`, and a reporter that needs them gathers them from the
-   * `test-case-end` events. Absent: the run keeps them.
+   * `false` when the run keeps its summary only (`keepResults: false`): a reporter that needs
+   * the cases gathers them from the `test-case-end` events, and the `run-end` event's result
+   * holds only those a resumed run reused (see `gatherRunResults`). Absent: the run keeps them
+   * all, and the `run-end` event's result has every one.
    */
   keepsResults?: boolean;
 }

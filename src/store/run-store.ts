@@ -92,7 +92,7 @@ export interface FinishRunOptions {
 export interface StoreRuns {
   /** Stores a new run's header as given (an imported run keeps its status and summary). */
   startRun(run: StoredRun): Promise<void>;
-  /** Reopens a run (resume): status back to "running". */
+  /** Reopens a run (resume): status back to "running", its end and summary cleared (`null`). */
   reopenRun(runId: string): Promise<void>;
   /**
    * Records the run's owner and its latest heartbeat (replacing the previous owner: a resumed
@@ -167,7 +167,7 @@ export interface StoreCalibrations {
  * store lacks is `null` (a store without `judgeCache` runs every judge call, one without
  * `shards` refuses sharded runs, …). Every method returns a promise.
  * @example
- * await using store = await openStore({ env: process.env });
+ * await using store = await SqliteRunStore.open(); // verdict/stores: .verdict/verdict.db
  * const run = await store.runs.getRun("nightly");
  */
 export interface Store {

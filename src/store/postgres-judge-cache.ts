@@ -1,14 +1,19 @@
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { PostgresAccess } from "./postgres-access.ts";
+import {
+  encodeKeyNotice,
+  type StoredAnswerColumns,
+  toCachedAnswer,
+} from "./postgres-key-notice.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
-import type { CachedJudgeAnswer, JudgeBatchLog, JudgeCache } from "./run-store.ts";
-import { numberOrNull, type StoreRow, textOrNull, toStoredJudgeBatch } from "./stored-rows.ts";
+import type { JudgeBatchLog, JudgeCache } from "./run-store.ts";
+import { toStoredJudgeBatch } from "./stored-rows.ts";
 
 /**
  * The PostgreSQL store's judge cache: answers in `judge_cache` (the text as a JSON string, so
  * that any text round-trips). Storing an answer ends the lease on its key (see
- * `createPostgresJudgeLeases`) and, in the same statement, notifies `channel` with the key, so
- * that processes waiting for it wake at once.
+ * `createPostgresJudgeLeases`) and, in the same statement, notifies `channel` with the key (and
+ * the answer when it is small), so that processes waiting for it wake at once.
  */
 export function createPostgresJudgeCache(options: {
   access: PostgresAccess;
@@ -27,25 +32,33 @@ export function createPostgresJudgeCache(options: {
 
     set: async (key, answer, setOptions = {}) => {
       const action = `write judge cache entry "${key}"`;
+      const stored: StoredAnswerColumns = {
+        text: answer.text === null ? null : JSON.stringify(redactSecretText(answer.text)),
+        object: answer.object === undefined ? null : access.json(action, answer.object),
+        input_tokens: answer.inputTokens,
+        output_tokens: answer.outputTokens,
+        cost_usd: answer.costUsd,
+      };
       const values = [
         key,
-        answer.text === null ? null : JSON.stringify(redactSecretText(answer.text)),
-        answer.object === undefined ? null : access.json(action, answer.object),
-        answer.inputTokens,
-        answer.outputTokens,
-        answer.costUsd,
+        stored.text,
+        stored.object,
+        stored.input_tokens,
+        stored.output_tokens,
+        stored.cost_usd,
         setOptions.createdAt ?? new Date().toISOString(),
         channel,
+        encodeKeyNotice(key, stored),
       ];
       await access.use(action, () =>
         access.run([
           {
             // One statement, so one transaction: the answer is stored, the lease on it ended and
-            // its waiters notified together (the notice goes out when it commits, and waiting
-            // processes then find the answer, not the lease). A SELECT in WITH runs only when
-            // read, hence `FROM woken`.
+            // its waiters notified together (the notice, which carries a small answer, goes out
+            // when it commits, and waiting processes then find the answer, not the lease). A
+            // SELECT in WITH runs only when read, hence `FROM woken`.
             text: `WITH ended AS (DELETE FROM ${access.table("judge_leases")} WHERE key = $1),
-                        woken AS (SELECT pg_notify($8, $1))
+                        woken AS (SELECT pg_notify($8, $9))
                    INSERT INTO ${access.table("judge_cache")}
                      (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
                    SELECT $1, $2, $3, $4, $5, $6, $7 FROM woken
@@ -134,18 +147,5 @@ function cachedAnswerStatement(access: PostgresAccess, key: string): PostgresSta
   return {
     text: `SELECT text, object, input_tokens, output_tokens, cost_usd FROM ${access.table("judge_cache")} WHERE key = $1`,
     values: [key],
-  };
-}
-
-/** A cached answer from its `judge_cache` row. */
-export function toCachedAnswer(row: StoreRow): CachedJudgeAnswer {
-  const text = textOrNull(row, "text");
-  const object = textOrNull(row, "object");
-  return {
-    text: text === null ? null : (JSON.parse(text) as string),
-    object: object === null ? undefined : JSON.parse(object),
-    inputTokens: numberOrNull(row, "input_tokens"),
-    outputTokens: numberOrNull(row, "output_tokens"),
-    costUsd: numberOrNull(row, "cost_usd"),
   };
 }

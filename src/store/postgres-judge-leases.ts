@@ -1,6 +1,6 @@
 import type { PostgresAccess } from "./postgres-access.ts";
-import { toCachedAnswer } from "./postgres-judge-cache.ts";
 import type { PostgresKeyListener } from "./postgres-key-listener.ts";
+import { encodeKeyNotice, toCachedAnswer } from "./postgres-key-notice.ts";
 import type { JudgeLeases } from "./run-store.ts";
 
 // How many keys this store answered it remembers (see AnsweredKeys).
@@ -50,42 +50,47 @@ export function createPostgresJudgeLeases(options: {
     leaseMs: options.leaseMs,
     tryClaim: (key, holder, leaseMs) =>
       access.use(`claim judge cache entry "${key}"`, async () => {
-        // One statement: the answer if cached (a hit, the common case once a suite has run),
-        // else the lease when it is free or expired.
-        const [claimed] = await access.run([
-          {
-            text: `WITH cached AS (SELECT true AS found, ${answerColumns} FROM ${cache} WHERE key = $1),
-                        taken AS (
-                          INSERT INTO ${leases} (key, holder, expires_at)
-                          SELECT $1, $2, clock_timestamp() + $3 * interval '1 millisecond'
-                          WHERE NOT EXISTS (SELECT 1 FROM cached)
-                          ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-                          WHERE ${leases}.expires_at < clock_timestamp()
-                          RETURNING holder
-                        )
-                   SELECT EXISTS (SELECT 1 FROM taken) AS leased, cached.*
-                   FROM (VALUES (1)) AS one LEFT JOIN cached ON true`,
-            values: [key, holder, leaseMs],
-          },
-        ]);
+        // The answer a notice just brought (see waitForKey): no need to read it again.
+        const notified = listener.takeAnswer(key);
+        if (notified !== undefined) return { answer: notified };
+        if (!Number.isFinite(leaseMs) || leaseMs <= 0) {
+          throw access.failure(
+            `claim judge cache entry "${key}"`,
+            "leaseMs must be a positive number",
+          );
+        }
+        const [k, h, milliseconds] = [access.literal(key), access.literal(holder), leaseMs];
+        // Two statements in one round trip, each seeing what committed before it began. The
+        // first: the answer if cached (a hit, the common case once a suite has run), else the
+        // lease when it is free or expired. The second, once the lease is taken: the answer
+        // again, since its former holder may have written it (ending its lease) after the first
+        // read the cache; the lease is then given back.
+        const [claimed, after] = await access.runScript(`
+          WITH cached AS (SELECT true AS found, ${answerColumns} FROM ${cache} WHERE key = ${k}),
+               taken AS (
+                 INSERT INTO ${leases} (key, holder, expires_at)
+                 SELECT ${k}, ${h}, clock_timestamp() + ${milliseconds} * interval '1 millisecond'
+                 WHERE NOT EXISTS (SELECT 1 FROM cached)
+                 ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+                 WHERE ${leases}.expires_at < clock_timestamp()
+                 RETURNING holder
+               )
+          SELECT EXISTS (SELECT 1 FROM taken) AS leased, cached.*
+          FROM (VALUES (1)) AS one LEFT JOIN cached ON true;
+          WITH mine AS (SELECT 1 FROM ${leases} WHERE key = ${k} AND holder = ${h}),
+               answer AS (
+                 SELECT ${answerColumns} FROM ${cache}
+                 WHERE key = ${k} AND EXISTS (SELECT 1 FROM mine)
+               ),
+               given_back AS (
+                 DELETE FROM ${leases} WHERE key = ${k} AND holder = ${h}
+                 AND EXISTS (SELECT 1 FROM answer)
+               )
+          SELECT * FROM answer`);
         const row = claimed?.rows[0];
         if (row?.found === true) return { answer: toCachedAnswer(row) };
         // Another holder's live lease: wait (a later look reads its answer).
         if (row?.leased !== true) return { leased: false };
-        // Taken. The holder before may have written its answer (ending its lease) after this
-        // statement read the cache: look again in a statement of its own, which sees what
-        // committed since, and give the lease back if the answer is there.
-        const [after] = await access.run([
-          {
-            text: `WITH answer AS (SELECT ${answerColumns} FROM ${cache} WHERE key = $1),
-                        given_back AS (
-                          DELETE FROM ${leases} WHERE key = $1 AND holder = $2
-                          AND EXISTS (SELECT 1 FROM answer)
-                        )
-                   SELECT * FROM answer`,
-            values: [key, holder],
-          },
-        ]);
         const stored = after?.rows[0];
         return stored === undefined ? { leased: true } : { answer: toCachedAnswer(stored) };
       }),
@@ -108,8 +113,8 @@ export function createPostgresJudgeLeases(options: {
         await access.run([
           {
             text: `WITH released AS (DELETE FROM ${leases} WHERE key = $1 AND holder = $2 RETURNING key)
-                   SELECT pg_notify($3, key) FROM released`,
-            values: [key, holder, channel],
+                   SELECT pg_notify($3, $4) FROM released`,
+            values: [key, holder, channel, encodeKeyNotice(key)],
           },
         ]);
       }),

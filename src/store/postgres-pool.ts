@@ -137,6 +137,27 @@ export class PostgresPool {
   }
 
   /**
+   * Runs SQL text of several statements, without parameters (values inlined with
+   * {@link PostgresPool.literal}), in one round trip: PostgreSQL runs them in one transaction,
+   * each statement seeing what committed before it began.
+   */
+  runScript(text: string): Promise<PostgresResult[]> {
+    return this.withClient(async (client) => {
+      const answer: unknown = await this.timed(() => client.query(text));
+      const results = (Array.isArray(answer) ? answer : [answer]) as Array<{
+        rows: Array<Record<string, unknown>>;
+        rowCount: number | null;
+      }>;
+      return results.map((result) => ({ rows: result.rows, rowCount: result.rowCount ?? 0 }));
+    });
+  }
+
+  /** A string as an SQL literal, for {@link PostgresPool.runScript}. */
+  literal(value: string): string {
+    return this.driver.escapeLiteral(value);
+  }
+
+  /**
    * Lends `body` one connection of the pool. What it throws becomes a `PostgresFailureError`;
    * a connection that failed other than by the server's answer is closed, not reused.
    */

@@ -283,35 +283,97 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
   });
 
   describe("judge cache claims", () => {
-    it("cost one statement for a cached answer, two to take a free lease, none to release a lease its answer ended", async () => {
+    /** What `operation` resolved to, and how many round trips to the server it took. */
+    const roundTrips = async (store: PostgresRunStore, operation: () => Promise<unknown>) => {
+      const before = store.timing.calls;
+      const result = await operation();
+      return { result, roundTrips: store.timing.calls - before };
+    };
+
+    it("take one round trip each, and none to release a lease its answer ended", async () => {
       const store = await open();
-      const statements = async (operation: () => Promise<unknown>) => {
-        const before = store.timing.calls;
-        const result = await operation();
-        return { result, statements: store.timing.calls - before };
-      };
       await store.judgeCache.set("cached", answer);
-      expect(await statements(() => store.leases.tryClaim("cached", "holder", 30_000))).toEqual({
+      expect(await roundTrips(store, () => store.leases.tryClaim("cached", "a", 30_000))).toEqual({
         result: { answer },
-        statements: 1,
+        roundTrips: 1,
       });
-      expect(await statements(() => store.leases.tryClaim("free", "holder", 30_000))).toEqual({
+      expect(await roundTrips(store, () => store.leases.tryClaim("free", "a", 30_000))).toEqual({
         result: { leased: true },
-        statements: 2,
+        roundTrips: 1,
       });
-      expect(await statements(() => store.leases.tryClaim("free", "other", 30_000))).toEqual({
+      expect(await roundTrips(store, () => store.leases.tryClaim("free", "b", 30_000))).toEqual({
         result: { leased: false },
-        statements: 1,
+        roundTrips: 1,
       });
       await store.judgeCache.set("free", answer);
-      expect(await statements(() => store.leases.release("free", "holder"))).toEqual({
+      expect(await roundTrips(store, () => store.leases.release("free", "a"))).toEqual({
         result: undefined,
-        statements: 0,
+        roundTrips: 0,
       });
       // A lease let go without an answer is deleted (and its waiters told).
-      await store.leases.tryClaim("failed", "holder", 30_000);
-      expect((await statements(() => store.leases.release("failed", "holder"))).statements).toBe(1);
-      expect(await store.leases.tryClaim("failed", "other", 30_000)).toEqual({ leased: true });
+      await store.leases.tryClaim("failed", "a", 30_000);
+      expect((await roundTrips(store, () => store.leases.release("failed", "a"))).roundTrips).toBe(
+        1,
+      );
+      expect(await store.leases.tryClaim("failed", "b", 30_000)).toEqual({ leased: true });
+    });
+
+    it("give the lease back, with the answer, when the answer landed just as the lease was taken", async () => {
+      const schema = uniqueSchema();
+      const store = await open({ url: postgresSchemaUrl(schema) });
+      const key = `crossing-${uniqueSchema()}`;
+      await store.leases.tryClaim(key, "former", 30_000);
+      // The former holder writes its answer, ending its lease, in a transaction that commits
+      // only once the next claim has read the cache (no answer yet) and waits for that lease.
+      const former = new pg.Client({ connectionString: postgresUrl ?? "" });
+      await former.connect();
+      try {
+        await former.query("BEGIN");
+        await former.query(`DELETE FROM "${schema}".judge_leases WHERE key = $1`, [key]);
+        await former.query(
+          `INSERT INTO "${schema}".judge_cache (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
+           VALUES ($1, NULL, $2, 10, 2, 0.001, '2025-01-01T00:00:00.000Z')`,
+          [key, JSON.stringify(answer.object)],
+        );
+        const claiming = store.leases.tryClaim(key, "next", 30_000);
+        await expect
+          .poll(async () => {
+            const { rows } = await withServer((client) =>
+              client.query(
+                "SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
+                [`%${key}%`],
+              ),
+            );
+            return rows[0]?.count;
+          })
+          .toBe(1);
+        await former.query("COMMIT");
+        expect(await claiming).toEqual({ answer });
+      } finally {
+        await former.end();
+      }
+      const { rows } = await withServer((client) =>
+        client.query(`SELECT holder FROM "${schema}".judge_leases WHERE key = $1`, [key]),
+      );
+      expect(rows).toEqual([]);
+    });
+
+    it("answer a waiter's next look from the notice that woke it, without a round trip", async () => {
+      const url = postgresSchemaUrl();
+      const first = await open({ url });
+      const second = await open({ url });
+      await second.leases.waitForKey("warm-up", { timeoutMs: 5000 });
+      expect(await second.leases.tryClaim("key", "holder", 30_000)).toEqual({ leased: true });
+      const woken = second.leases.waitForKey("key", { timeoutMs: 20_000 });
+      await first.judgeCache.set("key", answer);
+      await woken;
+      expect(
+        await roundTrips(second, () => second.leases.tryClaim("key", "waiter", 30_000)),
+      ).toEqual({ result: { answer }, roundTrips: 0 });
+      // Taken once: a later look reads the store.
+      expect(
+        await roundTrips(second, () => second.leases.tryClaim("key", "later", 30_000)),
+      ).toEqual({ result: { answer }, roundTrips: 1 });
     });
   });
 

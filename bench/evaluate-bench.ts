@@ -46,6 +46,9 @@ const USAGE = `Usage: node bench/evaluate-bench.ts [options]
                       (by wall time at latency > 0, else CPU per call) with the range (default 1)
   --warmup N          cases run before measuring, in the same process (default 20; 0 for none)
   --sample-ms MS      memory sampling interval (default 100)
+  --store KIND        none (store: false) or sqlite (the default store in a temp VERDICT_HOME)
+                      for every selected scenario (defaults: none, none, none, sqlite)
+  --summary-only      evaluate({ keepResults: false }): the run keeps its summary only
   --profile           CPU-profile the measured run(s) and summarise the hot functions
   --profile-dir DIR   where the .cpuprofile files go (default $TMPDIR/verdict-bench/profiles)
   --top N             rows of the profile summary (default 20)
@@ -141,6 +144,8 @@ async function main(): Promise<void> {
       warmup: { type: "string", default: "20" },
       repeats: { type: "string", default: "1" },
       "sample-ms": { type: "string", default: "100" },
+      store: { type: "string" },
+      "summary-only": { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
       top: { type: "string", default: "20" },
       out: { type: "string", default: join(benchDir, "results") },
@@ -161,6 +166,10 @@ async function main(): Promise<void> {
   }
   const judge = values.judge;
   const names = selectScenarios(values.scenario);
+  if (values.store !== undefined && values.store !== "none" && values.store !== "sqlite") {
+    throw new Error(`--store must be "none" or "sqlite"; got "${values.store}".`);
+  }
+  const store = values.store as "none" | "sqlite" | undefined;
   const cases = wholeNumber(values.cases, "--cases", 1);
   const latency = wholeNumber(values.latency, "--latency", 0);
   const maxConcurrent = wholeNumber(values.concurrency, "--concurrency", 1) ?? 20;
@@ -190,7 +199,8 @@ async function main(): Promise<void> {
       cases: cases ?? defaults.cases,
       latencyMs: latency ?? defaults.latencyMs,
       maxConcurrent,
-      store: defaults.store,
+      store: store ?? defaults.store,
+      summaryOnly: values["summary-only"],
       source,
       judge,
       warmupCases: Math.min(warmupCases, cases ?? defaults.cases),

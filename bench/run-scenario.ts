@@ -65,6 +65,7 @@ async function runEvaluate(options: {
     maxConcurrent: spec.maxConcurrent,
     ...(options.home ? {} : { store: false as const }),
     ignoreErrors: true,
+    ...(spec.summaryOnly ? { keepResults: false } : {}),
     display: "none",
     showProgress: false,
     handleInterrupt: false,

@@ -20,6 +20,8 @@ export interface ScenarioSpec {
   maxConcurrent: number;
   /** `none`: `store: false` (no store, no cache); `sqlite`: the default store in a temp VERDICT_HOME. */
   store: "none" | "sqlite";
+  /** `evaluate({ keepResults: false })`: the run returns its summary only. */
+  summaryOnly: boolean;
   source: CaseSource;
   judge: JudgeMode;
   /** Cases run once before the measured run(s), so that JIT warm-up is not measured. */

@@ -40,18 +40,33 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "image",
     "mm",
     "observe",
+    "openStore",
     "parseJsonReport",
+    "readTestResults",
+    "redactSecretText",
+    "redactSecrets",
     "renderJsonReport",
     "updateCurrentSpan",
     "updateCurrentTrace",
   ],
   "verdict/testing": ["MockJudge", "reply", "startFakeOpenAIServer"],
+  "verdict/testing/store-contract": [
+    "describeStoreContract",
+    "makeRunOwner",
+    "makeStoredJudgeBatch",
+    "makeStoredRun",
+    "makeStoredTestResult",
+    "makeSummary",
+  ],
+  "verdict/testing/metric-contract": ["describeMetricContract", "opinionMetricContract"],
   "verdict/vitest": ["VerdictReporter", "assertTest", "toPass"],
 };
 
 const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   verdict: () => import("./index.ts"),
   "verdict/testing": () => import("./testing/index.ts"),
+  "verdict/testing/store-contract": () => import("./testing/store-contract.ts"),
+  "verdict/testing/metric-contract": () => import("./testing/metric-contract.ts"),
   "verdict/vitest": () => import("./vitest/index.ts"),
 };
 

@@ -155,6 +155,8 @@ export type {
   TestCaseRecord,
   TraceRecord,
 } from "./results/trace-record.ts";
+// Secrets: the masking every store and report applies (for stores of your own)
+export { redactSecrets, redactSecretText } from "./secrets/redact-secrets.ts";
 // Stores
 export { MemoryRunStore } from "./store/memory-run-store.ts";
 export {

@@ -78,9 +78,9 @@ describe("calibrate() with a synthetic judge of known error rate", () => {
     expect(report.accuracy).toBeCloseTo(1 - report.disagreementCount / 160, 12);
 
     // Linked to the stored run that scored the rows, and listed under it.
-    expect(store.getRun(report.runId)?.status).toBe("completed");
-    expect(store.getTestResults(report.runId)).toHaveLength(160);
-    expect(store.listCalibrations({ runId: report.runId })).toEqual([report]);
+    expect((await store.runs.getRun(report.runId))?.status).toBe("completed");
+    expect(await store.runs.getTestResults(report.runId)).toHaveLength(160);
+    expect(await store.calibrations.listCalibrations({ runId: report.runId })).toEqual([report]);
     expect(report.metric).toEqual({
       name: "Toxicity",
       threshold: 0.5,
@@ -283,11 +283,8 @@ describe("calibrate() with a synthetic judge of known error rate", () => {
     expect(again.confusion).toEqual(first.confusion);
     const cached = await calibrate({ ...options, identifier: "another" });
     expect(cached.spending).toMatchObject({ judgeCalls: 0, cacheHits: first.spending.judgeCalls });
-    expect(store.listCalibrations().map((report) => report.id)).toEqual([
-      cached.id,
-      again.id,
-      first.id,
-    ]);
+    const reports = await store.calibrations.listCalibrations();
+    expect(reports.map((report) => report.id)).toEqual([cached.id, again.id, first.id]);
   });
 
   it("refuses bad data and options before any judge call", async () => {

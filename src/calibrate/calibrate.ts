@@ -2,14 +2,13 @@ import type { DatasetFormat } from "../dataset/dataset-format.ts";
 import { type LabelValue, readLabelledRows } from "../dataset/read-labelled-rows.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
-import type { RunOptions } from "../evaluate/run-options.ts";
+import { pickRunOptions, type RunOptions } from "../evaluate/run-options.ts";
 import type { ModelSpec } from "../judge/resolve-model.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BaseMetric } from "../metrics/base-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
-import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { openStore } from "../store/open-store.ts";
 import { buildCalibrationReport } from "./build-calibration-report.ts";
 
@@ -151,27 +150,10 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
   if (opened.warning !== null) console.warn(opened.warning);
   const { store, owned } = opened;
   try {
-    // What is left once calibrate()'s own options are taken out are the run's options, passed
-    // to evaluate() as they are.
-    const {
-      metric: _metric,
-      data: _data,
-      format: _format,
-      inputField: _input,
-      outputField: _output,
-      labelField: _label,
-      idField: _id,
-      positiveLabel: _positive,
-      negativeLabel: _negative,
-      limit: _limit,
-      model: _model,
-      threshold: _threshold,
-      maxExamples: _maxExamples,
-      encoding: _encoding,
-      ...runOptions
-    } = options;
+    // The run's options go to evaluate() as the user gave them; calibrate() sets the cases,
+    // the metric, the store it opened and the display (its own report follows).
     const result = await evaluate({
-      ...runOptions,
+      ...pickRunOptions(options),
       testCases: read.rows.map((row, index) => ({
         input: row.input,
         actualOutput: row.actualOutput,

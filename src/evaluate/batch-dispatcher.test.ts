@@ -154,7 +154,7 @@ describe("evaluate({ batch }) with a judge's own batch API", () => {
       ...quiet,
     });
     expect(result.summary.status).toBe("interrupted");
-    expect(store.judgeBatches.listOpen()).toMatchObject([
+    expect(await store.judgeBatches.listOpen()).toMatchObject([
       { id: "batch-1", provider: "memory.batch", judge: "memory-judge", state: "open" },
     ]);
     const checks = calls.status;
@@ -196,36 +196,45 @@ describe("evaluate({ batch }) with a judge's own batch API", () => {
       ]),
     );
     expect(second.calls.start).toBe(2);
-    expect(store.judgeBatches.listOpen()).toEqual([]);
+    expect(await store.judgeBatches.listOpen()).toEqual([]);
   });
 
-  it("warns once when the store cannot record batches, and scores all the same", async () => {
-    const { judge } = batchingJudge();
-    const store = new MemoryRunStore();
-    const save = vi.spyOn(store.judgeBatches, "save").mockImplementation(() => {
-      throw new Error("disk full");
-    });
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    try {
-      const result = await evaluate({
-        testCases: cases(2),
-        metrics: [new ToxicityMetric({ model: judge })],
-        store,
-        batch: fast,
-        ...quiet,
-      });
-      expect(result.summary.testCases.unscored).toBe(0);
-      const warnings = warn.mock.calls.map(([message]) => String(message));
-      expect(warnings.filter((message) => message.includes("could not be recorded"))).toEqual([
-        expect.stringMatching(
-          /judge batch batch-1 could not be recorded in the store \(disk full\)/,
-        ),
-      ]);
-    } finally {
-      save.mockRestore();
-      warn.mockRestore();
-    }
-  });
+  it.each([
+    ["rejects", () => Promise.reject(new Error("disk full"))],
+    [
+      "throws before it returns a promise",
+      (): Promise<void> => {
+        throw new Error("disk full");
+      },
+    ],
+  ])(
+    "warns once when the store cannot record batches (its save %s), and scores all the same",
+    async (_how, failingSave) => {
+      const { judge } = batchingJudge();
+      const store = new MemoryRunStore();
+      const save = vi.spyOn(store.judgeBatches, "save").mockImplementation(failingSave);
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      try {
+        const result = await evaluate({
+          testCases: cases(2),
+          metrics: [new ToxicityMetric({ model: judge })],
+          store,
+          batch: fast,
+          ...quiet,
+        });
+        expect(result.summary.testCases.unscored).toBe(0);
+        const warnings = warn.mock.calls.map(([message]) => String(message));
+        expect(warnings.filter((message) => message.includes("could not be recorded"))).toEqual([
+          expect.stringMatching(
+            /judge batch batch-1 could not be recorded in the store \(disk full\)/,
+          ),
+        ]);
+      } finally {
+        save.mockRestore();
+        warn.mockRestore();
+      }
+    },
+  );
 });
 
 describe("resolveBatchOptions", () => {

@@ -126,16 +126,18 @@ export class BatchDispatcher implements BatchHost {
   record(batch: StoredJudgeBatch): Promise<void> {
     const { log } = this.options;
     if (log === null) return Promise.resolve();
-    this.logWrites = this.logWrites.then(() =>
-      log.save(batch).catch((error: unknown) => {
+    // Caught after the call, not on its promise: a log of one's own that throws before it
+    // returns a promise must not fail the run, nor every later write chained on this one.
+    this.logWrites = this.logWrites
+      .then(() => log.save(batch))
+      .catch((error: unknown) => {
         if (this.logFailed) return;
         this.logFailed = true;
         this.options.onWarning?.(
           `Warning: judge batch ${batch.id} could not be recorded in the store (${(error as Error).message}); ` +
             "a run interrupted while it waits will submit its requests again.",
         );
-      }),
-    );
+      });
     return this.logWrites;
   }
 

@@ -159,10 +159,9 @@ describe("evaluate({ goldens, observedCallback })", () => {
     expect(agent?.durationMs).toBe(25);
 
     expect(JSON.parse(JSON.stringify(result.testResults))).toEqual(result.testResults);
-    expect(store.getTestResults(result.testRunId).map((stored) => stored.result)).toEqual(
-      result.testResults,
-    );
-    expect(store.getRun(result.testRunId)?.config).toMatchObject({
+    const stored = await store.runs.getTestResults(result.testRunId);
+    expect(stored.map((entry) => entry.result)).toEqual(result.testResults);
+    expect((await store.runs.getRun(result.testRunId))?.config).toMatchObject({
       mode: "components",
       goldens: 2,
     });

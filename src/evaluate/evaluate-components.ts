@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeTransport } from "../judge/judge-transport.ts";
 import type { BaseMetric, MetricRunResult } from "../metrics/base-metric.ts";
-import type { EvaluationResult } from "../results/evaluation-result.ts";
+import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { SpanRecord, TraceRecord } from "../results/trace-record.ts";
 import { Golden, type GoldenFields } from "../test-case/golden.ts";
@@ -99,6 +99,8 @@ export async function evaluateComponents(
           )
           .digest("hex"),
   );
+  // Whether a finished case had a metric to score (or an errored trace to say why not).
+  let scored = false;
   const scoreGolden = async (index: number, session: RunSession) => {
     const entry = goldens[index] as CheckedCase<Golden>;
     if (entry.error !== null) {
@@ -136,7 +138,9 @@ export async function evaluateComponents(
       repeat,
       durationMs: Math.round(performance.now() - caseStartedAt),
     });
-    await session.finishCase(first ? { ...result, trace: first.trace } : result);
+    const finished = first ? { ...result, trace: first.trace } : result;
+    if (hadSomethingToScore(finished)) scored = true;
+    await session.finishCase(finished);
   };
 
   return runSession({
@@ -153,12 +157,11 @@ export async function evaluateComponents(
       repeat,
     },
     scoreCase: scoreGolden,
-    checkFinished: (testResults) =>
+    checkFinished: (reused) =>
       traceMetrics.length > 0 ||
       goldens.some((entry) => entry.error !== null) ||
-      testResults.some(
-        (result) => result.trace?.status === "errored" || traceHasMetrics(result.trace),
-      )
+      scored ||
+      reused.some(hadSomethingToScore)
         ? null
         : new ConfigError(
             "evaluate() found no metric to score: pass metrics: [...] (trace-level), give observed " +
@@ -166,6 +169,11 @@ export async function evaluateComponents(
               "updateCurrentTrace({ metrics: [...] }).",
           ),
   });
+}
+
+/** Whether a finished golden had a metric to score, or an errored trace that says why not. */
+function hadSomethingToScore(result: TestResult): boolean {
+  return result.trace?.status === "errored" || traceHasMetrics(result.trace);
 }
 
 /** Checks a component run's own options before anything runs; returns its trace metrics. */

@@ -11,6 +11,7 @@ import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { RunnerEvent } from "../results/runner-events.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
+import { readTestResults } from "../store/read-test-results.ts";
 import { MockJudge } from "../testing/mock-judge.ts";
 import { evaluate } from "./evaluate.ts";
 import { JudgeScheduler } from "./scheduler.ts";
@@ -51,6 +52,52 @@ describe("evaluate", () => {
     expect(result.summary.judges).toEqual(["mock-judge"]);
     expect(toxicity.score).toBeNull();
     expect(toxicity.judgeCalls).toBe(0);
+  });
+
+  it("keeps only the summary with keepResults: false, the results going to the store and reporters", async () => {
+    const testCases = Array.from({ length: 12 }, (_, index) => ({
+      name: `case-${index}`,
+      input: "q",
+      actualOutput: index % 3 === 0 ? `nasty output ${index}` : `fine output ${index}`,
+    }));
+    const run = async (keepResults: boolean) => {
+      const store = new MemoryRunStore();
+      const finished: number[] = [];
+      const result = await evaluate({
+        testCases,
+        metrics: [
+          new ToxicityMetric({ model: new MockJudge({ answers: answer, latencyMs: 1 }) }),
+          new BiasMetric({ model: new MockJudge({ answers: answer }) }),
+        ],
+        store,
+        keepResults,
+        maxConcurrent: 4,
+        onProgress: (event) => {
+          if (event.type === "test-case-end") finished.push(event.result.index);
+        },
+        ...quiet,
+      });
+      const stored = [];
+      for await (const entry of readTestResults(store, result.testRunId, { pageSize: 5 })) {
+        stored.push(entry.result);
+      }
+      return { result, stored, finished };
+    };
+    const kept = await run(true);
+    const summaryOnly = await run(false);
+    expect(summaryOnly.result.testResults).toEqual([]);
+    const { durationMs: _one, ...keptSummary } = kept.result.summary;
+    const { durationMs: _two, ...onlySummary } = summaryOnly.result.summary;
+    expect(onlySummary).toEqual(keptSummary);
+    expect(summaryOnly.result.summary.testCases).toMatchObject({ total: 12, unscored: 0 });
+    expect(summaryOnly.result.summary.metrics.map((metric) => metric.name)).toEqual([
+      "Toxicity",
+      "Bias",
+    ]);
+    expect(summaryOnly.stored.map((result) => result.name)).toEqual(
+      testCases.map((testCase) => testCase.name),
+    );
+    expect(summaryOnly.finished.toSorted((a, b) => a - b)).toEqual(testCases.map((_, i) => i));
   });
 
   it("keeps each metric's steps as data and every judge call, paid or from the cache", async () => {
@@ -160,9 +207,10 @@ describe("evaluate", () => {
         ...quiet,
       }),
     ).rejects.toBeInstanceOf(JudgeOutputError);
-    const run = store.getRun("x");
+    const run = await store.runs.getRun("x");
     expect(run?.status).toBe("failed");
-    expect(store.getTestResults(run?.id ?? "").map((stored) => stored.result.name)).toEqual(["ok"]);
+    const stored = await store.runs.getTestResults(run?.id ?? "");
+    expect(stored.map((entry) => entry.result.name)).toEqual(["ok"]);
   });
 
   it.each([
@@ -200,9 +248,9 @@ describe("evaluate", () => {
       await expect(run).rejects.toBe(rejected);
       // At most the two requests in flight when the first answer came; nothing after.
       expect(judge.calls.length).toBeLessThanOrEqual(2);
-      const stored = store.getRun("misconfigured");
+      const stored = await store.runs.getRun("misconfigured");
       expect(stored?.status).toBe("failed");
-      expect(store.getTestResults(stored?.id ?? "")).toEqual([]);
+      expect(await store.runs.getTestResults(stored?.id ?? "")).toEqual([]);
       const end = events.find((event) => event.type === "run-end");
       expect(end?.type === "run-end" && end.result.summary.status).toBe("failed");
     },
@@ -297,7 +345,7 @@ describe("evaluate", () => {
     expect(end?.type === "run-end" && end.message).toContain(
       'Resume with evaluate({ identifier: "nightly", resume: true',
     );
-    expect(store.getRun("nightly")?.status).toBe("interrupted");
+    expect((await store.runs.getRun("nightly"))?.status).toBe("interrupted");
   });
 
   it("rejects bad options with messages that say what to do", async () => {
@@ -336,7 +384,7 @@ describe("evaluate", () => {
       store,
       ...quiet,
     });
-    expect(store.getRun(result.testRunId)?.config.metadata).toEqual({
+    expect((await store.runs.getRun(result.testRunId))?.config.metadata).toEqual({
       model: "support-bot-v2",
       checkpoint: 3,
     });
@@ -396,12 +444,12 @@ describe("evaluate", () => {
 
   it("stops and marks the run failed when the store breaks mid-run", async () => {
     const store = new MemoryRunStore();
-    const save = store.saveTestResult.bind(store);
+    const save = store.runs.saveTestResult.bind(store);
     let saves = 0;
-    store.saveTestResult = (runId, stored) => {
+    store.runs.saveTestResult = async (runId, stored) => {
       saves += 1;
       if (saves === 2) throw new Error("disk full");
-      save(runId, stored);
+      await save(runId, stored);
     };
     await expect(
       evaluate({
@@ -416,7 +464,7 @@ describe("evaluate", () => {
         ...quiet,
       }),
     ).rejects.toThrow("disk full");
-    expect(store.getRun("broken-store")?.status).toBe("failed");
+    expect((await store.runs.getRun("broken-store"))?.status).toBe("failed");
   });
 
   it("records on each metric what its cached answers would have cost", async () => {
@@ -512,7 +560,7 @@ describe("evaluate", () => {
 
   it("leaves no Ctrl-C listener behind when the store fails while the run opens", async () => {
     const store = new MemoryRunStore();
-    store.startRun = () => {
+    store.runs.startRun = async () => {
       throw new Error("store is read-only");
     };
     const listeners = process.listenerCount("SIGINT");
@@ -543,6 +591,6 @@ describe("evaluate", () => {
       }),
     ).rejects.toThrow("maxConcurrent");
     expect(process.listenerCount("SIGINT")).toBe(listeners);
-    expect(store.getRun("refused")).toBeNull();
+    expect(await store.runs.getRun("refused")).toBeNull();
   });
 });

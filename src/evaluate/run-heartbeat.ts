@@ -34,7 +34,11 @@ export class RunHeartbeat {
   /** This process as the run's owner, heard from now. */
   owner(): RunOwner {
     this.last = Date.now();
-    return { pid: process.pid, hostname: hostname(), heartbeatAt: new Date(this.last).toISOString() };
+    return {
+      pid: process.pid,
+      hostname: hostname(),
+      heartbeatAt: new Date(this.last).toISOString(),
+    };
   }
 
   // Unref'd: an open run's heartbeat never keeps the process alive on its own.

@@ -1,10 +1,10 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type { RetryPolicy } from "../judge/retry-policy.ts";
 import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
+import type { StoreOption } from "../store/open-store.ts";
 import { parseShard } from "../store/run-shards.ts";
 import { type BatchOptions, resolveBatchOptions } from "./batch-options.ts";
 import type { DisplayOption } from "./default-reporters.ts";
-import type { StoreOption } from "../store/open-store.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
 
 /** What every run shares, whatever it scores: the options of evaluate() but its cases and metrics. */
@@ -53,6 +53,14 @@ export interface RunOptions {
    * SQLite store.
    */
   store?: StoreOption;
+  /**
+   * What the returned result keeps: `true`, every test result; `false`, the summary only
+   * (`testResults` is empty), so that the run's memory does not grow with its cases — for runs
+   * of tens of thousands of cases. The results still go to the store and the reporters as each
+   * case finishes: read them back with `readTestResults(store, result.testRunId)`.
+   * @default true
+   */
+  keepResults?: boolean;
   /** Called with every runner event. */
   onProgress?: (event: RunnerEvent) => void;
   /** More consumers of runner events. */
@@ -82,14 +90,95 @@ export interface RunOptions {
   batch?: boolean | BatchOptions;
   /**
    * A scheduler shared with other runs (e.g. every assertion of a test file), with its own
-   * concurrency, retries, cache and batching; `maxConcurrent`, `throttleMs`, `retry`, `cache`
-   * and `batch` are then the scheduler's.
+   * concurrency, retries, cache and batching: `maxConcurrent`, `throttleMs`, `retry`, `cache`
+   * and `batch` are then the scheduler's, and giving them too is a `ConfigError`.
    */
   scheduler?: JudgeScheduler;
 }
 
+/**
+ * Every run option by name: what a front-end (`calibrate`, `evaluateCheckpoints`, the training
+ * callback) passes on to the engine as the user gave it. The type check below fails when a
+ * new run option is not listed here.
+ */
+export const RUN_OPTION_NAMES = [
+  "maxConcurrent",
+  "throttleMs",
+  "ignoreErrors",
+  "skipOnMissingParams",
+  "cache",
+  "repeat",
+  "verbose",
+  "display",
+  "showProgress",
+  "identifier",
+  "resume",
+  "shard",
+  "metadata",
+  "store",
+  "keepResults",
+  "onProgress",
+  "reporters",
+  "signal",
+  "retry",
+  "handleInterrupt",
+  "env",
+  "batch",
+  "scheduler",
+] as const satisfies ReadonlyArray<keyof RunOptions>;
+
+type UnlistedRunOption = Exclude<keyof RunOptions, (typeof RUN_OPTION_NAMES)[number]>;
+// A compile error here names a run option missing from RUN_OPTION_NAMES.
+const everyRunOptionListed: [UnlistedRunOption] extends [never] ? true : UnlistedRunOption = true;
+void everyRunOptionListed;
+
+/**
+ * The options a given `scheduler` brings with it: a run that is handed a scheduler takes these
+ * from it, so giving both is an error rather than a silent choice.
+ */
+export const SCHEDULER_OPTION_NAMES = [
+  "maxConcurrent",
+  "throttleMs",
+  "retry",
+  "cache",
+  "batch",
+] as const satisfies ReadonlyArray<keyof RunOptions>;
+
+/**
+ * The run options among `options` (those set), as given: what a front-end passes on to
+ * evaluate() whatever else its own options hold.
+ * @example
+ * evaluate({ ...pickRunOptions(calibrateOptions), testCases, metrics });
+ */
+export function pickRunOptions(options: RunOptions): RunOptions {
+  const picked: Record<string, unknown> = {};
+  for (const name of RUN_OPTION_NAMES) {
+    if (options[name] !== undefined) picked[name] = options[name];
+  }
+  return picked as RunOptions;
+}
+
+/**
+ * The run options of a front-end that runs with a scheduler of its own (built from these
+ * options): the options it passes on, with the scheduler in place of the options it brings.
+ */
+export function withScheduler(options: RunOptions, scheduler: JudgeScheduler): RunOptions {
+  const picked = pickRunOptions(options) as Record<string, unknown>;
+  for (const name of SCHEDULER_OPTION_NAMES) delete picked[name];
+  return { ...(picked as RunOptions), scheduler };
+}
+
 /** Checks the options every kind of run shares, before anything runs. */
 export function checkRunOptions(options: RunOptions): void {
+  if (options.scheduler !== undefined) {
+    const given = SCHEDULER_OPTION_NAMES.filter((name) => options[name] !== undefined);
+    if (given.length > 0) {
+      throw new ConfigError(
+        `${given.join(", ")} ${given.length === 1 ? "is" : "are"} the scheduler's when a scheduler is given: ` +
+          "set them when you create the JudgeScheduler, or leave out scheduler.",
+      );
+    }
+  }
   const repeat = options.repeat ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1) {
     throw new ConfigError(

@@ -18,9 +18,9 @@ function recording() {
   return { events, reporter };
 }
 
-function open(overrides: Partial<RunRecorderOptions> = {}) {
+async function open(overrides: Partial<RunRecorderOptions> = {}) {
   const warnings: string[] = [];
-  const recorder = RunRecorder.open({
+  const recorder = await RunRecorder.open({
     store: new MemoryRunStore(),
     env: {},
     identifier: "nightly",
@@ -34,25 +34,35 @@ function open(overrides: Partial<RunRecorderOptions> = {}) {
 
 const spent = { judgeCalls: 0, costUsd: 0 };
 
+const finishing = {
+  status: "completed",
+  testResults: [],
+  total: 0,
+  spending: emptySpending(),
+  message: null,
+} as const;
+
 describe("RunRecorder", () => {
-  it("stores the run, each case as it finishes, and the summary at the end", () => {
+  it("stores the run, each case as it finishes, and the summary at the end", async () => {
     const store = new MemoryRunStore();
     const { events, reporter } = recording();
-    const { recorder } = open({ store, reporters: [reporter] });
-    recorder.start({ config: { repeat: 1 } });
+    const { recorder } = await open({ store, reporters: [reporter] });
+    await recorder.start({ config: { repeat: 1 } });
     recorder.announce({ totalTestCases: 2, resumedTestCases: 0, metricNames: ["Toxicity"] });
-    recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
-    expect(store.getTestResults(recorder.runId).map((stored) => stored.fingerprint)).toEqual([
-      "f1",
-    ]);
-    const result = recorder.finish({
+    await recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
+    const stored = await store.runs.getTestResults(recorder.runId);
+    expect(stored.map((entry) => entry.fingerprint)).toEqual(["f1"]);
+    const result = await recorder.finish({
       status: "completed",
       testResults: [testResult({ index: 1 })],
       total: 2,
       spending: emptySpending(),
       message: null,
     });
-    expect(store.getRun("nightly")).toMatchObject({ status: "completed", config: { repeat: 1 } });
+    expect(await store.runs.getRun("nightly")).toMatchObject({
+      status: "completed",
+      config: { repeat: 1 },
+    });
     expect(result.summary.testCases).toEqual({
       total: 2,
       passed: 1,
@@ -63,7 +73,7 @@ describe("RunRecorder", () => {
     expect(events.map((event) => event.type)).toEqual(["run-start", "test-case-end", "run-end"]);
   });
 
-  it("isolates a failing reporter: warned once, still called, and the others and the store go on", () => {
+  it("isolates a failing reporter: warned once, still called, and the others and the store go on", async () => {
     const store = new MemoryRunStore();
     const { events, reporter } = recording();
     let calls = 0;
@@ -73,90 +83,131 @@ describe("RunRecorder", () => {
         throw new Error("disk full");
       },
     };
-    const { recorder, warnings } = open({ store, reporters: [broken, reporter] });
-    recorder.start({ config: {} });
+    const { recorder, warnings } = await open({ store, reporters: [broken, reporter] });
+    await recorder.start({ config: {} });
     recorder.announce({ totalTestCases: 2, resumedTestCases: 0, metricNames: [] });
-    recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
-    recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
+    await recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
+    await recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
     // run-start and both cases: a reporter that failed once still gets every later event.
     expect(calls).toBe(3);
     expect(warnings).toEqual([
       "Warning: reporter #1 failed (later failures are not repeated): disk full",
     ]);
     expect(events.filter((event) => event.type === "test-case-end")).toHaveLength(2);
-    expect(store.getTestResults(recorder.runId)).toHaveLength(2);
+    expect(await store.runs.getTestResults(recorder.runId)).toHaveLength(2);
   });
 
-  it("holds events until the run is announced, with deferEvents", () => {
+  it("holds events until the run is announced, with deferEvents", async () => {
     const { events, reporter } = recording();
-    const { recorder } = open({ reporters: [reporter], deferEvents: true });
-    recorder.start({ config: {} });
-    recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
+    const { recorder } = await open({ reporters: [reporter], deferEvents: true });
+    await recorder.start({ config: {} });
+    await recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
     expect(events).toEqual([]);
     recorder.announce({ totalTestCases: 5, resumedTestCases: 0, metricNames: [] });
     expect(events.map((event) => event.type)).toEqual(["run-start", "test-case-end"]);
     expect(events[0]).toMatchObject({ totalTestCases: 5 });
   });
 
-  it("on a store that breaks mid-run: stops with onStoreFailure 'stop', goes on without it with 'continue'", () => {
+  describe("on a store that breaks mid-run", () => {
     const breaking = () => {
       const store = new MemoryRunStore();
-      store.saveTestResult = () => {
+      const saved: string[] = [];
+      store.runs.saveTestResult = async (_runId, stored) => {
+        saved.push(stored.fingerprint);
         throw new StoreError("The disk is full.");
       };
-      return store;
+      return { store, saved };
     };
-    const stopping = open({ store: breaking() }).recorder;
-    stopping.start({ config: {} });
-    expect(() => stopping.recordCase({ result: testResult(), fingerprint: "f", spent })).toThrow(
-      "The disk is full.",
-    );
 
-    const { recorder, warnings } = open({ store: breaking(), onStoreFailure: "continue" });
-    recorder.start({ config: {} });
-    recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
-    recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
-    expect(warnings).toEqual(["Warning: The disk is full. The rest of the run is not stored."]);
+    it("with onStoreFailure 'stop': recordCase rejects with the StoreError, and the run ends with what was stored", async () => {
+      const { store } = breaking();
+      const { events, reporter } = recording();
+      const { recorder, warnings } = await open({ store, reporters: [reporter] });
+      await recorder.start({ config: {} });
+      recorder.announce({ totalTestCases: 1, resumedTestCases: 0, metricNames: [] });
+      const recorded = recorder.recordCase({ result: testResult(), fingerprint: "f", spent });
+      await expect(recorded).rejects.toBeInstanceOf(StoreError);
+      await expect(recorded).rejects.toThrow("The disk is full.");
+      // The case was not stored, so it is not reported as finished either.
+      expect(events.map((event) => event.type)).toEqual(["run-start"]);
+      await recorder.finish({ ...finishing, status: "failed", total: 1 });
+      expect(await store.runs.getRun("nightly")).toMatchObject({ status: "failed" });
+      expect(warnings).toEqual([]);
+    });
+
+    it("with onStoreFailure 'continue': warns once and the run goes on without the store", async () => {
+      const { store, saved } = breaking();
+      const { events, reporter } = recording();
+      const { recorder, warnings } = await open({
+        store,
+        reporters: [reporter],
+        onStoreFailure: "continue",
+      });
+      await recorder.start({ config: {} });
+      recorder.announce({ totalTestCases: 2, resumedTestCases: 0, metricNames: [] });
+      await recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
+      await recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
+      const result = await recorder.finish({
+        ...finishing,
+        testResults: [testResult({ index: 0 }), testResult({ index: 1 })],
+        total: 2,
+      });
+      expect(warnings).toEqual(["Warning: The disk is full. The rest of the run is not stored."]);
+      // Every case is still reported, and the run ends; only the first save met the store.
+      expect(events.map((event) => event.type)).toEqual([
+        "run-start",
+        "test-case-end",
+        "test-case-end",
+        "run-end",
+      ]);
+      expect(result.summary.testCases.passed).toBe(2);
+      expect(saved).toEqual(["f0"]);
+      // Without the store, the end is not written either: the stored run stays as it broke.
+      expect(await store.runs.getRun("nightly")).toMatchObject({ status: "running" });
+    });
   });
 
-  it("resumes: reuses the stored results whose fingerprint still matches, and does not store them again", () => {
+  it("resumes: reuses the stored results whose fingerprint still matches, and does not store them again", async () => {
     const store = new MemoryRunStore();
-    const first = open({ store }).recorder;
-    first.start({ config: {} });
-    first.recordCase({ result: testResult({ index: 0, name: "kept" }), fingerprint: "a", spent });
-    first.recordCase({
+    const first = (await open({ store })).recorder;
+    await first.start({ config: {} });
+    await first.recordCase({
+      result: testResult({ index: 0, name: "kept" }),
+      fingerprint: "a",
+      spent,
+    });
+    await first.recordCase({
       result: testResult({ index: 1, name: "changed" }),
       fingerprint: "b",
       spent,
     });
-    first.finish({
-      status: "interrupted",
-      testResults: [],
-      total: 3,
-      spending: emptySpending(),
-      message: null,
-    });
+    await first.finish({ ...finishing, status: "interrupted", total: 3 });
 
     const { events, reporter } = recording();
-    const second = open({ store, resume: true, reporters: [reporter] }).recorder;
-    const reused = second.start({ config: {}, fingerprints: ["a", "b-changed", "c"] });
+    const second = (await open({ store, resume: true, reporters: [reporter] })).recorder;
+    const reused = await second.start({ config: {}, fingerprints: ["a", "b-changed", "c"] });
     expect(second.runId).toBe(first.runId);
     expect([...reused.keys()]).toEqual([0]);
     const saved: string[] = [];
-    const save = store.saveTestResult.bind(store);
-    store.saveTestResult = (runId, stored) => {
+    const save = store.runs.saveTestResult.bind(store);
+    store.runs.saveTestResult = async (runId, stored) => {
       saved.push(stored.fingerprint);
-      save(runId, stored);
+      await save(runId, stored);
     };
     second.announce({ totalTestCases: 3, resumedTestCases: 1, metricNames: [] });
-    second.recordCase({ result: reused.get(0) ?? testResult(), fingerprint: "a", spent });
-    second.recordCase({ result: testResult({ index: 1 }), fingerprint: "b-changed", spent });
+    await second.recordCase({ result: reused.get(0) ?? testResult(), fingerprint: "a", spent });
+    await second.recordCase({
+      result: testResult({ index: 1 }),
+      fingerprint: "b-changed",
+      spent,
+    });
     expect(saved).toEqual(["b-changed"]);
     expect(
       events
         .filter((event) => event.type === "test-case-end")
         .map((event) => event.type === "test-case-end" && event.finished),
     ).toEqual([2, 3]);
+    await second.close();
   });
 });
 
@@ -197,53 +248,55 @@ describe("counters gathered from results (Vitest, merge) equal the scheduler's (
 
     const owner = (at: string) => ({ pid: process.pid, hostname: hostname(), heartbeatAt: at });
 
-    it("records its owner at start, beats while open, and stops when the run ends", () => {
+    it("records its owner at start, beats while open, and stops when the run ends", async () => {
       vi.useFakeTimers({ now: new Date("2025-01-01T10:00:00.000Z") });
       const store = new MemoryRunStore();
-      const { recorder } = open({ store, heartbeatIntervalMs: 15_000 });
-      recorder.start({ config: {} });
-      expect(store.getRun("nightly")?.owner).toEqual(owner("2025-01-01T10:00:00.000Z"));
-      vi.advanceTimersByTime(14_999);
-      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:00.000Z");
-      vi.advanceTimersByTime(1);
-      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:15.000Z");
-      vi.advanceTimersByTime(30_000);
-      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:45.000Z");
-      recorder.finish({
-        status: "completed",
-        testResults: [],
-        total: 0,
-        spending: emptySpending(),
-        message: null,
-      });
+      const { recorder } = await open({ store, heartbeatIntervalMs: 15_000 });
+      await recorder.start({ config: {} });
+      const heartbeatAt = async () => (await store.runs.getRun("nightly"))?.owner?.heartbeatAt;
+      expect((await store.runs.getRun("nightly"))?.owner).toEqual(
+        owner("2025-01-01T10:00:00.000Z"),
+      );
+      await vi.advanceTimersByTimeAsync(14_999);
+      expect(await heartbeatAt()).toBe("2025-01-01T10:00:00.000Z");
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await heartbeatAt()).toBe("2025-01-01T10:00:15.000Z");
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(await heartbeatAt()).toBe("2025-01-01T10:00:45.000Z");
+      await recorder.finish(finishing);
       expect(vi.getTimerCount()).toBe(0);
-      vi.advanceTimersByTime(60_000);
-      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:45.000Z");
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(await heartbeatAt()).toBe("2025-01-01T10:00:45.000Z");
     });
 
-    it("beats with a stored case, at most once a second", () => {
+    it("beats with a stored case, at most once a second", async () => {
       vi.useFakeTimers({ now: new Date("2025-01-01T10:00:00.000Z") });
       const store = new MemoryRunStore();
-      const { recorder } = open({ store });
-      recorder.start({ config: {} });
+      const { recorder } = await open({ store });
+      await recorder.start({ config: {} });
       recorder.announce({ totalTestCases: 3, resumedTestCases: 0, metricNames: [] });
+      const heartbeatAt = async () => {
+        // The beat that rides on a case is not awaited by recordCase: let it land.
+        await vi.advanceTimersByTimeAsync(0);
+        return (await store.runs.getRun("nightly"))?.owner?.heartbeatAt;
+      };
       vi.setSystemTime(new Date("2025-01-01T10:00:05.000Z"));
-      recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
-      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:05.000Z");
+      await recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
+      expect(await heartbeatAt()).toBe("2025-01-01T10:00:05.000Z");
       vi.setSystemTime(new Date("2025-01-01T10:00:05.500Z"));
-      recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
-      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:05.000Z");
+      await recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
+      expect(await heartbeatAt()).toBe("2025-01-01T10:00:05.000Z");
       vi.setSystemTime(new Date("2025-01-01T10:00:06.000Z"));
-      recorder.recordCase({ result: testResult({ index: 2 }), fingerprint: "f2", spent });
-      expect(store.getRun("nightly")?.owner?.heartbeatAt).toBe("2025-01-01T10:00:06.000Z");
-      recorder.close();
+      await recorder.recordCase({ result: testResult({ index: 2 }), fingerprint: "f2", spent });
+      expect(await heartbeatAt()).toBe("2025-01-01T10:00:06.000Z");
+      await recorder.close();
       expect(vi.getTimerCount()).toBe(0);
     });
 
-    it("takes over a resumed run's ownership", () => {
+    it("takes over a resumed run's ownership", async () => {
       vi.useFakeTimers({ now: new Date("2025-01-01T11:00:00.000Z") });
       const store = new MemoryRunStore();
-      store.startRun({
+      await store.runs.startRun({
         id: "earlier",
         identifier: "nightly",
         status: "running",
@@ -253,31 +306,31 @@ describe("counters gathered from results (Vitest, merge) equal the scheduler's (
         summary: null,
         owner: { pid: 999_999, hostname: "elsewhere", heartbeatAt: "2025-01-01T10:00:10.000Z" },
       });
-      const { recorder } = open({ store, resume: true });
-      recorder.start({ config: {} });
-      expect(store.getRun("nightly")).toMatchObject({
+      const { recorder } = await open({ store, resume: true });
+      await recorder.start({ config: {} });
+      expect(await store.runs.getRun("nightly")).toMatchObject({
         id: "earlier",
         status: "running",
         owner: owner("2025-01-01T11:00:00.000Z"),
       });
-      recorder.close();
+      await recorder.close();
     });
 
-    it("warns once when a heartbeat cannot be stored, and the run goes on", () => {
+    it("warns once when a heartbeat cannot be stored, and the run goes on", async () => {
       vi.useFakeTimers({ now: new Date("2025-01-01T10:00:00.000Z") });
       const store = new MemoryRunStore();
-      const { recorder, warnings } = open({ store });
-      recorder.start({ config: {} });
-      store.heartbeatRun = () => {
+      const { recorder, warnings } = await open({ store });
+      await recorder.start({ config: {} });
+      store.runs.heartbeatRun = async () => {
         throw new StoreError("disk full");
       };
-      vi.advanceTimersByTime(45_000);
+      await vi.advanceTimersByTimeAsync(45_000);
       expect(warnings).toEqual([
         "Warning: the run's heartbeat could not be stored (later failures are not repeated): disk full",
       ]);
-      recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
-      expect(store.getTestResults(recorder.runId)).toHaveLength(1);
-      recorder.close();
+      await recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
+      expect(await store.runs.getTestResults(recorder.runId)).toHaveLength(1);
+      await recorder.close();
     });
   });
 });

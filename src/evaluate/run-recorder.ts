@@ -12,7 +12,7 @@ import type {
   RunReporter,
   RunStartEvent,
 } from "../results/runner-events.ts";
-import { summarizeRun } from "../results/summarize-run.ts";
+import { type RunTally, summarizeRun } from "../results/summarize-run.ts";
 import { redactSecretText, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
 import { openStore, type StoreOption } from "../store/open-store.ts";
 import { HEARTBEAT_INTERVAL_MS } from "../store/run-liveness.ts";
@@ -67,7 +67,10 @@ export interface RunRecorderOptions {
 /** What {@link RunRecorder.finish} needs to end the run. */
 export interface FinishRunOptions {
   status: RunStatus;
+  /** The results the returned result keeps (all of them, unless the run keeps none). */
   testResults: readonly TestResult[];
+  /** The run's totals, kept as its cases finished; else summed up from `testResults`. */
+  tally?: RunTally;
   /** Cases in the run, unscored ones included. */
   total: number;
   spending: JudgeSpending;
@@ -101,12 +104,16 @@ export class RunRecorder {
   /** The total of a run that learns its size as it goes, for the next `test-case-end` events. */
   private growingTotal: { totalTestCases: number; totalFinal: boolean } | null = null;
 
-  private constructor(options: RunRecorderOptions, writer: RunStoreWriter, opened: {
-    judgeCache: JudgeCache | null;
-    judgeBatches: JudgeBatchLog | null;
-    leases: JudgeLeases | null;
-    warning: string | null;
-  }) {
+  private constructor(
+    options: RunRecorderOptions,
+    writer: RunStoreWriter,
+    opened: {
+      judgeCache: JudgeCache | null;
+      judgeBatches: JudgeBatchLog | null;
+      leases: JudgeLeases | null;
+      warning: string | null;
+    },
+  ) {
     this.options = options;
     this.writer = writer;
     this.judgeCache = opened.judgeCache;
@@ -134,7 +141,9 @@ export class RunRecorder {
    */
   static async open(options: RunRecorderOptions): Promise<RunRecorder> {
     if (options.store === false && options.resume) {
-      throw new ConfigError("resume needs a store to read the earlier run from: remove store: false.");
+      throw new ConfigError(
+        "resume needs a store to read the earlier run from: remove store: false.",
+      );
     }
     const opened = await openStore({
       store: options.store,
@@ -272,13 +281,16 @@ export class RunRecorder {
 
   /** Ends the run: its summary, the stored end, the `run-end` event; closes a store it opened. */
   async finish(options: FinishRunOptions): Promise<EvaluationResult> {
-    const summary = summarizeRun({
+    const totals = {
       status: options.status,
-      testResults: options.testResults,
       total: options.total,
       spending: options.spending,
       durationMs: Date.now() - this.startedAt,
-    });
+    };
+    const summary =
+      options.tally === undefined
+        ? summarizeRun({ ...totals, testResults: options.testResults })
+        : options.tally.summarize(totals);
     const result: EvaluationResult = {
       testRunId: this.runId,
       identifier: this.options.identifier,

@@ -2,9 +2,11 @@ import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import type { MetricRunResult } from "../metrics/base-metric.ts";
-import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
+import { decideRunStatus } from "../results/run-status.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
+import { RunTally } from "../results/summarize-run.ts";
 import { formatShard, parseShard } from "../store/run-shards.ts";
 import { cancelOnInterrupt } from "./cancel-on-interrupt.ts";
 import { createRunScheduler } from "./create-run-scheduler.ts";
@@ -50,8 +52,11 @@ export interface RunPlan {
   config: Record<string, unknown>;
   /** Scores case `index` and finishes it through the session (or stops). */
   scoreCase: (index: number, session: RunSession) => Promise<void>;
-  /** Checked after the last case: an error fails the run. */
-  checkFinished?: (testResults: readonly TestResult[]) => Error | null;
+  /**
+   * Asked after the last case of a run that was not stopped, with the results a resumed run
+   * reused (the plan sees the others as it finishes them): an error fails the run.
+   */
+  checkFinished?: (reused: readonly TestResult[]) => Error | null;
 }
 
 /**
@@ -101,7 +106,12 @@ interface OpenSession {
   scheduler: JudgeScheduler;
   controller: AbortController;
   session: RunSession;
-  results: Array<TestResult | undefined>;
+  /** The finished cases by index, when the run keeps them (`keepResults`). */
+  results: Array<TestResult | undefined> | null;
+  /** The run's totals, kept as cases finish. */
+  tally: RunTally;
+  /** The results reused from the resumed run, for `checkFinished` (none without it). */
+  reused: TestResult[];
   pending: number[];
   spentBefore: ReturnType<typeof snapshotSpending>;
   fatal: { error: Error | null };
@@ -173,12 +183,18 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
     scheduler,
     controller,
     session: undefined as unknown as RunSession,
-    results: Array.from({ length: plan.total }, (_, index) => reused.get(index)),
+    results: options.keepResults === false ? null : new Array<TestResult | undefined>(plan.total),
+    tally: new RunTally(),
+    reused: plan.checkFinished === undefined ? [] : [...reused.values()],
     pending: indices.filter((index) => !reused.has(index)),
     spentBefore: snapshotSpending(scheduler.stats),
     fatal: { error: null },
     detach,
   };
+  for (const [index, result] of reused) {
+    run.tally.add(result);
+    if (run.results !== null) run.results[index] = result;
+  }
   run.session = createSession(run);
   return run;
 }
@@ -221,7 +237,8 @@ function createSession(run: OpenSession): RunSession {
       return { kept, stopped };
     },
     finishCase: async (result) => {
-      run.results[result.index] = result;
+      run.tally.add(result);
+      if (run.results !== null) run.results[result.index] = result;
       await recorder.recordCase({
         result,
         fingerprint: plan.fingerprints[result.index] as string,
@@ -264,34 +281,36 @@ async function dispatchCases(run: OpenSession): Promise<void> {
 /** Ends the run: its status, the stored summary, the message on how to resume; throws a fatal error. */
 async function summariseSession(run: OpenSession): Promise<EvaluationResult> {
   const { plan, scheduler, recorder } = run;
-  const testResults = run.results.filter((result): result is TestResult => result !== undefined);
+  // Kept in index order; a run that keeps no results returns its summary only.
+  const testResults =
+    run.results?.filter((result): result is TestResult => result !== undefined) ?? [];
+  const finishedCount = run.tally.count;
   if (!run.fatal.error && !isStopped(run) && plan.checkFinished) {
-    run.fatal.error = plan.checkFinished(testResults);
+    run.fatal.error = plan.checkFinished(run.reused);
   }
   const fatal = run.fatal.error;
   const stopError = scheduler.stoppedBy;
-  const status: RunStatus = fatal
-    ? "failed"
-    : stopError instanceof JudgeCallError
-      ? "quota-exhausted"
-      : run.controller.signal.aborted
-        ? "interrupted"
-        : "completed";
+  const status = decideRunStatus({
+    failed: fatal !== null,
+    quotaExhausted: stopError instanceof JudgeCallError,
+    interrupted: run.controller.signal.aborted,
+  });
   const total = run.indices.length;
-  const finished = `${testResults.length}/${total} test cases finished and stored.`;
+  const finished = `${finishedCount}/${total} test cases finished and stored.`;
   const resumeHint = `Resume with evaluate({ identifier: "${plan.options.identifier ?? recorder.runId}", resume: true, … }).`;
-  const unscored = total - testResults.length;
+  const unscored = total - finishedCount;
   const message =
     status === "interrupted"
       ? `Run interrupted: ${finished} ${resumeHint}`
       : status === "quota-exhausted"
-        ? `${(stopError as Error).message} ${unscored} test cases were left unscored; ${testResults.length} finished and stored. ${resumeHint}`
+        ? `${(stopError as Error).message} ${unscored} test cases were left unscored; ${finishedCount} finished and stored. ${resumeHint}`
         : status === "failed"
           ? `Run stopped by an error; ${finished}`
           : recorder.openWarning;
   const result = await recorder.finish({
     status,
     testResults,
+    tally: run.tally,
     total,
     spending: spendingSince({ before: run.spentBefore, now: scheduler.stats }),
     message,

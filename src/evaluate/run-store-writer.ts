@@ -181,7 +181,11 @@ export class RunStoreWriter {
     if (store === null) return;
     const part = this.part;
     if (part !== null && store.shards !== null) {
-      await store.shards.heartbeatRunPart({ runId: this.runIdValue, owner, shard: part.shard.index });
+      await store.shards.heartbeatRunPart({
+        runId: this.runIdValue,
+        owner,
+        shard: part.shard.index,
+      });
       return;
     }
     await store.runs.heartbeatRun({ runId: this.runIdValue, owner });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
-import type { JudgeCache } from "../store/run-store.ts";
+import type { CachedJudgeAnswer, JudgeCache, JudgeLeases } from "../store/run-store.ts";
 import { JudgeScheduler } from "./scheduler.ts";
 
 const schema = z.object({ reason: z.string() });
@@ -224,43 +224,56 @@ describe("JudgeScheduler", () => {
     expect(state.calls).toBe(2);
   });
 
-  describe("with a cache shared by processes (claim)", () => {
-    /** A memory cache with leases, logging what the scheduler does with it. */
-    function leasingCache(options: { answeredElsewhere?: boolean } = {}) {
+  describe("with a cache shared by processes (leases)", () => {
+    const elsewhere: CachedJudgeAnswer = {
+      text: '{"reason": "bought by another machine"}',
+      object: undefined,
+      inputTokens: 7,
+      outputTokens: 3,
+      costUsd: 0.002,
+    };
+
+    /**
+     * A memory cache and leases on its keys, logging what the scheduler does with them. Each
+     * claim is answered by the next of `claims` (the last one repeats): `"lease"` takes it,
+     * `"held"` finds another process's lease, `"answer"` finds the answer it stored.
+     */
+    function leasingCache(options: { claims?: Array<"lease" | "held" | "answer"> } = {}) {
       const inner = new MemoryRunStore().judgeCache;
+      const claims = options.claims ?? ["lease"];
       const log: string[] = [];
       const cache: JudgeCache = {
         get: (key) => {
           log.push("get");
           return inner.get(key);
         },
-        set: (key, answer) => {
+        set: async (key, answer) => {
           log.push("set");
-          inner.set(key, answer);
-        },
-        claim: async () => {
-          log.push("claim");
-          if (options.answeredElsewhere) {
-            return {
-              answer: {
-                text: '{"reason": "bought by another machine"}',
-                object: undefined,
-                inputTokens: 7,
-                outputTokens: 3,
-                costUsd: 0.002,
-              },
-            };
-          }
-          return { lease: { release: () => log.push("release") } };
+          await inner.set(key, answer);
         },
       };
-      return { cache, log };
+      const leases: JudgeLeases = {
+        tryClaim: async () => {
+          const outcome =
+            claims[Math.min(log.filter((entry) => entry === "claim").length, claims.length - 1)];
+          log.push("claim");
+          if (outcome === "answer") return { answer: elsewhere };
+          return { leased: outcome === "lease" };
+        },
+        renew: async () => {
+          log.push("renew");
+        },
+        release: async () => {
+          log.push("release");
+        },
+      };
+      return { cache, leases, log };
     }
 
     it("asks the judge under the lease, stores the answer, then releases the lease", async () => {
       const { judge, state } = countingJudge({ latencyMs: 1 });
-      const { cache, log } = leasingCache();
-      const scheduler = new JudgeScheduler({ cache });
+      const { cache, leases, log } = leasingCache();
+      const scheduler = new JudgeScheduler({ cache, leases });
       const response = await settle(scheduler.send(judge, request("x"), meta));
       expect(response.cached).toBe(false);
       expect(state.calls).toBe(1);
@@ -269,9 +282,9 @@ describe("JudgeScheduler", () => {
 
     it("takes the answer another process paid for, without a call", async () => {
       const { judge, state } = countingJudge({ latencyMs: 1 });
-      const { cache, log } = leasingCache({ answeredElsewhere: true });
-      const scheduler = new JudgeScheduler({ cache });
-      const response = await scheduler.send(judge, request("x"), meta);
+      const { cache, leases, log } = leasingCache({ claims: ["answer"] });
+      const scheduler = new JudgeScheduler({ cache, leases });
+      const response = await settle(scheduler.send(judge, request("x"), meta));
       expect(response).toMatchObject({
         cached: true,
         text: '{"reason": "bought by another machine"}',
@@ -287,15 +300,25 @@ describe("JudgeScheduler", () => {
       });
     });
 
+    it("waits while another process holds the lease, then takes its answer without a call", async () => {
+      const { judge, state } = countingJudge({ latencyMs: 1 });
+      const { cache, leases, log } = leasingCache({ claims: ["held", "held", "answer"] });
+      const scheduler = new JudgeScheduler({ cache, leases });
+      const response = await settle(scheduler.send(judge, request("x"), meta));
+      expect(response).toMatchObject({ cached: true, text: elsewhere.text });
+      expect(state.calls).toBe(0);
+      expect(log).toEqual(["claim", "claim", "claim"]);
+    });
+
     it("releases the lease, storing nothing, when the call fails or its answer is rejected", async () => {
-      const { cache, log } = leasingCache();
+      const { cache, leases, log } = leasingCache();
       const failing: JudgeModel = {
         name: "failing",
         generate: async () => {
           throw new JudgeCallError({ message: "bad request", status: 400, retryable: false });
         },
       };
-      const scheduler = new JudgeScheduler({ cache, retry: { maxAttempts: 1 } });
+      const scheduler = new JudgeScheduler({ cache, leases, retry: { maxAttempts: 1 } });
       await expect(scheduler.send(failing, request("x"), meta)).rejects.toThrow("bad request");
       const prose: JudgeModel = { name: "prose", generate: async () => "no JSON here" };
       await scheduler.send(prose, request("y"), { ...meta, validate: () => false });
@@ -306,16 +329,20 @@ describe("JudgeScheduler", () => {
       const { judge } = countingJudge({ latencyMs: 1 });
       const replay = leasingCache();
       await expect(
-        new JudgeScheduler({ cache: replay.cache, cacheMode: "replay" }).send(
-          judge,
-          request("x"),
-          meta,
-        ),
+        new JudgeScheduler({
+          cache: replay.cache,
+          leases: replay.leases,
+          cacheMode: "replay",
+        }).send(judge, request("x"), meta),
       ).rejects.toThrow(/no answer is cached/);
       expect(replay.log).toEqual(["get"]);
       const off = leasingCache();
       await settle(
-        new JudgeScheduler({ cache: off.cache, cacheMode: false }).send(judge, request("x"), meta),
+        new JudgeScheduler({ cache: off.cache, leases: off.leases, cacheMode: false }).send(
+          judge,
+          request("x"),
+          meta,
+        ),
       );
       expect(off.log).toEqual([]);
     });

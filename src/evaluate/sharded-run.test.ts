@@ -63,8 +63,8 @@ describe("evaluate({ shard }) with a run group", () => {
     expect(new Set([first.testRunId, second.testRunId, third.testRunId]).size).toBe(1);
     expect(second.summary.testCases.total).toBe(3);
 
-    expect(store.listRuns()).toHaveLength(1);
-    const run = store.getRun("nightly");
+    expect(await store.runs.listRuns()).toHaveLength(1);
+    const run = await store.runs.getRun("nightly");
     expect(run).toMatchObject({ status: "completed", config: { runGroup: "build-7" } });
     expect(run?.shards?.count).toBe(3);
     expect(run?.shards?.parts.map((part) => [part.shard, part.status])).toEqual([
@@ -84,7 +84,8 @@ describe("evaluate({ shard }) with a run group", () => {
     expect(run?.summary?.judgeCalls).toBe(
       first.summary.judgeCalls + second.summary.judgeCalls + third.summary.judgeCalls,
     );
-    expect(store.getTestResults(run?.id ?? "").map((stored) => stored.result.name)).toEqual(
+    const stored = await store.runs.getTestResults(run?.id ?? "");
+    expect(stored.map((entry) => entry.result.name)).toEqual(
       testCases.map((testCase) => testCase.name),
     );
   });
@@ -95,7 +96,7 @@ describe("evaluate({ shard }) with a run group", () => {
     await runShard({ store, shard: "1/2", env: { VERDICT_RUN_GROUP: "build-2" } });
     await runShard({ store, shard: "1/2", env: {} });
     await runShard({ store, shard: "2/2", env: {} });
-    const runs = store.listRuns();
+    const runs = await store.runs.listRuns();
     expect(runs).toHaveLength(4);
     expect(runs.filter((run) => run.shards !== undefined)).toHaveLength(2);
     expect(runs.find((run) => run.shards === undefined)?.config.shard).toBe("2/2");
@@ -109,8 +110,8 @@ describe("evaluate({ shard }) with a run group", () => {
     const resumed = await runShard({ store, shard: "2/2", judge, resume: true });
     expect(judge.calls).toHaveLength(0);
     expect(resumed.testResults.map((result) => result.index)).toEqual([5, 6, 7, 8, 9]);
-    expect(store.listRuns()).toHaveLength(1);
-    expect(store.getRun("nightly")).toMatchObject({ status: "completed" });
+    expect(await store.runs.listRuns()).toHaveLength(1);
+    expect(await store.runs.getRun("nightly")).toMatchObject({ status: "completed" });
   });
 
   it("asks for a run group to resume a shard, and refuses a malformed shard", async () => {
@@ -148,7 +149,7 @@ describe("evaluate({ store }) naming a store", () => {
   it("refuses a store setting that is not a postgres:// URL", async () => {
     await expect(run("./evals.db")).rejects.toThrow(ConfigError);
     await expect(run("./evals.db")).rejects.toThrow(
-      /give a postgres:\/\/ URL, a RunStore object, or false/,
+      /give a postgres:\/\/ URL, a Store object, or false/,
     );
     await expect(run(undefined, { VERDICT_STORE: "mysql://h/db" })).rejects.toThrow(
       /VERDICT_STORE is "mysql:\/\/h\/db": set it to a postgres:\/\/ URL/,

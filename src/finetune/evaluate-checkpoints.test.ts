@@ -47,7 +47,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  store.close();
+  await store.close();
   await server.close();
   rmSync(folder, { recursive: true, force: true });
 });
@@ -113,7 +113,7 @@ describe("evaluateCheckpoints", () => {
       /^Question \d+: how do I reset my password\?$/,
     );
     // One stored run per checkpoint, under the job's identifier, with the checkpoint in its metadata.
-    const runs = store.listRuns().filter((stored) => stored.identifier === IDENTIFIER);
+    const runs = (await store.runs.listRuns()).filter((stored) => stored.identifier === IDENTIFIER);
     expect(runs).toHaveLength(3);
     expect(runs.map((stored) => checkpointMetadataOf(stored)).reverse()).toEqual([
       expect.objectContaining({
@@ -231,7 +231,9 @@ describe("evaluateCheckpoints", () => {
     expect(second.printed()).toContain(
       `Checkpoint step 10, epoch 1 (${CHECKPOINT_MODEL(10)}) was scored before`,
     );
-    expect(store.listRuns().filter((stored) => stored.identifier === IDENTIFIER)).toHaveLength(3);
+    expect(
+      (await store.runs.listRuns()).filter((stored) => stored.identifier === IDENTIFIER),
+    ).toHaveLength(3);
     expect(result.best?.evaluation.run.id).toBe(first.checkpoints[1]?.run.id);
   });
 
@@ -239,20 +241,23 @@ describe("evaluateCheckpoints", () => {
     addJob();
     const controller = new AbortController();
     let finishedInSecond = 0;
+    // The watch scores the checkpoints in order, one run each: its second run is step 20's.
+    const runIds: string[] = [];
     const first = await watch({
       signal: controller.signal,
       maxConcurrent: 1,
       onProgress: (event) => {
+        if (event.type === "run-start") runIds.push(event.runId);
         if (event.type !== "test-case-end") return;
-        const step = checkpointStepOf(event.runId);
-        if (step === 20 && ++finishedInSecond === 5) controller.abort();
+        if (event.runId === runIds[1] && ++finishedInSecond === 5) controller.abort();
       },
     }).run;
     expect(first.outcome).toBe("interrupted");
-    const cut = store.getRun(IDENTIFIER);
+    const cut = await store.runs.getRun(IDENTIFIER);
+    expect(cut?.id).toBe(runIds[1]);
     expect(cut?.status).toBe("interrupted");
     expect(checkpointMetadataOf(cut as NonNullable<typeof cut>)?.step).toBe(20);
-    const kept = store.getTestResults(cut?.id as string).length;
+    const kept = (await store.runs.getTestResults(cut?.id as string)).length;
     expect(kept).toBeGreaterThanOrEqual(5);
     expect(kept).toBeLessThan(12);
     const second = watch({ cache: false });
@@ -264,8 +269,10 @@ describe("evaluateCheckpoints", () => {
     ]);
     // The cut run is the one finished: no second run for step 20.
     expect(result.checkpoints[1]?.run.id).toBe(cut?.id);
-    expect(store.listRuns().filter((stored) => stored.identifier === IDENTIFIER)).toHaveLength(3);
-    expect(store.getTestResults(cut?.id as string)).toHaveLength(12);
+    expect(
+      (await store.runs.listRuns()).filter((stored) => stored.identifier === IDENTIFIER),
+    ).toHaveLength(3);
+    expect(await store.runs.getTestResults(cut?.id as string)).toHaveLength(12);
   });
 
   it("reports a failed job with its error, after scoring the checkpoints it published", async () => {
@@ -399,11 +406,6 @@ describe("evaluateCheckpoints", () => {
     addJob();
     const result = await watch({ store: false }).run;
     expect(result.outcome).toBe("final-worse");
-    expect(store.listRuns()).toHaveLength(0);
+    expect(await store.runs.listRuns()).toHaveLength(0);
   });
 });
-
-function checkpointStepOf(runId: string): number | null {
-  const stored = store.getRun(runId);
-  return stored === null ? null : (checkpointMetadataOf(stored)?.step ?? null);
-}

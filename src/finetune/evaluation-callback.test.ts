@@ -53,7 +53,7 @@ describe("createEvaluationCallback in a hand-written loop", () => {
     // Rude to 8, 4, then 0 of the 12 goldens.
     expect(callback.history.map((entry) => toxicityOf(entry.summary))).toEqual([8 / 12, 4 / 12, 0]);
     expect(callback.history[0]?.logs).toEqual({ loss: 0.5, acc: 0.55 });
-    const runs = store.listRuns().reverse();
+    const runs = (await store.runs.listRuns()).reverse();
     expect(runs.map((run) => run.identifier)).toEqual(["tiny-run", "tiny-run", "tiny-run"]);
     expect(runs.map((run) => run.config.metadata)).toEqual([
       { training: { epoch: 2, logs: { loss: 0.5, acc: 0.55 } } },

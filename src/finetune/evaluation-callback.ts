@@ -1,7 +1,7 @@
 import { buildTestCases, type GoldenApplication } from "../dataset/build-test-cases.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
-import type { RunOptions } from "../evaluate/run-options.ts";
+import { pickRunOptions, type RunOptions } from "../evaluate/run-options.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { formatScore } from "../report/format.ts";
 import type { EvaluationSummary } from "../results/evaluation-result.ts";
@@ -91,18 +91,9 @@ export function createEvaluationCallback(options: EvaluationCallbackOptions): Ev
   const history: EpochEvaluation[] = [];
   const print =
     options.print === undefined ? (text: string) => process.stdout.write(text) : options.print;
-  const {
-    goldens: _goldens,
-    metrics: _metrics,
-    generate: _generate,
-    every: _every,
-    floor: _floor,
-    model,
-    identifier: _identifier,
-    concurrency: _concurrency,
-    print: _print,
-    ...runOptions
-  } = options;
+  const { model } = options;
+  // The run's options as given; the callback sets the cases, metrics, identifier and metadata.
+  const runOptions = pickRunOptions(options);
   let stopReason: string | null = null;
   // A loop that does not await onEpochEnd still gets its epochs scored one after another.
   let previous: Promise<void> = Promise.resolve();

@@ -4,7 +4,7 @@ import { EvalError } from "../errors/eval-error.ts";
 import { FineTuningReadError } from "../errors/fine-tuning-read-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
-import type { RunOptions } from "../evaluate/run-options.ts";
+import { withScheduler } from "../evaluate/run-options.ts";
 import type { JudgeScheduler } from "../evaluate/scheduler.ts";
 import type { Sleep } from "../judge/with-retries.ts";
 import { formatDuration, formatPlural } from "../report/format.ts";
@@ -237,13 +237,14 @@ async function scoreCheckpoint(options: {
     },
   };
   const result = await evaluate({
-    ...runOptionsOf(context.options),
+    // The run's options as given; the watch brings its scheduler (made from them), store,
+    // identifier, resume and signal.
+    ...withScheduler(context.options, scheduler),
     testCases,
     metrics: context.options.metrics,
     identifier,
     resume: await isUnfinishedRunOf({ store, identifier, checkpoint }),
     store: store ?? false,
-    scheduler,
     metadata: { ...context.options.metadata, finetune },
     signal,
     handleInterrupt: false,
@@ -270,28 +271,6 @@ async function scoreCheckpoint(options: {
     summary: result.summary,
   };
   return { checkpoint, epoch, run, summary: result.summary, reused: false };
-}
-
-/** The options of each checkpoint's evaluate() run that the watch passes on as given. */
-function runOptionsOf(options: EvaluateCheckpointsOptions): RunOptions {
-  const picked: RunOptions = {};
-  const keys = [
-    "maxConcurrent",
-    "throttleMs",
-    "ignoreErrors",
-    "skipOnMissingParams",
-    "cache",
-    "repeat",
-    "verbose",
-    "onProgress",
-    "reporters",
-    "retry",
-    "env",
-  ] as const;
-  for (const key of keys) {
-    if (options[key] !== undefined) Object.assign(picked, { [key]: options[key] });
-  }
-  return picked;
 }
 
 /** A checkpoint that could not answer: a configuration error stays one (exit 2). */

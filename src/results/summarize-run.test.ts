@@ -1,10 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { testResultArbitrary } from "../../test/fixtures/result-arbitraries.ts";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import { renderConsoleReport } from "../report/console-report.ts";
 import { renderHtmlReport } from "../report/html-report.ts";
 import { renderJUnitReport } from "../report/junit-report.ts";
 import { emptySpending } from "./spending.ts";
-import { summarizeRun } from "./summarize-run.ts";
+import { findFlakyCases, RunTally, summarizeRun } from "./summarize-run.ts";
 
 /** A case of a 4-trial run whose trials pass as `passes` says. */
 function repeatedCase(options: { index: number; passes: boolean[] }) {
@@ -112,5 +114,69 @@ describe("summarizeRun intervals and flaky cases", () => {
     expect(renderJUnitReport({ result })).toContain(
       '<property name="verdict.flakyCase" value="#1 question 1: passed 2/3 trials (95% CI 20.8–93.9%)"/>',
     );
+  });
+});
+
+describe("RunTally", () => {
+  const spending = emptySpending();
+  // Cases with distinct indices, shuffled: the order a concurrent run finishes them in.
+  const runArbitrary = fc
+    .array(testResultArbitrary, { maxLength: 25 })
+    .map((results) => results.map((result, index) => ({ ...result, index })))
+    .chain((results) =>
+      fc
+        .shuffledSubarray(results, { minLength: results.length, maxLength: results.length })
+        .map((shuffled) => ({ results, shuffled })),
+    );
+
+  it("sums up cases added in any order as summarizeRun sums up the same cases in index order", () => {
+    fc.assert(
+      fc.property(runArbitrary, ({ results, shuffled }) => {
+        const tally = new RunTally();
+        for (const result of shuffled) tally.add(result);
+        const options = {
+          status: "completed" as const,
+          total: results.length + 2,
+          spending,
+          durationMs: 5,
+        };
+        expect(tally.summarize(options)).toEqual(
+          summarizeRun({ ...options, testResults: results }),
+        );
+        expect(tally.flakyCases()).toEqual(findFlakyCases(results));
+        expect(tally.count).toBe(results.length);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("draws its intervals from the scores in index order, whatever order the cases finished in", () => {
+    const results = Array.from({ length: 40 }, (_, index) =>
+      testResult({ index, metricsData: [metricData({ score: ((index * 7) % 40) / 40 })] }),
+    );
+    const tally = new RunTally();
+    for (const result of [...results].reverse()) tally.add(result);
+    const options = { status: "completed" as const, spending, durationMs: 1 };
+    const expected = summarizeRun({ ...options, testResults: results });
+    expect(expected.metrics[0]?.meanScoreInterval).not.toEqual(
+      summarizeRun({ ...options, testResults: [...results].reverse() }).metrics[0]
+        ?.meanScoreInterval,
+    );
+    expect(tally.summarize(options)).toEqual(expected);
+  });
+
+  it("keeps the order of a list with repeated indices when told to count cases as added", () => {
+    const first = repeatedCase({ index: 0, passes: [true, false, true, true] });
+    const second = {
+      ...repeatedCase({ index: 0, passes: [false, true, true, true] }),
+      name: "again",
+    };
+    const tally = new RunTally({ order: "added" });
+    tally.add(first);
+    tally.add(second);
+    expect(tally.flakyCases().map((flaky) => [flaky.name, flaky.position])).toEqual([
+      ["question 1", 1],
+      ["again", 2],
+    ]);
   });
 });

@@ -337,7 +337,7 @@ function redactValue(
  * Objects are copied as JSON sees them (own enumerable properties); a cycle becomes
  * `"[Circular]"`. The input is never modified.
  * @example
- * store.startRun({ ...run, config: redactSecrets(config) });
+ * await store.runs.startRun({ ...run, config: redactSecrets(config) });
  * redactSecrets({ model: "gpt-4.1", apiKey: "sk-abc…" }); // { model: "gpt-4.1", apiKey: "***" }
  */
 export function redactSecrets<Value>(value: Value, options: RedactSecretsOptions = {}): Value {

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { calibrationReport } from "../../test/fixtures/calibration.ts";
 import {
   createPostgresTestStore,
   postgresMissing,
@@ -13,11 +12,15 @@ import {
   evaluationSummaryArbitrary,
   testResultArbitrary,
 } from "../../test/fixtures/result-arbitraries.ts";
+import {
+  makeStoredJudgeBatch,
+  makeStoredRun,
+  makeStoredTestResult,
+} from "../testing/store-contract.ts";
+import { makeCalibrationReport } from "../testing/store-contract-data.ts";
 import { copyStore } from "./copy-store.ts";
 import { MemoryRunStore } from "./memory-run-store.ts";
-import type { OpenedRunStore } from "./open-run-store.ts";
-import type { JudgeCacheEntry, RunOwner, StoredRun, StoredTestResult } from "./run-store.ts";
-import { makeStoredJudgeBatch, makeStoredRun, makeStoredTestResult } from "./run-store-contract.ts";
+import type { JudgeCacheEntry, RunOwner, Store, StoredRun, StoredTestResult } from "./run-store.ts";
 import { SqliteRunStore } from "./sqlite-run-store.ts";
 
 const folder = mkdtempSync(path.join(tmpdir(), "verdict-copy-"));
@@ -26,18 +29,23 @@ let files = 0;
 const sqliteStore = () => new SqliteRunStore({ path: path.join(folder, `store-${files++}.db`) });
 
 /** Everything a store gives back: its runs newest first, their results, its judge answers. */
-function dump(store: OpenedRunStore) {
+async function dump(store: Store) {
   const entries: JudgeCacheEntry[] = [];
   for (;;) {
-    const page = store.judgeCache?.entries?.({ after: entries.at(-1)?.key, limit: 3 }) ?? [];
+    const page =
+      (await store.judgeCache?.entries?.({ after: entries.at(-1)?.key, limit: 3 })) ?? [];
     entries.push(...page);
     if (page.length < 3) break;
   }
+  const runs = [];
+  for (const run of await store.runs.listRuns()) {
+    runs.push({ run, results: await store.runs.getTestResults(run.id) });
+  }
   return {
-    runs: store.listRuns().map((run) => ({ run, results: store.getTestResults(run.id) })),
-    calibrations: store.listCalibrations(),
+    runs,
+    calibrations: (await store.calibrations?.listCalibrations()) ?? [],
     entries,
-    batches: store.judgeBatches?.list?.() ?? [],
+    batches: (await store.judgeBatches?.list?.()) ?? [],
   };
 }
 
@@ -135,8 +143,8 @@ const cacheEntry = fc.record({
 type Generated<Arbitrary> = Arbitrary extends fc.Arbitrary<infer Value> ? Value : never;
 
 /** Writes the generated runs, results and judge answers into a store. */
-function fill(
-  store: OpenedRunStore,
+async function fill(
+  store: Store,
   runs: Generated<typeof run>[],
   entries: Generated<typeof cacheEntry>[],
   batches: Generated<typeof batch>[],
@@ -149,14 +157,14 @@ function fill(
       ...generated.header,
       ...(generated.shards === undefined ? {} : { shards: generated.shards }),
     };
-    store.startRun(stored);
-    generated.results.forEach(([result, fingerprint], position) => {
+    await store.runs.startRun(stored);
+    for (const [position, [result, fingerprint]] of generated.results.entries()) {
       const saved: StoredTestResult = { fingerprint, result: { ...result, index: position * 7 } };
-      store.saveTestResult(stored.id, saved);
-    });
+      await store.runs.saveTestResult(stored.id, saved);
+    }
     if (generated.calibrated) {
-      store.saveCalibration(
-        calibrationReport({
+      await store.calibrations?.saveCalibration(
+        makeCalibrationReport({
           id: `calibration of ${stored.id}`,
           runId: stored.id,
           createdAt: stored.startedAt,
@@ -164,31 +172,35 @@ function fill(
       );
     }
   }
-  for (const generated of batches) store.judgeBatches?.save(generated);
+  for (const generated of batches) await store.judgeBatches?.save(generated);
   for (const entry of entries) {
     // -0 is written as 0 by JSON and by SQL alike.
     const costUsd = Object.is(entry.answer.costUsd, -0) ? 0 : entry.answer.costUsd;
-    store.judgeCache?.set(entry.key, { ...entry.answer, costUsd }, { createdAt: entry.createdAt });
+    await store.judgeCache?.set(
+      entry.key,
+      { ...entry.answer, costUsd },
+      { createdAt: entry.createdAt },
+    );
   }
 }
 
 describe("copyStore", () => {
-  it("copies runs, results and judge answers between memory and SQLite stores", () => {
-    const from = new MemoryRunStore();
-    from.startRun(makeStoredRun({ id: "a", identifier: "nightly" }));
-    from.saveTestResult("a", makeStoredTestResult(0));
-    from.judgeCache.set("k", {
+  it("copies runs, results and judge answers between memory and SQLite stores", async () => {
+    await using from = new MemoryRunStore();
+    await from.runs.startRun(makeStoredRun({ id: "a", identifier: "nightly" }));
+    await from.runs.saveTestResult("a", makeStoredTestResult(0));
+    await from.judgeCache.set("k", {
       text: "t",
       object: undefined,
       inputTokens: 1,
       outputTokens: 2,
       costUsd: null,
     });
-    from.saveCalibration(calibrationReport({ runId: "a" }));
-    from.judgeBatches.save(makeStoredJudgeBatch({ state: "closed" }));
-    const to = sqliteStore();
+    await from.calibrations.saveCalibration(makeCalibrationReport({ runId: "a" }));
+    await from.judgeBatches.save(makeStoredJudgeBatch({ state: "closed" }));
+    await using to = sqliteStore();
     const reported: number[] = [];
-    const counts = copyStore({
+    const counts = await copyStore({
       from,
       to,
       onProgress: (progress) => reported.push(progress.runsCopied),
@@ -202,51 +214,106 @@ describe("copyStore", () => {
       judgeBatches: 1,
     });
     expect(reported).toEqual([1, 1]);
-    expect(dump(to)).toEqual(dump(from));
-    to.close();
+    expect(await dump(to)).toEqual(await dump(from));
   });
 
-  it("keeps runs the target has, adding only the results they lack", () => {
-    const from = new MemoryRunStore();
-    from.startRun(makeStoredRun({ id: "a" }));
-    for (const index of [0, 1, 2]) from.saveTestResult("a", makeStoredTestResult(index));
-    const to = new MemoryRunStore();
-    to.startRun(makeStoredRun({ id: "a", status: "interrupted" }));
-    to.saveTestResult("a", makeStoredTestResult(1, { input: "kept" }));
-    expect(copyStore({ from, to })).toMatchObject({ runsCopied: 0, runsKept: 1, testResults: 2 });
-    expect(to.getRun("a")?.status).toBe("interrupted");
-    expect(to.getTestResults("a").map((stored) => stored.result.input)).toEqual([
+  it("keeps runs the target has, adding only the results they lack", async () => {
+    await using from = new MemoryRunStore();
+    await from.runs.startRun(makeStoredRun({ id: "a" }));
+    for (const index of [0, 1, 2]) await from.runs.saveTestResult("a", makeStoredTestResult(index));
+    await using to = new MemoryRunStore();
+    await to.runs.startRun(makeStoredRun({ id: "a", status: "interrupted" }));
+    await to.runs.saveTestResult("a", makeStoredTestResult(1, { input: "kept" }));
+    expect(await copyStore({ from, to })).toMatchObject({
+      runsCopied: 0,
+      runsKept: 1,
+      testResults: 2,
+    });
+    expect((await to.runs.getRun("a"))?.status).toBe("interrupted");
+    expect((await to.runs.getTestResults("a")).map((stored) => stored.result.input)).toEqual([
       "question 0",
       "kept",
       "question 2",
     ]);
   });
+
+  it("copies a run of 2,500 results and 1,200 judge answers, a page at a time", async () => {
+    await using from = new MemoryRunStore();
+    await using to = sqliteStore();
+    await from.runs.startRun(makeStoredRun());
+    for (let index = 0; index < 2_500; index += 1) {
+      await from.runs.saveTestResult("run-1", makeStoredTestResult(index));
+    }
+    for (let index = 0; index < 1_200; index += 1) {
+      await from.judgeCache.set(`key-${String(index).padStart(4, "0")}`, {
+        text: `answer ${index}`,
+        object: undefined,
+        inputTokens: null,
+        outputTokens: null,
+        costUsd: null,
+      });
+    }
+    const counts = await copyStore({ from, to, pageSize: 500 });
+    expect(counts).toMatchObject({ runsCopied: 1, testResults: 2_500, judgeAnswers: 1_200 });
+    expect(await to.runs.getTestResultsVersion("run-1")).toMatchObject({ count: 2_500 });
+    expect(await dump(to)).toEqual(await dump(from));
+  });
+
+  it("copies only runs and results into a store that has no other parts", async () => {
+    await using from = new MemoryRunStore();
+    await from.runs.startRun(makeStoredRun());
+    await from.runs.saveTestResult("run-1", makeStoredTestResult(0));
+    await from.calibrations.saveCalibration(makeCalibrationReport());
+    await from.judgeCache.set("k", {
+      text: "t",
+      object: undefined,
+      inputTokens: null,
+      outputTokens: null,
+      costUsd: null,
+    });
+    await using memory = new MemoryRunStore();
+    const runsOnly: Store = {
+      runs: memory.runs,
+      shards: null,
+      calibrations: null,
+      judgeCache: null,
+      judgeBatches: null,
+      leases: null,
+      close: () => memory.close(),
+      [Symbol.asyncDispose]: () => memory.close(),
+    };
+    expect(await copyStore({ from, to: runsOnly })).toEqual({
+      runsCopied: 1,
+      runsKept: 0,
+      testResults: 1,
+      calibrations: 0,
+      judgeAnswers: 0,
+      judgeBatches: 0,
+    });
+    expect(await runsOnly.runs.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
+  });
 });
 
 describe.skipIf(postgresUrl === null)(`copyStore with PostgreSQL ${postgresMissing}`, () => {
-  it("round-trips every field SQLite → PostgreSQL → SQLite", () => {
-    fc.assert(
-      fc.property(
+  it("round-trips every field SQLite → PostgreSQL → SQLite", async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(run, { maxLength: 4 }),
         fc.uniqueArray(cacheEntry, { maxLength: 5, selector: (entry) => entry.key }),
         fc.uniqueArray(batch, {
           maxLength: 3,
           selector: (generated) => `${generated.provider}/${generated.id}`,
         }),
-        (runs, entries, batches) => {
-          const original = sqliteStore();
-          const team = createPostgresTestStore();
-          const back = sqliteStore();
-          try {
-            fill(original, runs, entries, batches);
-            copyStore({ from: original, to: team });
-            copyStore({ from: team, to: back });
-            const expected = dump(original);
-            expect(dump(team)).toEqual(expected);
-            expect(dump(back)).toEqual(expected);
-          } finally {
-            for (const store of [original, team, back]) store.close();
-          }
+        async (runs, entries, batches) => {
+          await using original = sqliteStore();
+          await using team = await createPostgresTestStore();
+          await using back = sqliteStore();
+          await fill(original, runs, entries, batches);
+          await copyStore({ from: original, to: team });
+          await copyStore({ from: team, to: back });
+          const expected = await dump(original);
+          expect(await dump(team)).toEqual(expected);
+          expect(await dump(back)).toEqual(expected);
         },
       ),
       { numRuns: 25 },

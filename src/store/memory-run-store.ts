@@ -13,12 +13,12 @@ import type {
   StartRunPartOptions,
   Store,
   StoreCalibrations,
-  StoreRuns,
-  StoreShards,
   StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
+  StoreRuns,
+  StoreShards,
   TestResultsVersion,
 } from "./run-store.ts";
 
@@ -59,10 +59,7 @@ export class MemoryRunStore implements Store, StoreRuns, StoreShards, StoreCalib
   readonly leases = null;
   private readonly entries = new Map<string, RunEntry>();
   private readonly cache = new Map<string, { answer: CachedJudgeAnswer; createdAt: string }>();
-  private readonly reports = new Map<
-    string,
-    { report: CalibrationReport; sequence: number }
-  >();
+  private readonly reports = new Map<string, { report: CalibrationReport; sequence: number }>();
   /** By provider and id; a Map keeps the order batches were first saved in. */
   private readonly batches = new Map<string, StoredJudgeBatch>();
   private sequence = 0;
@@ -271,7 +268,11 @@ export class MemoryRunStore implements Store, StoreRuns, StoreShards, StoreCalib
     return this.reopenRun(runId, { shard });
   }
 
-  async heartbeatRunPart(options: { runId: string; owner: RunOwner; shard: number }): Promise<void> {
+  async heartbeatRunPart(options: {
+    runId: string;
+    owner: RunOwner;
+    shard: number;
+  }): Promise<void> {
     return this.heartbeatRun(options);
   }
 
@@ -337,7 +338,9 @@ export class MemoryRunStore implements Store, StoreRuns, StoreShards, StoreCalib
     return entry === undefined ? null : this.copy(action, entry.report);
   }
 
-  async listCalibrations(options: { runId?: string; limit?: number } = {}): Promise<CalibrationReport[]> {
+  async listCalibrations(
+    options: { runId?: string; limit?: number } = {},
+  ): Promise<CalibrationReport[]> {
     this.assertOpen("list calibrations");
     const { runId, limit } = options;
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {

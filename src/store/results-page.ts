@@ -26,6 +26,9 @@ export function checkResultsPage(options: {
 }
 
 /** The results of `results` (in index order) that fall in `page`. */
-export function pageOf(results: readonly StoredTestResult[], page: ResultsPage): StoredTestResult[] {
+export function pageOf(
+  results: readonly StoredTestResult[],
+  page: ResultsPage,
+): StoredTestResult[] {
   return results.filter((stored) => stored.result.index > page.afterIndex).slice(0, page.limit);
 }

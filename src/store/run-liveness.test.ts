@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { makeRunOwner, makeStoredRun, makeSummary } from "../testing/store-contract.ts";
 import {
   CLOCK_SKEW_ALLOWANCE_MS,
   isProcessAlive,
   runLiveness,
   STALE_AFTER_MS,
 } from "./run-liveness.ts";
-import { makeRunOwner, makeStoredRun, makeSummary } from "./run-store-contract.ts";
 
 const heartbeatAt = "2025-01-01T10:00:30.000Z";
 const now = (secondsAfterHeartbeat: number) =>

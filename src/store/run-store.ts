@@ -301,5 +301,8 @@ export interface JudgeLeases {
    * (whichever comes first): how a waiting process learns at once that it can look again.
    * Optional: without it, a waiting process polls.
    */
-  waitForKey?(key: string, options: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<void>;
+  waitForKey?(
+    key: string,
+    options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  ): Promise<void>;
 }

@@ -2,19 +2,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { calibrationReport } from "../../test/fixtures/calibration.ts";
+import { testResultArbitrary } from "../../test/fixtures/result-arbitraries.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
-import { describeJudgeLeaseContract } from "./judge-lease-contract.ts";
 import {
-  describeRunStoreContract,
+  describeStoreContract,
   makeRunOwner,
   makeStoredJudgeBatch,
   makeStoredRun,
   makeStoredTestResult,
   makeSummary,
-} from "./run-store-contract.ts";
+} from "../testing/store-contract.ts";
+import { makeCalibrationReport } from "../testing/store-contract-data.ts";
+import { describeJudgeLeaseContract } from "./judge-lease-contract.ts";
 import { SCHEMA_VERSION, SqliteRunStore } from "./sqlite-run-store.ts";
 
 const isRoot = process.getuid?.() === 0;
@@ -37,7 +39,7 @@ afterEach(() => {
 
 function openError(databasePath: string): StoreError {
   try {
-    new SqliteRunStore({ path: databasePath }).close();
+    new SqliteRunStore({ path: databasePath }).closeNow();
   } catch (error) {
     if (error instanceof StoreError) return error;
     throw error;
@@ -45,9 +47,9 @@ function openError(databasePath: string): StoreError {
   throw new Error(`opening ${databasePath} did not fail`);
 }
 
-describeRunStoreContract({
+describeStoreContract({
   name: "SqliteRunStore",
-  create: () => {
+  create: async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "verdict-contract-"));
     return {
       store: new SqliteRunStore({ path: path.join(folder, "verdict.db") }),
@@ -67,13 +69,13 @@ describeJudgeLeaseContract({
 });
 
 describe("SqliteRunStore", () => {
-  it("keeps runs, results and cached answers after the file is closed and reopened", () => {
+  it("keeps runs, results and cached answers after the file is closed and reopened", async () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
     const writer = new SqliteRunStore({ path: databasePath });
-    writer.startRun(makeStoredRun({ identifier: "nightly" }));
-    writer.saveTestResult("run-1", makeStoredTestResult(1));
-    writer.saveTestResult("run-1", makeStoredTestResult(0));
-    writer.finishRun({
+    await writer.runs.startRun(makeStoredRun({ identifier: "nightly" }));
+    await writer.runs.saveTestResult("run-1", makeStoredTestResult(1));
+    await writer.runs.saveTestResult("run-1", makeStoredTestResult(0));
+    await writer.runs.finishRun({
       runId: "run-1",
       status: "completed",
       endedAt: "2025-01-01T11:00:00.000Z",
@@ -86,31 +88,33 @@ describe("SqliteRunStore", () => {
       outputTokens: 4,
       costUsd: 0.01,
     };
-    writer.judgeCache.set("key", answer);
-    writer.close();
+    await writer.judgeCache.set("key", answer);
+    await writer.close();
 
-    const reader = new SqliteRunStore({ path: databasePath });
-    expect(reader.getRun("nightly")).toMatchObject({
+    await using reader = new SqliteRunStore({ path: databasePath });
+    expect(await reader.runs.getRun("nightly")).toMatchObject({
       id: "run-1",
       status: "completed",
       summary: makeSummary(),
     });
-    expect(reader.getTestResults("run-1")).toEqual([
+    expect(await reader.runs.getTestResults("run-1")).toEqual([
       makeStoredTestResult(0),
       makeStoredTestResult(1),
     ]);
-    expect(reader.judgeCache.get("key")).toEqual(answer);
-    reader.close();
+    expect(await reader.judgeCache.get("key")).toEqual(answer);
   });
 
-  it("lets two stores on the same file write in turn and see each other's writes", () => {
+  it("lets two stores on the same file write in turn and see each other's writes", async () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
-    const first = new SqliteRunStore({ path: databasePath });
-    const second = new SqliteRunStore({ path: databasePath });
-    first.startRun(makeStoredRun());
+    await using first = new SqliteRunStore({ path: databasePath });
+    await using second = new SqliteRunStore({ path: databasePath });
+    await first.runs.startRun(makeStoredRun());
     for (let index = 0; index < 50; index += 1) {
-      (index % 2 === 0 ? first : second).saveTestResult("run-1", makeStoredTestResult(index));
-      (index % 2 === 0 ? second : first).judgeCache.set(`key-${index}`, {
+      await (index % 2 === 0 ? first : second).runs.saveTestResult(
+        "run-1",
+        makeStoredTestResult(index),
+      );
+      await (index % 2 === 0 ? second : first).judgeCache.set(`key-${index}`, {
         text: `answer ${index}`,
         object: undefined,
         inputTokens: null,
@@ -118,12 +122,24 @@ describe("SqliteRunStore", () => {
         costUsd: null,
       });
     }
-    expect(second.getTestResults("run-1").map((stored) => stored.result.index)).toEqual(
-      Array.from({ length: 50 }, (_, index) => index),
+    expect(
+      (await second.runs.getTestResults("run-1")).map((stored) => stored.result.index),
+    ).toEqual(Array.from({ length: 50 }, (_, index) => index));
+    expect((await first.judgeCache.get("key-49"))?.text).toBe("answer 49");
+  });
+
+  it("keeps every field of generated results (odd text, nested spans, optional fields)", async () => {
+    await using store = new SqliteRunStore({ path: ":memory:" });
+    await store.runs.startRun(makeStoredRun());
+    const results = fc.sample(testResultArbitrary, { numRuns: 30, seed: 11 });
+    const byIndex = new Map(results.map((result) => [result.index, result]));
+    for (const result of byIndex.values()) {
+      await store.runs.saveTestResult("run-1", { fingerprint: "f", result });
+    }
+    const read = (await store.runs.getTestResults("run-1")).map((stored) => stored.result);
+    expect(read).toStrictEqual(
+      structuredClone([...byIndex.values()].sort((left, right) => left.index - right.index)),
     );
-    expect(first.judgeCache.get("key-49")?.text).toBe("answer 49");
-    first.close();
-    second.close();
   });
 
   it("refuses a corrupt file at open, naming it and saying what to do", () => {
@@ -143,30 +159,30 @@ describe("SqliteRunStore", () => {
     expect(openError(databasePath).message).toMatch(/another program, not a verdict database/);
   });
 
-  it("refuses a database written by a newer verdict", () => {
+  it("refuses a database written by a newer verdict", async () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
-    new SqliteRunStore({ path: databasePath }).close();
+    await new SqliteRunStore({ path: databasePath }).close();
     const raw = new DatabaseSync(databasePath);
     raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(openError(databasePath).message).toMatch(/newer verdict/);
   });
 
-  it("records the schema version, so later versions know what to migrate", () => {
+  it("records the schema version, so later versions know what to migrate", async () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
-    new SqliteRunStore({ path: databasePath }).close();
+    await new SqliteRunStore({ path: databasePath }).close();
     const raw = new DatabaseSync(databasePath);
     expect(raw.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     expect(raw.prepare("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
     raw.close();
   });
 
-  it("migrates a schema 1 file in place: its runs stay readable, with no owner, take heartbeats, versioned results and calibrations", () => {
+  it("migrates a schema 1 file in place: its runs stay readable, with no owner, take heartbeats, versioned results and calibrations", async () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
     const writer = new SqliteRunStore({ path: databasePath });
-    writer.startRun(makeStoredRun({ identifier: "before-owners" }));
-    writer.saveTestResult("run-1", makeStoredTestResult(0));
-    writer.close();
+    await writer.runs.startRun(makeStoredRun({ identifier: "before-owners" }));
+    await writer.runs.saveTestResult("run-1", makeStoredTestResult(0));
+    await writer.close();
     // Turn the file back into what verdict wrote before run owners existed.
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
@@ -185,37 +201,42 @@ describe("SqliteRunStore", () => {
     raw.close();
 
     const reader = new SqliteRunStore({ path: databasePath });
-    expect(reader.getRun("before-owners")).toEqual(
+    const { runs, calibrations } = reader;
+    expect(await runs.getRun("before-owners")).toEqual(
       makeStoredRun({ identifier: "before-owners", owner: null }),
     );
-    expect(reader.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
-    reader.heartbeatRun({ runId: "run-1", owner: makeRunOwner() });
-    expect(reader.getRun("run-1")?.owner).toEqual(makeRunOwner());
+    expect(await runs.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
+    await runs.heartbeatRun({ runId: "run-1", owner: makeRunOwner() });
+    expect((await runs.getRun("run-1"))?.owner).toEqual(makeRunOwner());
     // Results stored before versions were kept are version 0; new saves are versioned.
-    expect(reader.getTestResultsVersion("run-1")).toEqual({ count: 1, version: 0 });
-    reader.saveTestResult("run-1", makeStoredTestResult(1));
-    expect(reader.getTestResults("run-1", { changedAfter: 0 })).toEqual([makeStoredTestResult(1)]);
-    reader.saveCalibration(calibrationReport());
-    expect(reader.listCalibrations({ runId: "run-1" })).toEqual([calibrationReport()]);
-    reader.close();
+    expect(await runs.getTestResultsVersion("run-1")).toEqual({ count: 1, version: 0 });
+    await runs.saveTestResult("run-1", makeStoredTestResult(1));
+    expect(await runs.getTestResults("run-1", { changedAfter: 0 })).toEqual([
+      makeStoredTestResult(1),
+    ]);
+    await calibrations.saveCalibration(makeCalibrationReport());
+    expect(await calibrations.listCalibrations({ runId: "run-1" })).toEqual([
+      makeCalibrationReport(),
+    ]);
+    await reader.close();
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
     expect(SCHEMA_VERSION).toBe(6);
   });
 
-  it("migrates a schema 4 file in place: its runs and cached answers stay, and it keeps judge batches", () => {
+  it("migrates a schema 4 file in place: its runs and cached answers stay, and it keeps judge batches", async () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
     const writer = new SqliteRunStore({ path: databasePath });
-    writer.startRun(makeStoredRun({ identifier: "before-batches" }));
-    writer.judgeCache.set("key", {
+    await writer.runs.startRun(makeStoredRun({ identifier: "before-batches" }));
+    await writer.judgeCache.set("key", {
       text: "t",
       object: undefined,
       inputTokens: 1,
       outputTokens: 2,
       costUsd: null,
     });
-    writer.close();
+    await writer.close();
     // Turn the file back into what verdict wrote before judge batches existed.
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
@@ -227,14 +248,13 @@ describe("SqliteRunStore", () => {
     `);
     raw.close();
 
-    const reader = new SqliteRunStore({ path: databasePath });
-    expect(reader.getRun("before-batches")?.identifier).toBe("before-batches");
-    expect(reader.judgeCache.get("key")?.text).toBe("t");
-    expect(reader.judgeBatches.listOpen()).toEqual([]);
+    await using reader = new SqliteRunStore({ path: databasePath });
+    expect((await reader.runs.getRun("before-batches"))?.identifier).toBe("before-batches");
+    expect((await reader.judgeCache.get("key"))?.text).toBe("t");
+    expect(await reader.judgeBatches.listOpen()).toEqual([]);
     const batch = makeStoredJudgeBatch();
-    reader.judgeBatches.save(batch);
-    expect(reader.judgeBatches.listOpen()).toEqual([batch]);
-    reader.close();
+    await reader.judgeBatches.save(batch);
+    expect(await reader.judgeBatches.listOpen()).toEqual([batch]);
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {
@@ -246,9 +266,9 @@ describe("SqliteRunStore", () => {
     expect(error.message).toMatch(/read-only/);
   });
 
-  it.skipIf(isRoot)("refuses a read-only database file at open", () => {
+  it.skipIf(isRoot)("refuses a read-only database file at open", async () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
-    new SqliteRunStore({ path: databasePath }).close();
+    await new SqliteRunStore({ path: databasePath }).close();
     fs.chmodSync(databasePath, 0o400);
     expect(openError(databasePath).message).toMatch(/read-only/);
   });
@@ -262,60 +282,65 @@ describe("SqliteRunStore", () => {
     expect(error.message).toMatch(/is a file, not a folder/);
   });
 
-  it("throws a StoreError naming the file once closed", () => {
+  it("rejects with a StoreError naming the file once closed", async () => {
     const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
     const store = new SqliteRunStore({ path: databasePath });
-    store.close();
-    expect(() => store.listRuns()).toThrow(databasePath);
+    await store.close();
+    await expect(store.runs.listRuns()).rejects.toThrow(databasePath);
+    await expect(store.judgeCache.get("key")).rejects.toThrow(databasePath);
   });
 
-  it("saves a case with an output of 12 million characters, and one full of quotes, masked", () => {
+  it("closes at once with closeNow, for an exit handler that cannot wait", async () => {
+    const store = new SqliteRunStore({ path: ":memory:" });
+    store.closeNow();
+    store.closeNow();
+    await expect(store.runs.listRuns()).rejects.toThrow(StoreError);
+  });
+
+  it("saves a case with an output of 12 million characters, and one full of quotes, masked", async () => {
     const key = "Hx4Wq9Lm2Rt7Vb5Nc8Kd3Pf6Gj1Sz0Ay";
     const forget = registerSecretValues([key]);
     const store = new SqliteRunStore({ path: ":memory:" });
     try {
-      store.startRun(makeStoredRun());
+      await store.runs.startRun(makeStoredRun());
       const huge = `${"word ".repeat(2_400_000)}${key}`;
       const quotes = `"apiKey": "${'\\"'.repeat(1_000_000)}`;
-      store.saveTestResult("run-1", makeStoredTestResult(0, { actualOutput: huge }));
-      store.saveTestResult("run-1", makeStoredTestResult(1, { actualOutput: quotes }));
-      const [first, second] = store.getTestResults("run-1");
+      await store.runs.saveTestResult("run-1", makeStoredTestResult(0, { actualOutput: huge }));
+      await store.runs.saveTestResult("run-1", makeStoredTestResult(1, { actualOutput: quotes }));
+      const [first, second] = await store.runs.getTestResults("run-1");
       expect(first?.result.actualOutput).toBe(`${"word ".repeat(2_400_000)}***`);
       expect(second?.result.actualOutput).toBe(quotes);
     } finally {
-      store.close();
+      await store.close();
       forget();
     }
   });
 
-  it("refuses values that are not plain JSON", () => {
-    const store = new SqliteRunStore({ path: ":memory:" });
-    store.startRun(makeStoredRun());
+  it("refuses values that are not plain JSON", async () => {
+    await using store = new SqliteRunStore({ path: ":memory:" });
+    await store.runs.startRun(makeStoredRun());
     const stored = makeStoredTestResult(0, { metadata: { count: 1n } } as never);
-    expect(() => store.saveTestResult("run-1", stored)).toThrow(/not plain JSON/);
-    store.close();
+    await expect(store.runs.saveTestResult("run-1", stored)).rejects.toThrow(/not plain JSON/);
   });
 });
 
 describe("SqliteRunStore.open", () => {
-  it("uses VERDICT_HOME as the folder that holds verdict.db, creating it", () => {
+  it("uses VERDICT_HOME as the folder that holds verdict.db, creating it", async () => {
     const home = path.join(makeTemporaryFolder(), "nested", "home");
-    const store = SqliteRunStore.open({ env: { VERDICT_HOME: home } });
+    await using store = SqliteRunStore.open({ env: { VERDICT_HOME: home } });
     expect(store.path).toBe(path.join(home, "verdict.db"));
     expect(fs.existsSync(store.path)).toBe(true);
-    store.close();
   });
 
-  it("defaults to .verdict under the working directory", () => {
+  it("defaults to .verdict under the working directory", async () => {
     const cwd = makeTemporaryFolder();
-    const store = SqliteRunStore.open({ env: {}, cwd });
+    await using store = SqliteRunStore.open({ env: {}, cwd });
     expect(store.path).toBe(path.join(cwd, ".verdict", "verdict.db"));
-    store.close();
   });
 
-  it("writes a .gitignore that keeps the database out of git when it creates the folder", () => {
+  it("writes a .gitignore that keeps the database out of git when it creates the folder", async () => {
     const cwd = makeTemporaryFolder();
-    SqliteRunStore.open({ env: {}, cwd }).close();
+    await SqliteRunStore.open({ env: {}, cwd }).close();
     const ignore = fs.readFileSync(path.join(cwd, ".verdict", ".gitignore"), "utf8");
     const patterns = ignore.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
     expect(patterns).toEqual(["verdict.db", "verdict.db-*", "*.tmp"]);
@@ -323,22 +348,20 @@ describe("SqliteRunStore.open", () => {
     // A folder the user made is theirs: no ignore file is added to it.
     const own = path.join(cwd, "own-home");
     fs.mkdirSync(own);
-    SqliteRunStore.open({ home: own }).close();
+    await SqliteRunStore.open({ home: own }).close();
     expect(fs.existsSync(path.join(own, ".gitignore"))).toBe(false);
   });
 
-  it("resolves a relative VERDICT_HOME from the working directory, and prefers home", () => {
+  it("resolves a relative VERDICT_HOME from the working directory, and prefers home", async () => {
     const cwd = makeTemporaryFolder();
-    const relative = SqliteRunStore.open({ env: { VERDICT_HOME: "results" }, cwd });
+    await using relative = SqliteRunStore.open({ env: { VERDICT_HOME: "results" }, cwd });
     expect(relative.path).toBe(path.join(cwd, "results", "verdict.db"));
-    relative.close();
-    const explicit = SqliteRunStore.open({
+    await using explicit = SqliteRunStore.open({
       home: path.join(cwd, "explicit"),
       env: { VERDICT_HOME: "results" },
       cwd,
     });
     expect(explicit.path).toBe(path.join(cwd, "explicit", "verdict.db"));
-    explicit.close();
   });
 
   it("throws a StoreError when the folder cannot be created", () => {

@@ -19,11 +19,11 @@ import type {
   StartRunPartOptions,
   Store,
   StoreCalibrations,
-  StoreRuns,
-  StoreShards,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
+  StoreRuns,
+  StoreShards,
   TestResultsVersion,
 } from "./run-store.ts";
 import { toStoredJson } from "./stored-json.ts";
@@ -679,9 +679,7 @@ export class SqliteRunStore implements Store, StoreRuns, StoreShards, StoreCalib
             ? statements.testResults.all(runId)
             : statements.testResultsPage.all(runId, page.afterIndex, page.limit);
       const results = rows.map(toStoredTestResult);
-      return options.changedAfter === undefined || page === null
-        ? results
-        : pageOf(results, page);
+      return options.changedAfter === undefined || page === null ? results : pageOf(results, page);
     });
   }
 
@@ -689,7 +687,11 @@ export class SqliteRunStore implements Store, StoreRuns, StoreShards, StoreCalib
     return this.reopenRun(runId, { shard });
   }
 
-  async heartbeatRunPart(options: { runId: string; owner: RunOwner; shard: number }): Promise<void> {
+  async heartbeatRunPart(options: {
+    runId: string;
+    owner: RunOwner;
+    shard: number;
+  }): Promise<void> {
     return this.heartbeatRun(options);
   }
 
@@ -765,7 +767,9 @@ export class SqliteRunStore implements Store, StoreRuns, StoreShards, StoreCalib
     });
   }
 
-  async listCalibrations(options: { runId?: string; limit?: number } = {}): Promise<CalibrationReport[]> {
+  async listCalibrations(
+    options: { runId?: string; limit?: number } = {},
+  ): Promise<CalibrationReport[]> {
     return this.use("list calibrations", (statements) => {
       const limit = options.limit ?? -1;
       if (options.limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {

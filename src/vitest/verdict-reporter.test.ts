@@ -172,7 +172,7 @@ async function runReporter(options: {
   for (const testCase of options.arrival ?? run.flatMap((module) => module.tests)) {
     reporter.onTestCaseResult(testCase);
   }
-  reporter.onTestRunEnd(
+  await reporter.onTestRunEnd(
     run.map((module) => module.module),
     [],
     "passed",
@@ -197,14 +197,14 @@ describe("VerdictReporter", () => {
       arrival: [second.tests[0], first.tests[1], first.tests[0]] as TestCase[],
     });
 
-    const [run, ...others] = store.listRuns();
+    const [run, ...others] = await store.runs.listRuns();
     expect(others).toEqual([]);
     expect(run).toMatchObject({ identifier: "nightly", status: "completed" });
     expect(run?.config).toMatchObject({
       runner: "vitest",
       files: ["evals/a.eval.ts", "evals/b.eval.ts"],
     });
-    const stored = store.getTestResults(run?.id as string);
+    const stored = await store.runs.getTestResults(run?.id as string);
     expect(
       stored.map((entry) => [entry.result.name, entry.result.index, entry.result.file]),
     ).toEqual([
@@ -312,7 +312,7 @@ describe("VerdictReporter", () => {
     expect(reporter.outcome).toBe("usage");
     expect(stderr.split("\n").filter((line) => line.includes("OPENAI_API_KEY"))).toEqual([message]);
     expect(stdout).toBe("");
-    expect(store.listRuns()[0]?.status).toBe("failed");
+    expect((await store.runs.listRuns())[0]?.status).toBe("failed");
   });
 
   it("counts a test failing outside verdict's metrics as failed, and prints its error", async () => {

@@ -187,7 +187,9 @@ export class VerdictReporter implements Reporter {
     // With `bail`, Vitest ends a run "interrupted" after enough failures: that is a failed run,
     // not one cut short (Ctrl-C).
     const bailed = (this.vitest?.config.bail ?? 0) > 0 && state.hasFailures();
-    const { result, outcome } = await state.finish({ interrupted: reason === "interrupted" && !bailed });
+    const { result, outcome } = await state.finish({
+      interrupted: reason === "interrupted" && !bailed,
+    });
     this.lastResult = result;
     this.lastOutcome = outcome;
     this.lastConfigErrors = [...state.configErrors];

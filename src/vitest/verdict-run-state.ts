@@ -1,10 +1,12 @@
 import type { TestError } from "vitest";
 import type { TestCase, TestModule } from "vitest/node";
 import { judgeCallErrorKind } from "../errors/judge-call-error.ts";
+import { StoreError } from "../errors/store-error.ts";
 import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
 import { formatPlural } from "../report/format.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import { decideRunStatus } from "../results/run-status.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import {
   addSpending,
@@ -14,7 +16,6 @@ import {
 } from "../results/spending.ts";
 import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
-import { StoreError } from "../errors/store-error.ts";
 import type { Store } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
@@ -144,13 +145,11 @@ export class RunState {
 
   // Store writes begin once the stored run has started, and the end waits for them.
   private track(write: () => Promise<void>): void {
-    const tracked = this.started
-      .then(write)
-      .catch((error: unknown) => {
-        (this.options.stderr ?? process.stderr).write(
-          `${redactSecretText(`Warning: ${(error as Error).message}`)}\n`,
-        );
-      });
+    const tracked = this.started.then(write).catch((error: unknown) => {
+      (this.options.stderr ?? process.stderr).write(
+        `${redactSecretText(`Warning: ${(error as Error).message}`)}\n`,
+      );
+    });
     this.writes.add(tracked);
     void tracked.finally(() => this.writes.delete(tracked));
   }
@@ -252,13 +251,11 @@ export class RunState {
     outcome: TestRunOutcome;
   }> {
     const testResults = [...this.results.values()].sort((a, b) => a.index - b.index);
-    const status: RunStatus = options.interrupted
-      ? "interrupted"
-      : this.quotaExhausted
-        ? "quota-exhausted"
-        : this.configErrors.size > 0 || this.loadErrors.length > 0
-          ? "failed"
-          : "completed";
+    const status = decideRunStatus({
+      failed: this.configErrors.size > 0 || this.loadErrors.length > 0,
+      quotaExhausted: this.quotaExhausted,
+      interrupted: options.interrupted,
+    });
     if (options.interrupted) {
       // Cases cut short by the interruption did not fail: the run just ended before them.
       for (const [message, count] of this.cancelled) {

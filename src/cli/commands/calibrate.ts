@@ -1,6 +1,5 @@
 import path from "node:path";
 import { type CalibrationMetricName, calibrate } from "../../calibrate/calibrate.ts";
-import { resolveVerdictHome } from "../../config/project-config.ts";
 import { DatasetFileError } from "../../dataset/dataset-file-error.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { JudgeCallError } from "../../errors/judge-call-error.ts";

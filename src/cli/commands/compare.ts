@@ -7,8 +7,8 @@ import {
   formatRunComparison,
   type RunWithResults,
 } from "../../report/compare-runs.ts";
-import { type RunLivenessOptions, runLiveness } from "../../store/run-liveness.ts";
 import { openStore } from "../../store/open-store.ts";
+import { type RunLivenessOptions, runLiveness } from "../../store/run-liveness.ts";
 import type { Store, StoredRun } from "../../store/run-store.ts";
 import { STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";

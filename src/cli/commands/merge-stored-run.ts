@@ -3,9 +3,9 @@ import { formatPlural } from "../../report/format.ts";
 import type { EvaluationResult } from "../../results/evaluation-result.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import { openStore } from "../../store/open-store.ts";
 import { summarizeShardedRun } from "../../store/run-shards.ts";
 import type { StoredRun } from "../../store/run-store.ts";
-import { openStore } from "../../store/open-store.ts";
 
 /** A stored run read whole for `verdict merge --run`, or why it cannot be. */
 export type StoredRunForMerge =

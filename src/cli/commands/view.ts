@@ -2,13 +2,13 @@ import { spawn } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import { ConfigError } from "../../errors/config-error.ts";
+import { openStore } from "../../store/open-store.ts";
 import { findAppFolder } from "../../view/server/app-files.ts";
 import { tokenProblem } from "../../view/server/view-access.ts";
 import { createViewServer } from "../../view/server/view-server.ts";
+import { toViewStore } from "../../view/server/view-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { openStore } from "../../store/open-store.ts";
-import { toViewStore } from "../../view/server/view-store.ts";
 
 /** The dashboard listens on the loopback interface unless told otherwise: runs hold your outputs. */
 export const VIEW_HOST = "127.0.0.1";

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { PNG_BYTES } from "../../../test/fixtures/images.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { image, mm } from "../../test-case/image.ts";
+import { describeMetricContract } from "../../testing/metric-contract.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
-import { describeMetricContract } from "../contract/metric-contract.ts";
 import { AnswerRelevancyMetric } from "./answer-relevancy-metric.ts";
 import { AnswerRelevancyTemplate } from "./prompts.ts";
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { describeMetricContract, opinionMetricContract } from "../../testing/metric-contract.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
-import { describeMetricContract } from "../contract/metric-contract.ts";
-import { opinionMetricContract } from "../contract/opinion-metric-contract.ts";
 import { BiasMetric } from "./bias-metric.ts";
 import { BiasTemplate } from "./prompts.ts";
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LLMTestCase } from "../../test-case/llm-test-case.ts";
+import { describeMetricContract, opinionMetricContract } from "../../testing/metric-contract.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
 import { BiasMetric } from "../bias/bias-metric.ts";
-import { describeMetricContract } from "../contract/metric-contract.ts";
-import { opinionMetricContract } from "../contract/opinion-metric-contract.ts";
 import { ToxicityTemplate } from "./prompts.ts";
 import { ToxicityMetric } from "./toxicity-metric.ts";
 

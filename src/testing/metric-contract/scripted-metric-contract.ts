@@ -1,7 +1,7 @@
 import { expect } from "vitest";
+import type { BaseMetric, BaseMetricOptions } from "../../metrics/base-metric.ts";
 import type { LLMTestCaseFields } from "../../test-case/llm-test-case.ts";
-import { type MockAnswer, MockJudge, type MockJudgeOptions } from "../../testing/mock-judge.ts";
-import type { BaseMetric, BaseMetricOptions } from "../base-metric.ts";
+import { type MockAnswer, MockJudge, type MockJudgeOptions } from "../mock-judge.ts";
 
 /** What a metric declares for {@link describeMetricContract}. */
 export interface MetricContractOptions<Template extends object> {

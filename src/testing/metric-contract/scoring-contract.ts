@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { formatScore } from "../shared/prompt-text.ts";
+import { formatScore } from "../../metrics/shared/prompt-text.ts";
 import { type ContractHarness, itemsFor, scriptedJudge } from "./scripted-metric-contract.ts";
 
 /** The contract's scoring and option cases: what the metric scores, explains and reports. */

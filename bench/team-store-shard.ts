@@ -137,6 +137,7 @@ process.stdout.write(
     cases: result.testResults.length,
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    cpuSystemMs: cpu.system / 1000,
     judgeCalls: result.summary.judgeCalls,
     cacheHits: result.summary.cacheHits,
     sharedCalls: result.summary.sharedCalls,

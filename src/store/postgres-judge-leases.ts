@@ -1,7 +1,8 @@
 import type { PostgresAccess } from "./postgres-access.ts";
+import { PostgresBatcher } from "./postgres-batcher.ts";
 import type { PostgresKeyListener } from "./postgres-key-listener.ts";
 import { encodeKeyNotice, toCachedAnswer } from "./postgres-key-notice.ts";
-import type { JudgeLeases } from "./run-store.ts";
+import type { CachedJudgeAnswer, JudgeLeases } from "./run-store.ts";
 
 // How many keys this store answered it remembers (see AnsweredKeys).
 const ANSWERED_KEYS_LIMIT = 10_000;
@@ -44,8 +45,10 @@ export function createPostgresJudgeLeases(options: {
 }): Required<JudgeLeases> {
   const { access, channel, listener, answered } = options;
   const leases = access.table("judge_leases");
-  const cache = access.table("judge_cache");
-  const answerColumns = "text, object, input_tokens, output_tokens, cost_usd";
+  const claims = new PostgresBatcher<ClaimCall, Claim>({
+    key: (call) => call.key,
+    run: (calls) => claimTogether(access, calls),
+  });
   return {
     leaseMs: options.leaseMs,
     tryClaim: (key, holder, leaseMs) =>
@@ -59,40 +62,7 @@ export function createPostgresJudgeLeases(options: {
             "leaseMs must be a positive number",
           );
         }
-        const [k, h, milliseconds] = [access.literal(key), access.literal(holder), leaseMs];
-        // Two statements in one round trip, each seeing what committed before it began. The
-        // first: the answer if cached (a hit, the common case once a suite has run), else the
-        // lease when it is free or expired. The second, once the lease is taken: the answer
-        // again, since its former holder may have written it (ending its lease) after the first
-        // read the cache; the lease is then given back.
-        const [claimed, after] = await access.runScript(`
-          WITH cached AS (SELECT true AS found, ${answerColumns} FROM ${cache} WHERE key = ${k}),
-               taken AS (
-                 INSERT INTO ${leases} (key, holder, expires_at)
-                 SELECT ${k}, ${h}, clock_timestamp() + ${milliseconds} * interval '1 millisecond'
-                 WHERE NOT EXISTS (SELECT 1 FROM cached)
-                 ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-                 WHERE ${leases}.expires_at < clock_timestamp()
-                 RETURNING holder
-               )
-          SELECT EXISTS (SELECT 1 FROM taken) AS leased, cached.*
-          FROM (VALUES (1)) AS one LEFT JOIN cached ON true;
-          WITH mine AS (SELECT 1 FROM ${leases} WHERE key = ${k} AND holder = ${h}),
-               answer AS (
-                 SELECT ${answerColumns} FROM ${cache}
-                 WHERE key = ${k} AND EXISTS (SELECT 1 FROM mine)
-               ),
-               given_back AS (
-                 DELETE FROM ${leases} WHERE key = ${k} AND holder = ${h}
-                 AND EXISTS (SELECT 1 FROM answer)
-               )
-          SELECT * FROM answer`);
-        const row = claimed?.rows[0];
-        if (row?.found === true) return { answer: toCachedAnswer(row) };
-        // Another holder's live lease: wait (a later look reads its answer).
-        if (row?.leased !== true) return { leased: false };
-        const stored = after?.rows[0];
-        return stored === undefined ? { leased: true } : { answer: toCachedAnswer(stored) };
+        return claims.submit({ key, holder, leaseMs });
       }),
 
     renew: (key, holder, leaseMs) =>
@@ -121,4 +91,87 @@ export function createPostgresJudgeLeases(options: {
 
     waitForKey: (key, waitOptions) => listener.waitForKey(key, waitOptions),
   };
+}
+
+interface ClaimCall {
+  key: string;
+  holder: string;
+  leaseMs: number;
+}
+
+type Claim = { answer: CachedJudgeAnswer } | { leased: boolean };
+
+/** The answer columns of `judge_cache`, of the table or subquery `from` when given. */
+function answerColumns(from?: string): string {
+  return ["text", "object", "input_tokens", "output_tokens", "cost_usd"]
+    .map((column) => (from === undefined ? column : `${from}.${column}`))
+    .join(", ");
+}
+
+/**
+ * Claims keys together (one key once), in one round trip of two statements, values inlined:
+ * PostgreSQL runs them in one transaction, each seeing what committed before it began. The
+ * first: each key's answer if cached (a hit, the common case once a suite has run), else its
+ * lease when free or expired. The second: the answers of the keys whose leases were just
+ * taken, since a former holder may have written its answer (ending its lease) after the first
+ * read the cache; those leases are given back. Leases are taken in key order, so that
+ * batches of several processes never wait on each other in a circle.
+ */
+async function claimTogether(
+  access: PostgresAccess,
+  calls: readonly ClaimCall[],
+): Promise<Claim[]> {
+  const leases = access.table("judge_leases");
+  const cache = access.table("judge_cache");
+  const requests = calls
+    .map(
+      (call, position) =>
+        `(${position}, ${access.literal(call.key)}, ${access.literal(call.holder)}, ${Number(call.leaseMs)})`,
+    )
+    .join(", ");
+  const [claimed, after] = await access.runScript(`
+    WITH request (n, key, holder, lease_ms) AS (VALUES ${requests}),
+         cached AS (
+           SELECT request.n, ${answerColumns("c")}
+           FROM request JOIN ${cache} AS c ON c.key = request.key
+         ),
+         taken AS (
+           INSERT INTO ${leases} (key, holder, expires_at)
+           SELECT key, holder, clock_timestamp() + lease_ms * interval '1 millisecond' FROM request
+           WHERE NOT EXISTS (SELECT 1 FROM cached WHERE cached.n = request.n)
+           ORDER BY key
+           ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+           WHERE ${leases}.expires_at < clock_timestamp()
+           RETURNING key
+         )
+    SELECT request.n, cached.n IS NOT NULL AS found,
+           EXISTS (SELECT 1 FROM taken WHERE taken.key = request.key) AS leased,
+           ${answerColumns("cached")}
+    FROM request LEFT JOIN cached ON cached.n = request.n;
+    WITH request (n, key, holder) AS (VALUES ${calls
+      .map(
+        (call, position) =>
+          `(${position}, ${access.literal(call.key)}, ${access.literal(call.holder)})`,
+      )
+      .join(", ")}),
+         answer AS (
+           SELECT request.n, request.key, request.holder, ${answerColumns("c")}
+           FROM request
+           JOIN ${leases} AS l ON l.key = request.key AND l.holder = request.holder
+           JOIN ${cache} AS c ON c.key = request.key
+         ),
+         given_back AS (
+           DELETE FROM ${leases} AS l USING answer
+           WHERE l.key = answer.key AND l.holder = answer.holder
+         )
+    SELECT n, ${answerColumns()} FROM answer`);
+  const outcomes: Claim[] = calls.map(() => ({ leased: false }));
+  for (const row of claimed?.rows ?? []) {
+    const position = Number(row.n);
+    outcomes[position] =
+      row.found === true ? { answer: toCachedAnswer(row) } : { leased: row.leased === true };
+  }
+  // Another holder's live lease: { leased: false }, wait (a later look reads its answer).
+  for (const row of after?.rows ?? []) outcomes[Number(row.n)] = { answer: toCachedAnswer(row) };
+  return outcomes;
 }

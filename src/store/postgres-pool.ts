@@ -25,10 +25,13 @@ export async function loadPostgresDriver(): Promise<PostgresDriver> {
   }
 }
 
+/** A statement's parameter, or an element of an array parameter. */
+export type PostgresValue = string | number | boolean | null;
+
 /** One SQL statement with its parameters. */
 export interface PostgresStatement {
   text: string;
-  values?: ReadonlyArray<string | number | boolean | null | readonly string[]>;
+  values?: ReadonlyArray<PostgresValue | readonly PostgresValue[]>;
 }
 
 /** The result of one statement. */

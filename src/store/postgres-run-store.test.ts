@@ -9,16 +9,16 @@ import {
   uniqueSchema,
 } from "../../test/fixtures/postgres-test-store.ts";
 import { StoreError } from "../errors/store-error.ts";
+import {
+  describeStoreContract,
+  makeStoredRun,
+  makeStoredTestResult,
+} from "../testing/store-contract.ts";
 import { describeJudgeLeaseContract, track } from "./judge-lease-contract.ts";
 import { judgeKeyChannel } from "./postgres-key-listener.ts";
 import { PostgresRunStore, type PostgresRunStoreOptions } from "./postgres-run-store.ts";
 import { POSTGRES_SCHEMA_VERSION } from "./postgres-schema.ts";
 import type { CachedJudgeAnswer } from "./run-store.ts";
-import {
-  describeRunStoreContract,
-  makeStoredRun,
-  makeStoredTestResult,
-} from "./run-store-contract.ts";
 
 const answer: CachedJudgeAnswer = {
   text: null,
@@ -42,7 +42,7 @@ async function withServer<Result>(body: (client: pg.Client) => Promise<Result>):
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () => {
-  describeRunStoreContract({
+  describeStoreContract({
     name: "PostgresRunStore",
     create: async () => ({ store: await createPostgresTestStore() }),
   });
@@ -408,15 +408,104 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
       );
     });
 
-    it("saves results given at the same time side by side, none lost", async () => {
+    it("saves results given at the same time in a few statements, none lost, versions in order", async () => {
       const store = await open();
       await store.runs.startRun(makeStoredRun());
-      await Promise.all(
-        Array.from({ length: 40 }, (_, index) =>
+      await store.runs.startRun(makeStoredRun({ id: "run-2" }));
+      const before = store.timing.calls;
+      const saving = Array.from({ length: 40 }, (_, index) =>
+        store.runs.saveTestResult(index % 2 === 0 ? "run-1" : "run-2", makeStoredTestResult(index)),
+      );
+      // Saved again while the first saves are still waiting: the later save wins.
+      saving.push(
+        store.runs.saveTestResult("run-1", makeStoredTestResult(0, { name: "saved again" })),
+      );
+      await Promise.all(saving);
+      expect(store.timing.calls - before).toBeLessThan(20);
+      expect(await store.runs.getTestResultsVersion("run-1")).toEqual({ count: 20, version: 21 });
+      expect(await store.runs.getTestResultsVersion("run-2")).toEqual({ count: 20, version: 20 });
+      const [first] = await store.runs.getTestResults("run-1", { limit: 1 });
+      expect(first?.result.name).toBe("saved again");
+      // The resaved result has the run's last version: a reader that had read up to 20 sees it.
+      expect(
+        (await store.runs.getTestResults("run-1", { changedAfter: 20 })).map(
+          (stored) => stored.result.name,
+        ),
+      ).toEqual(["saved again"]);
+    });
+
+    it("fails only the save of an unknown run among saves made at the same time", async () => {
+      const store = await open();
+      await store.runs.startRun(makeStoredRun());
+      const saved = await Promise.allSettled([
+        ...Array.from({ length: 5 }, (_, index) =>
           store.runs.saveTestResult("run-1", makeStoredTestResult(index)),
         ),
+        store.runs.saveTestResult("no-such-run", makeStoredTestResult(0)),
+      ]);
+      expect(saved.map((outcome) => outcome.status)).toEqual([
+        ...Array(5).fill("fulfilled"),
+        "rejected",
+      ]);
+      expect((saved[5] as PromiseRejectedResult).reason).toBeInstanceOf(StoreError);
+      expect(String((saved[5] as PromiseRejectedResult).reason)).toMatch(
+        /there is no run with this id/,
       );
-      expect(await store.runs.getTestResultsVersion("run-1")).toEqual({ count: 40, version: 40 });
+    });
+  });
+
+  describe("judge cache and claims made at the same time", () => {
+    it("give each claim what it would get alone: one lease per key, the cached answers", async () => {
+      const store = await open();
+      for (let key = 0; key < 5; key++) await store.judgeCache.set(`cached-${key}`, answer);
+      const before = store.timing.calls;
+      const keys = Array.from({ length: 60 }, (_, call) =>
+        call % 2 === 0 ? `cached-${call % 5}` : `free-${call % 10}`,
+      );
+      const claims = await Promise.all(
+        keys.map((key, call) => store.leases.tryClaim(key, `holder-${call}`, 30_000)),
+      );
+      expect(store.timing.calls - before).toBeLessThan(30);
+      keys.forEach((key, call) => {
+        if (key.startsWith("cached")) expect(claims[call]).toEqual({ answer });
+      });
+      for (let key = 1; key < 10; key += 2) {
+        const outcomes = keys.flatMap((asked, call) =>
+          asked === `free-${key}` ? [claims[call]] : [],
+        );
+        expect(
+          outcomes.filter((claim) => claim !== undefined && "leased" in claim && claim.leased),
+        ).toHaveLength(1);
+        expect(
+          outcomes.filter((claim) => claim !== undefined && "leased" in claim && !claim.leased),
+        ).toHaveLength(outcomes.length - 1);
+      }
+    });
+
+    it("write answers given at the same time in a few statements, and fail only one the server refuses", async () => {
+      const store = await open();
+      const before = store.timing.calls;
+      await Promise.all(
+        Array.from({ length: 30 }, (_, key) =>
+          store.judgeCache.set(`key-${key}`, { ...answer, inputTokens: key }),
+        ),
+      );
+      expect(store.timing.calls - before).toBeLessThan(30);
+      for (let key = 0; key < 30; key++) {
+        expect((await store.judgeCache.get(`key-${key}`))?.inputTokens).toBe(key);
+      }
+      const written = await Promise.allSettled([
+        ...Array.from({ length: 5 }, (_, key) => store.judgeCache.set(`more-${key}`, answer)),
+        // PostgreSQL's text holds no NUL: the server refuses this key (and the batch it is in,
+        // whose calls then run alone).
+        store.judgeCache.set("bad\u0000key", answer),
+      ]);
+      expect(written.map((outcome) => outcome.status)).toEqual([
+        ...Array(5).fill("fulfilled"),
+        "rejected",
+      ]);
+      expect((written[5] as PromiseRejectedResult).reason).toBeInstanceOf(StoreError);
+      expect(await store.judgeCache.get("more-4")).toEqual(answer);
     });
   });
 

@@ -51,19 +51,22 @@ export function createPostgresJudgeLeases(options: {
   });
   return {
     leaseMs: options.leaseMs,
-    tryClaim: (key, holder, leaseMs) =>
-      access.use(`claim judge cache entry "${key}"`, async () => {
+    tryClaim: (key, holder, leaseMs) => {
+      const action = `claim judge cache entry "${key}"`;
+      return access.use(action, async () => {
         // The answer a notice just brought (see waitForKey): no need to read it again.
         const notified = listener.takeAnswer(key);
         if (notified !== undefined) return { answer: notified };
         if (!Number.isFinite(leaseMs) || leaseMs <= 0) {
-          throw access.failure(
-            `claim judge cache entry "${key}"`,
-            "leaseMs must be a positive number",
-          );
+          throw access.failure(action, "leaseMs must be a positive number");
+        }
+        // Claims are sent as SQL text (values inlined, see claimTogether), which ends at a NUL.
+        if (key.includes("\u0000") || holder.includes("\u0000")) {
+          throw access.failure(action, "a key or holder may not hold the NUL character");
         }
         return claims.submit({ key, holder, leaseMs });
-      }),
+      });
+    },
 
     renew: (key, holder, leaseMs) =>
       access.use(`renew the lease on judge cache entry "${key}"`, async () => {

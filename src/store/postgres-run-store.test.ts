@@ -316,6 +316,10 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
         1,
       );
       expect(await store.leases.tryClaim("failed", "b", 30_000)).toEqual({ leased: true });
+      // Keys travel as SQL text, which a NUL would cut short.
+      await expect(store.leases.tryClaim("bad\u0000key", "a", 30_000)).rejects.toThrow(
+        /may not hold the NUL character/,
+      );
     });
 
     it("give the lease back, with the answer, when the answer landed just as the lease was taken", async () => {

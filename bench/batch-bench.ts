@@ -120,8 +120,8 @@ async function killAndResume(server: FakeOpenAIServer) {
     await first.exited;
     const killedBatch = server.batches()[0];
     const store = new SqliteRunStore({ path: join(home, "verdict.db") });
-    const recorded = store.judgeBatches.listOpen().map((batch) => batch.id);
-    store.close();
+    const recorded = (await store.judgeBatches.listOpen()).map((batch) => batch.id);
+    await store.close();
     const createdBeforeResume = server.batches().length;
     server.setBatchOptions({ completionDelayMs: completionMs });
     const second = runChild({ ...env, RESUME: "1" });

@@ -48,9 +48,9 @@ function median(values: number[]): number {
 }
 
 /** Seeds the store as bench/view-api.ts does (the API bench): the same figures, from the browser. */
-function seed(home: string): { seconds: number } {
+async function seed(home: string): Promise<{ seconds: number }> {
   const started = performance.now();
-  seedViewBenchStore({ path: path.join(home, "verdict.db"), runs: RUNS, cases: CASES });
+  await seedViewBenchStore({ path: path.join(home, "verdict.db"), runs: RUNS, cases: CASES });
   return { seconds: (performance.now() - started) / 1000 };
 }
 
@@ -168,7 +168,7 @@ async function keystrokes(options: {
 async function main() {
   await ensureViewAppBuilt();
   const home = mkdtempSync(path.join(os.tmpdir(), "verdict-dashboard-bench-"));
-  const seeded = seed(home);
+  const seeded = await seed(home);
   console.log(`Seeded ${RUNS} runs and a ${CASES}-case run in ${seeded.seconds.toFixed(1)} s.`);
   const view = await startViewCommand({ home });
   const browser = await launchChromium();

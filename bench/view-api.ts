@@ -89,7 +89,11 @@ function caseResult(index: number): TestResult {
 }
 
 /** Fills a store with `runs` runs of 20 cases, and one run (`"big"`) of `cases` cases. */
-export function seedViewBenchStore(options: { path: string; runs: number; cases: number }): void {
+export async function seedViewBenchStore(options: {
+  path: string;
+  runs: number;
+  cases: number;
+}): Promise<void> {
   const store = new SqliteRunStore({ path: options.path });
   const small = Array.from({ length: 20 }, (_, index) => caseResult(index));
   const smallSummary = summarizeRun({
@@ -101,7 +105,7 @@ export function seedViewBenchStore(options: { path: string; runs: number; cases:
   const start = Date.parse("2025-01-01T00:00:00.000Z");
   for (let run = 0; run < options.runs - 1; run++) {
     const id = `run-${String(run).padStart(5, "0")}`;
-    store.startRun({
+    await store.runs.startRun({
       id,
       identifier: `suite-${run % 12}`,
       status: "completed",
@@ -111,10 +115,10 @@ export function seedViewBenchStore(options: { path: string; runs: number; cases:
       summary: smallSummary,
       owner: null,
     });
-    for (const result of small) store.saveTestResult(id, { fingerprint: "f", result });
+    for (const result of small) await store.runs.saveTestResult(id, { fingerprint: "f", result });
   }
   const big = Array.from({ length: options.cases }, (_, index) => caseResult(index));
-  store.startRun({
+  await store.runs.startRun({
     id: "big",
     identifier: "nightly-big",
     status: "completed",
@@ -129,8 +133,8 @@ export function seedViewBenchStore(options: { path: string; runs: number; cases:
     }),
     owner: null,
   });
-  for (const result of big) store.saveTestResult("big", { fingerprint: "f", result });
-  store.close();
+  for (const result of big) await store.runs.saveTestResult("big", { fingerprint: "f", result });
+  await store.close();
 }
 
 function median(values: number[]): number {
@@ -157,7 +161,7 @@ async function main(): Promise<void> {
   const file = join(folder, "verdict.db");
   try {
     const seeding = performance.now();
-    seedViewBenchStore({ path: file, runs, cases });
+    await seedViewBenchStore({ path: file, runs, cases });
     console.log(
       `seeded ${runs} runs (one of ${cases} cases) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
     );
@@ -209,7 +213,7 @@ async function main(): Promise<void> {
     );
 
     // The query alone, in memory, after the first load.
-    const results = store.getTestResults("big").map((stored) => stored.result);
+    const results = (await store.runs.getTestResults("big")).map((stored) => stored.result);
     const loaded = new LoadedRun({ runId: "big", version: 1, results });
     for (const query of [
       "sort=metric:Toxicity&dir=desc",
@@ -229,7 +233,7 @@ async function main(): Promise<void> {
     }
     const versionTimes: number[] = [];
     for (let count = 0; count < 50; count++) {
-      versionTimes.push(await timed(async () => store.getTestResultsVersion("big")));
+      versionTimes.push(await timed(() => store.runs.getTestResultsVersion("big")));
     }
     rows.push([
       "getTestResultsVersion (live poll) on the 10,000-case run",
@@ -244,7 +248,7 @@ async function main(): Promise<void> {
     for (const [label, value] of rows) console.log(`| ${label} | ${value} |`);
     server.closeAllConnections();
     server.close();
-    store.close();
+    await store.close();
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -17,10 +17,11 @@ import { reply, startFakeOpenAIServer } from "verdict/testing";
 import { runCompare } from "../../src/cli/commands/compare.ts";
 import { VIEW_HOST } from "../../src/cli/commands/view.ts";
 import { MemoryRunStore } from "../../src/store/memory-run-store.ts";
-import type { RunStore } from "../../src/store/run-store.ts";
+import type { Store } from "../../src/store/run-store.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import type { RunsPage } from "../../src/view/api.ts";
 import { createViewServer } from "../../src/view/server/view-server.ts";
+import { toViewStore } from "../../src/view/server/view-store.ts";
 import { makeAppFolder } from "../../test/fixtures/dashboard-runs.ts";
 import {
   BAD_VIEW_REQUESTS,
@@ -37,12 +38,12 @@ const CASES = 12;
 const KILL_AFTER = [3, 6, 9];
 
 async function withViewServer<Result>(
-  store: RunStore,
+  store: Store,
   use: (port: number) => Promise<Result>,
 ): Promise<Result> {
   // As installed: the app built (its pages are 503 until `npm run build` in a source checkout).
   const appFolder = makeAppFolder();
-  const server = createViewServer({ store, log: () => {}, appFolder });
+  const server = createViewServer({ store: toViewStore(store), log: () => {}, appFolder });
   await new Promise<void>((resolve) => server.listen(0, VIEW_HOST, () => resolve()));
   try {
     return await use((server.address() as AddressInfo).port);
@@ -63,7 +64,7 @@ function hasFrameHeaders(response: RawResponse): boolean {
 
 async function measureDashboard(): Promise<FaultFigures["rows"]> {
   const store = new MemoryRunStore();
-  store.startRun({
+  await store.runs.startRun({
     id: "secret-run",
     identifier: "private-outputs",
     status: "completed",
@@ -179,15 +180,15 @@ async function killAndResume(killAfter: number): Promise<KillOutcome> {
     await first.exited;
 
     const store = new SqliteRunStore({ path: databasePath });
-    const killed = store.getRun("killed-run");
-    const before = killed ? store.getTestResults(killed.id) : [];
+    const killed = await store.runs.getRun("killed-run");
+    const before = killed ? await store.runs.getTestResults(killed.id) : [];
     const listed = await withViewServer(
       store,
       async (port) =>
         JSON.parse((await rawHttpRequest({ port, target: "/api/runs" })).body) as RunsPage,
     );
     const row = listed.runs.find((run) => run.identifier === "killed-run");
-    store.close();
+    await store.close();
     let compared = "";
     await runCompare({
       baseline: "killed-run",
@@ -208,9 +209,9 @@ async function killAndResume(killAfter: number): Promise<KillOutcome> {
     const second = runChild({ ...env, CASES: String(CASES), RESUME: "1" });
     await second.exited;
     const after = new SqliteRunStore({ path: databasePath });
-    const resumed = after.getRun("killed-run");
-    const kept = resumed ? after.getTestResults(resumed.id) : [];
-    after.close();
+    const resumed = await after.runs.getRun("killed-run");
+    const kept = resumed ? await after.runs.getTestResults(resumed.id) : [];
+    await after.close();
     const keptJson = new Set(kept.map((stored) => JSON.stringify(stored)));
     return {
       lost: before.filter((stored) => !keptJson.has(JSON.stringify(stored))).length,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -9,6 +9,7 @@ import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-e
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import { createJsonReporter, parseJsonReport } from "../report/json-report.ts";
 import type { RunnerEvent } from "../results/runner-events.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { readTestResults } from "../store/read-test-results.ts";
@@ -63,7 +64,10 @@ describe("evaluate", () => {
     const run = async (keepResults: boolean) => {
       const store = new MemoryRunStore();
       const finished: number[] = [];
+      const folder = mkdtempSync(join(tmpdir(), "verdict-keep-"));
+      const file = join(folder, "report.json");
       const result = await evaluate({
+        reporters: [createJsonReporter({ file })],
         testCases,
         metrics: [
           new ToxicityMetric({ model: new MockJudge({ answers: answer, latencyMs: 1 }) }),
@@ -81,7 +85,12 @@ describe("evaluate", () => {
       for await (const entry of readTestResults(store, result.testRunId, { pageSize: 5 })) {
         stored.push(entry.result);
       }
-      return { result, stored, finished };
+      const reported = parseJsonReport({
+        text: readFileSync(file, "utf8"),
+        source: file,
+      }).testResults;
+      rmSync(folder, { recursive: true, force: true });
+      return { result, stored, finished, reported };
     };
     const kept = await run(true);
     const summaryOnly = await run(false);
@@ -98,6 +107,15 @@ describe("evaluate", () => {
       testCases.map((testCase) => testCase.name),
     );
     expect(summaryOnly.finished.toSorted((a, b) => a - b)).toEqual(testCases.map((_, i) => i));
+    // A file report still holds every case, gathered as they finished.
+    const shown = (reported: typeof kept.reported) =>
+      reported.map((result) => [
+        result.name,
+        result.success,
+        result.metricsData.map((m) => m.score),
+      ]);
+    expect(shown(summaryOnly.reported)).toEqual(shown(kept.reported));
+    expect(summaryOnly.reported).toHaveLength(12);
   });
 
   it("keeps each metric's steps as data and every judge call, paid or from the cache", async () => {

@@ -175,6 +175,7 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
     totalTestCases: indices.length,
     resumedTestCases: reused.size,
     metricNames: plan.metricNames,
+    ...(options.keepResults === false ? { keepsResults: false } : {}),
   });
   const run: OpenSession = {
     plan,

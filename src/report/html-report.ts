@@ -5,6 +5,7 @@ import { renderReportPage } from "./html/render-report-page.ts";
 import { renderRunOverview } from "./html/render-run-overview.ts";
 import { renderTestCase } from "./html/render-test-case.ts";
 import { html, type SafeHtml } from "./html/safe-html.ts";
+import { gatherRunResults } from "./run-results.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
 export { HTML_REPORT_CONTENT_SECURITY_POLICY } from "./html/render-report-page.ts";
@@ -95,12 +96,14 @@ ${renderCaseSection({
  */
 export function createHtmlReporter(options: HtmlReporterOptions): RunReporter {
   let startedAt: string | null = null;
+  const results = gatherRunResults();
   return {
     onEvent(event) {
+      results.observe(event);
       if (event.type === "run-start") startedAt = event.startedAt;
       if (event.type !== "run-end") return;
       const text = renderHtmlReport({
-        result: event.result,
+        result: results.of(event),
         startedAt,
         ...(options.title === undefined ? {} : { title: options.title }),
       });

@@ -5,6 +5,7 @@ import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../results/fake-judge-notice.t
 import { evaluationResultSchema } from "../results/result-schema.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import { formatPlural } from "./format.ts";
+import { gatherRunResults } from "./run-results.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
 /** The `format` field that marks a file as a verdict JSON report. */
@@ -146,12 +147,14 @@ export function readJsonReport(options: ParseJsonReportOptions): JsonReport {
  * await evaluate({ testCases, metrics, reporters: [createJsonReporter({ file: "reports/results.json" })] });
  */
 export function createJsonReporter(options: JsonReporterOptions): RunReporter {
+  const results = gatherRunResults();
   return {
     onEvent(event) {
+      results.observe(event);
       if (event.type !== "run-end") return;
       writeReportFile({
         file: options.file,
-        text: renderJsonReport({ result: event.result, shard: options.shard }),
+        text: renderJsonReport({ result: results.of(event), shard: options.shard }),
         kind: "JSON",
       });
     },

@@ -13,6 +13,7 @@ import {
   toOneLine,
 } from "./format.ts";
 import { escapeXml, renderXmlAttributes } from "./junit/escape-xml.ts";
+import { gatherRunResults } from "./run-results.ts";
 import { truncateText } from "./truncate-text.ts";
 import { writeReportFile } from "./write-report-file.ts";
 
@@ -169,11 +170,13 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
  * await evaluate({ testCases, metrics, reporters: [createJUnitReporter({ file: "reports/junit.xml" })] });
  */
 export function createJUnitReporter(options: JUnitReporterOptions): RunReporter {
+  const results = gatherRunResults();
   return {
     onEvent(event) {
+      results.observe(event);
       if (event.type !== "run-end") return;
       const text = renderJUnitReport({
-        result: event.result,
+        result: results.of(event),
         ...(options.suiteName === undefined ? {} : { suiteName: options.suiteName }),
       });
       writeReportFile({ file: options.file, text, kind: "JUnit" });

@@ -21,6 +21,12 @@ export interface RunStartEvent {
   resumedTestCases: number;
   metricNames: string[];
   startedAt: string;
+  /**
+   * `false` when the run keeps its summary only (`keepResults: false`): the `run-end` event's
+   * result then has no `testResults`, and a reporter that needs them gathers them from the
+   * `test-case-end` events. Absent: the run keeps them.
+   */
+  keepsResults?: boolean;
 }
 
 /** One metric finished on one test case (one trial). */

@@ -151,13 +151,13 @@ function verdict(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 /** How many runs the store in `home` holds (0 when nothing created it). */
-function storedRuns(home: string): number {
+async function storedRuns(home: string): Promise<number> {
   if (!existsSync(home)) return 0;
   const store = SqliteRunStore.open({ home });
   try {
-    return store.listRuns().length;
+    return (await store.runs.listRuns()).length;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -248,7 +248,7 @@ describe.concurrent("verdict test run", () => {
     expect,
   }) => {
     const home = storeHome(WHOLE_PROJECT_HOME);
-    const runsBefore = storedRuns(home);
+    const runsBefore = await storedRuns(home);
     expect(runsBefore).toBe(0);
     const result = await runWholeProject();
     expect(result.code).toBe(1);
@@ -256,7 +256,7 @@ describe.concurrent("verdict test run", () => {
       /FAIL +\| Toxicity +\| +1\.00 \| +0\.50 \| The score is 1\.00 because/,
     );
     expect(result.stdout).toContain("Test cases: 3 passed, 1 failed, 0 unscored (4 total)");
-    expect(storedRuns(home)).toBe(runsBefore + 1);
+    expect(await storedRuns(home)).toBe(runsBefore + 1);
     const report = readReport("all.json") as Omit<EvaluationResult, "testResults"> & {
       testResults: Array<TestResult & { position: number }>;
     };
@@ -308,7 +308,7 @@ describe.concurrent("verdict test run", () => {
     expect,
   }) => {
     const home = storeHome("shards");
-    const runsBefore = storedRuns(home);
+    const runsBefore = await storedRuns(home);
     expect(runsBefore).toBe(0);
     const [first, second] = await Promise.all(
       ["1/2", "2/2"].map((shard, position) =>
@@ -328,7 +328,7 @@ describe.concurrent("verdict test run", () => {
       ),
     );
     expect([first?.code, second?.code].sort()).toEqual([0, 1]);
-    expect(storedRuns(home)).toBe(runsBefore + 2);
+    expect(await storedRuns(home)).toBe(runsBefore + 2);
 
     const merged = await verdict(
       ["merge", "shard-1.json", "shard-2.json", "--output", "json", "--output-file", "merged.json"],
@@ -443,7 +443,7 @@ describe.concurrent("verdict test run", () => {
       /Error: could not load other\/broken\/syntax\.check\.ts: .*(Unexpected|Expected|Syntax)/,
     );
     expect(result.stdout).not.toMatch(/Status:|Test cases:/);
-    expect(storedRuns(home)).toBe(0);
+    expect(await storedRuns(home)).toBe(0);
   });
 
   it("on Ctrl-C, stores the run as interrupted, reports what finished and exits 130", async ({
@@ -487,13 +487,13 @@ describe.concurrent("verdict test run", () => {
     expect(stdout).not.toMatch(/[1-9]\d* unscored|left unscored/);
     const store = SqliteRunStore.open({ home });
     try {
-      const runs = store.listRuns();
+      const runs = await store.runs.listRuns();
       expect(runs.map((run) => run.status)).toEqual(["interrupted"]);
-      const stored = store.getTestResults(runs[0]?.id ?? "").length;
+      const stored = (await store.runs.getTestResults(runs[0]?.id ?? "")).length;
       expect(stored).toBeGreaterThan(0);
       expect(stored).toBeLessThan(8);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

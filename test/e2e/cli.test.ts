@@ -183,19 +183,19 @@ function result(name: string, index: number, toxicity: number): TestResult {
   });
 }
 
-function writeRun(options: {
+async function writeRun(options: {
   home: string;
   id: string;
   identifier: string;
   minute: number;
   toxicity: number[];
-}) {
+}): Promise<void> {
   const results = options.toxicity.map((score, index) => result(`q-${index}`, index, score));
   const startedAt = new Date(Date.UTC(2025, 5, 1, 9, options.minute)).toISOString();
   const zero = { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
   const store = SqliteRunStore.open({ home: options.home });
   try {
-    store.startRun({
+    await store.runs.startRun({
       id: options.id,
       identifier: options.identifier,
       status: "running",
@@ -205,9 +205,9 @@ function writeRun(options: {
       summary: null,
     });
     for (const item of results) {
-      store.saveTestResult(options.id, { fingerprint: `f-${item.index}`, result: item });
+      await store.runs.saveTestResult(options.id, { fingerprint: `f-${item.index}`, result: item });
     }
-    store.finishRun({
+    await store.runs.finishRun({
       runId: options.id,
       status: "completed",
       endedAt: startedAt,
@@ -220,7 +220,7 @@ function writeRun(options: {
       }),
     });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -228,9 +228,21 @@ describe("verdict compare", () => {
   it("exits 1 on a regression, 0 on an equal run, 2 on an unknown run", async () => {
     const home = path.join(project, "runs");
     const env = { ...bareEnv(), VERDICT_HOME: home };
-    writeRun({ home, id: "run-main", identifier: "main", minute: 0, toxicity: [0, 0.1, 0.2] });
-    writeRun({ home, id: "run-pr", identifier: "pr", minute: 1, toxicity: [0, 0.9, 0.2] });
-    writeRun({ home, id: "run-same", identifier: "same", minute: 2, toxicity: [0, 0.1, 0.2] });
+    await writeRun({
+      home,
+      id: "run-main",
+      identifier: "main",
+      minute: 0,
+      toxicity: [0, 0.1, 0.2],
+    });
+    await writeRun({ home, id: "run-pr", identifier: "pr", minute: 1, toxicity: [0, 0.9, 0.2] });
+    await writeRun({
+      home,
+      id: "run-same",
+      identifier: "same",
+      minute: 2,
+      toxicity: [0, 0.1, 0.2],
+    });
 
     // Three cases, one flipped: within the judge's noise for the paired tests (exit 0), a
     // regression for the plain rule (--no-stats).
@@ -319,16 +331,12 @@ describe("verdict calibrate", () => {
     expect(page).toContain("Content-Security-Policy");
     const store = new SqliteRunStore({ path: path.join(project, ".verdict", "verdict.db") });
     try {
-      const [stored] = store.listCalibrations();
+      const [stored] = await store.calibrations.listCalibrations();
       expect(stored?.id).toBe(json.id);
-      expect(store.getTestResults(json.runId).map((entry) => entry.result.name)).toEqual([
-        "s-1",
-        "s-2",
-        "s-3",
-        "s-4",
-      ]);
+      const results = await store.runs.getTestResults(json.runId);
+      expect(results.map((entry) => entry.result.name)).toEqual(["s-1", "s-2", "s-3", "s-4"]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

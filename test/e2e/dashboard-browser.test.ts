@@ -209,7 +209,7 @@ describe("verdict view in Chromium", () => {
     "shows each metric's 95% intervals on the run page and in the runs table, and the flaky cases",
     async () => {
       const { page, incidents, close } = await openPage();
-      const summary = dashboard.store.getRun(SHOWCASE.repeat)?.summary;
+      const summary = (await dashboard.store.runs.getRun(SHOWCASE.repeat))?.summary;
       const toxicity = summary?.metrics.find((metric) => metric.name === "Toxicity");
       if (!toxicity?.meanScoreInterval || !toxicity.passRateInterval || !summary?.flakyCases) {
         throw new Error("The showcase's repeat run has intervals and flaky cases.");
@@ -270,7 +270,7 @@ describe("verdict view in Chromium", () => {
     "goes from the header to the calibrations, a calibration's figures and wrong rows, and its run",
     async () => {
       const { page, incidents, close } = await openPage();
-      const report = dashboard.store.getCalibration(SHOWCASE.calibration);
+      const report = await dashboard.store.calibrations.getCalibration(SHOWCASE.calibration);
       if (report === null || report.kappaCi === null || report.accuracyCi === null) {
         throw new Error("The showcase stores a calibration with intervals.");
       }

@@ -25,7 +25,7 @@ describe("a run in progress", () => {
     "shows its progress and spend, and gains rows as its cases are saved",
     async () => {
       const results = supportBotResults(7, 6);
-      dashboard.store.startRun({
+      await dashboard.store.runs.startRun({
         id: LIVE_RUN,
         identifier: "live-demo",
         status: "running",
@@ -35,13 +35,13 @@ describe("a run in progress", () => {
         summary: null,
         owner: ownerOfThisProcess(hostname()),
       });
-      const save = (index: number) => {
+      const save = async (index: number) => {
         const result = results[index];
         if (result === undefined) throw new Error(`No result ${index}.`);
-        dashboard.store.saveTestResult(LIVE_RUN, { fingerprint: `f-${index}`, result });
+        await dashboard.store.runs.saveTestResult(LIVE_RUN, { fingerprint: `f-${index}`, result });
       };
-      save(0);
-      save(1);
+      await save(0);
+      await save(1);
 
       const { page, incidents, close } = await openGuardedPage(
         dashboard.browser,
@@ -60,7 +60,7 @@ describe("a run in progress", () => {
 
       // Three more cases finish while the page is open.
       for (const index of [2, 3, 4]) {
-        save(index);
+        await save(index);
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
       await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(5);
@@ -72,8 +72,8 @@ describe("a run in progress", () => {
       expect(await page.locator(".cards .card-value").first().textContent()).toMatch(/^\d+ \/ 6$/);
 
       // The run ends: the page says so, with the final status.
-      save(5);
-      dashboard.store.finishRun({
+      await save(5);
+      await dashboard.store.runs.finishRun({
         runId: LIVE_RUN,
         status: "completed",
         endedAt: new Date().toISOString(),

@@ -29,12 +29,14 @@ export interface BrowserDashboard {
  * Before the file's tests: a temporary VERDICT_HOME whose store `seed` fills, `verdict view`
  * over it and Chromium; after them, all closed and removed.
  */
-export function useBrowserDashboard(seed: (store: SqliteRunStore) => void): BrowserDashboard {
+export function useBrowserDashboard(
+  seed: (store: SqliteRunStore) => Promise<void>,
+): BrowserDashboard {
   const dashboard = {} as BrowserDashboard;
   beforeAll(async () => {
     dashboard.home = mkdtempSync(path.join(tmpdir(), "verdict-dashboard-browser-"));
     dashboard.store = new SqliteRunStore({ path: path.join(dashboard.home, "verdict.db") });
-    seed(dashboard.store);
+    await seed(dashboard.store);
     [dashboard.view, dashboard.browser] = await Promise.all([
       startViewCommand({ home: dashboard.home }),
       launchChromium(),
@@ -43,7 +45,7 @@ export function useBrowserDashboard(seed: (store: SqliteRunStore) => void): Brow
   afterAll(async () => {
     await dashboard.browser?.close();
     await dashboard.view?.stop();
-    dashboard.store?.close();
+    await dashboard.store?.close();
     if (dashboard.home) rmSync(dashboard.home, { recursive: true, force: true });
   });
   return dashboard;

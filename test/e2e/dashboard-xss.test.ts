@@ -142,19 +142,21 @@ function hostileCase(index: number, score: number): TestResult {
   });
 }
 
-const dashboard = useBrowserDashboard((store) => {
-  saveRun(store, { id: BASELINE, identifier: IDENTIFIER, startedAt: "2025-03-01T09:00:00.000Z" }, [
-    hostileCase(0, 0.9),
-    hostileCase(1, 0.2),
-  ]);
-  saveRun(store, { id: CANDIDATE, identifier: IDENTIFIER, startedAt: "2025-03-02T09:00:00.000Z" }, [
-    hostileCase(0, 0.1),
-    hostileCase(1, 0.8),
-  ]);
+const dashboard = useBrowserDashboard(async (store) => {
+  await saveRun(
+    store,
+    { id: BASELINE, identifier: IDENTIFIER, startedAt: "2025-03-01T09:00:00.000Z" },
+    [hostileCase(0, 0.9), hostileCase(1, 0.2)],
+  );
+  await saveRun(
+    store,
+    { id: CANDIDATE, identifier: IDENTIFIER, startedAt: "2025-03-02T09:00:00.000Z" },
+    [hostileCase(0, 0.1), hostileCase(1, 0.8)],
+  );
   // Hostile text in every field of a calibration: rows whose label, id, input, output and
   // reason are the corpus, a metric named with a script, a data file and judge named likewise,
   // and a row the judge failed on with a hostile error.
-  storeCalibration(store, {
+  await storeCalibration(store, {
     id: CALIBRATION,
     runId: CALIBRATION_RUN,
     identifier: IDENTIFIER,

@@ -355,10 +355,11 @@ describe("a batch run stopped while it waits", () => {
       expect(stopped.summary.status).toBe("interrupted");
       const [submitted] = server.batches();
       expect(server.batches()).toHaveLength(1);
-      expect(store.judgeBatches.listOpen()).toMatchObject([
+      const open = await store.judgeBatches.listOpen();
+      expect(open).toMatchObject([
         { id: submitted?.id, provider: "openai.batch", judge: "openai:gpt-4.1", state: "open" },
       ]);
-      expect(store.judgeBatches.listOpen()[0]?.requestKeys).toHaveLength(16);
+      expect(open[0]?.requestKeys).toHaveLength(16);
 
       server.setBatchOptions({});
       const retrievalsBefore = submitted?.retrievals ?? 0;
@@ -385,9 +386,9 @@ describe("a batch run stopped while it waits", () => {
         new Set([submitted?.id]),
       );
       expect(server.stats().byEndpoint["batches.create"]).toBe(server.batches().length);
-      expect(store.judgeBatches.listOpen()).toEqual([]);
+      expect(await store.judgeBatches.listOpen()).toEqual([]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -403,8 +404,9 @@ describe("a batch run stopped while it waits", () => {
     expect(server.batches()).toHaveLength(1);
     const killedBatch = server.batches()[0]?.id;
     const store = new SqliteRunStore({ path: join(home, "verdict.db") });
-    expect(store.judgeBatches.listOpen().map((batch) => batch.id)).toEqual([killedBatch]);
-    store.close();
+    const open = await store.judgeBatches.listOpen();
+    expect(open.map((batch) => batch.id)).toEqual([killedBatch]);
+    await store.close();
 
     server.setBatchOptions({});
     const second = runNode({

@@ -175,11 +175,11 @@ describe("evaluate() over HTTP", () => {
     expect(server.stats().byStatus["429"]).toBe(1);
     const store = new SqliteRunStore({ path: join(home, "verdict.db") });
     try {
-      const run = store.getRun("quota-run");
+      const run = await store.runs.getRun("quota-run");
       expect(run?.status).toBe("quota-exhausted");
-      expect(store.getTestResults(run?.id ?? "")).toHaveLength(4);
+      expect(await store.runs.getTestResults(run?.id ?? "")).toHaveLength(4);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
@@ -200,9 +200,11 @@ describe("a run killed half-way", () => {
     await first.exited;
 
     const store = new SqliteRunStore({ path: join(home, "verdict.db") });
-    const run = store.getRun("killed-run");
-    const finished = store.getTestResults(run?.id ?? "").map((stored) => stored.result.index);
-    store.close();
+    const run = await store.runs.getRun("killed-run");
+    const finished = (await store.runs.getTestResults(run?.id ?? "")).map(
+      (stored) => stored.result.index,
+    );
+    await store.close();
     expect(run?.status).toBe("running");
     expect(finished.length).toBeGreaterThanOrEqual(4);
     expect(finished.length).toBeLessThan(12);
@@ -224,11 +226,11 @@ describe("a run killed half-way", () => {
       ).toBe(false);
     }
     const after = new SqliteRunStore({ path: join(home, "verdict.db") });
-    const resumed = after.getRun("killed-run");
+    const resumed = await after.runs.getRun("killed-run");
     expect(resumed?.id).toBe(run?.id);
     expect(resumed?.status).toBe("completed");
-    expect(after.getTestResults(resumed?.id ?? "")).toHaveLength(12);
-    after.close();
+    expect(await after.runs.getTestResults(resumed?.id ?? "")).toHaveLength(12);
+    await after.close();
   });
 
   it("stops on Ctrl-C, marks the run interrupted and says how to resume", async () => {
@@ -245,7 +247,7 @@ describe("a run killed half-way", () => {
       /Run interrupted: \d+\/12 test cases finished and stored\. Resume with evaluate\(\{ identifier: "killed-run", resume: true/,
     );
     const store = new SqliteRunStore({ path: join(home, "verdict.db") });
-    expect(store.getRun("killed-run")?.status).toBe("interrupted");
-    store.close();
+    expect((await store.runs.getRun("killed-run"))?.status).toBe("interrupted");
+    await store.close();
   });
 });

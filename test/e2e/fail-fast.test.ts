@@ -91,12 +91,12 @@ function testRun(env: NodeJS.ProcessEnv) {
   });
 }
 
-function storedStatuses(home: string): string[] {
+async function storedStatuses(home: string): Promise<string[]> {
   const store = SqliteRunStore.open({ home });
   try {
-    return store.listRuns().map((run) => run.status);
+    return (await store.runs.listRuns()).map((run) => run.status);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -117,7 +117,7 @@ describe.concurrent("verdict test run against a judge that cannot work", () => {
     );
     // Every other request failed at once, on the worker's stopped judge.
     expect(rejectingKey.stats().requests).toBe(1);
-    expect(storedStatuses(home)).toEqual(["failed"]);
+    expect(await storedStatuses(home)).toEqual(["failed"]);
   });
 
   it("exits 2 on a mistyped model, with one line that names the model to use", async ({
@@ -136,7 +136,7 @@ describe.concurrent("verdict test run against a judge that cannot work", () => {
       /^Judge "openai:gtp-4\.1": model not found \(HTTP 404\): .*Did you mean "gpt-4\.1"\? Check the model name \(VERDICT_MODEL/,
     );
     expect(knowingOneModel.stats().requests).toBe(1);
-    expect(storedStatuses(home)).toEqual(["failed"]);
+    expect(await storedStatuses(home)).toEqual(["failed"]);
   });
 });
 
@@ -170,7 +170,7 @@ describe("evaluate() against a judge that cannot work", () => {
       expect((error as Error).message).toContain("Check OPENAI_API_KEY");
       // The two in flight when the first 401 came back, and none after.
       expect(server.stats().requests).toBeLessThanOrEqual(2);
-      expect(storedStatuses(home)).toEqual(["failed"]);
+      expect(await storedStatuses(home)).toEqual(["failed"]);
     } finally {
       await server.close();
       rmSync(home, { recursive: true, force: true });

@@ -52,7 +52,7 @@ async function setup(context: TestContext, job: FakeFineTuningJobOptions): Promi
   });
   const opened: SqliteRunStore[] = [];
   context.onTestFinished(async () => {
-    for (const store of opened) store.close();
+    for (const store of opened) await store.close();
     await server.close();
     rmSync(project, { recursive: true, force: true });
   });
@@ -91,7 +91,7 @@ async function setup(context: TestContext, job: FakeFineTuningJobOptions): Promi
 /** Waits until the child printed something matching `pattern` (or ended, which fails). */
 async function waitForOutput(run: NodeRun, pattern: RegExp): Promise<void> {
   let ended = false;
-  run.exited.then(() => {
+  void run.exited.then(() => {
     ended = true;
   });
   while (!pattern.test(run.output().stdout)) {
@@ -129,8 +129,7 @@ describe.concurrent("verdict finetune watch", () => {
       /The final model, step 30, epoch 3 \(.*\), is significantly worse than the best checkpoint on Toxicity/,
     );
     for (const step of [10, 20, 30]) expect(stdout).toMatch(rowOf(step));
-    const runs = store()
-      .listRuns()
+    const runs = (await store().runs.listRuns())
       .filter((run) => run.identifier === "finetune:ftjob-cli-full")
       .reverse();
     expect(runs.map((run) => [run.status, checkpointMetadataOf(run)?.step])).toEqual([
@@ -167,8 +166,7 @@ describe.concurrent("verdict finetune watch", () => {
     expect(second.stdout).toMatch(/Checkpoint step 20, epoch 2 \(.*\) was scored before/);
     expect(new Set(generationModels(server, before))).toEqual(new Set(["step 30"]));
     expect(
-      store()
-        .listRuns()
+      (await store().runs.listRuns())
         .filter((run) => run.identifier === "finetune:ftjob-cli-sigint")
         .map((run) => checkpointMetadataOf(run)?.step),
     ).toEqual([30, 20, 10]);
@@ -191,9 +189,9 @@ describe.concurrent("verdict finetune watch", () => {
     const second = await watch(["--no-cache"]).finished;
     expect(second.code).toBe(1);
     expect(new Set(generationModels(server, before))).toEqual(new Set(["step 30"]));
-    const runs = store()
-      .listRuns()
-      .filter((run) => run.identifier === "finetune:ftjob-cli-sigkill");
+    const runs = (await store().runs.listRuns()).filter(
+      (run) => run.identifier === "finetune:ftjob-cli-sigkill",
+    );
     expect(runs.map((run) => [run.status, checkpointMetadataOf(run)?.step])).toEqual([
       ["completed", 30],
       ["completed", 20],

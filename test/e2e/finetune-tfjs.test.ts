@@ -74,8 +74,7 @@ describe("createEvaluationCallback in TensorFlow.js model.fit", () => {
     });
     expect(learned.epoch).toHaveLength(30);
     expect(learning.history.map((entry) => entry.epoch)).toEqual([10, 20, 30]);
-    const runs = store
-      .listRuns()
+    const runs = (await store.runs.listRuns())
       .filter((run) => run.identifier === "tiny:learn")
       .reverse();
     expect(runs.map((run) => run.id)).toEqual(learning.history.map((entry) => entry.runId));
@@ -112,6 +111,9 @@ describe("createEvaluationCallback in TensorFlow.js model.fit", () => {
     expect(stopped.epoch).toHaveLength(15);
     expect(degrading.shouldStop).toBe(true);
     expect(degrading.stopReason).toBe("Stopped after epoch 15: Toxicity 0.67 > floor 0.50.");
-    expect(store.listRuns().filter((run) => run.identifier === "tiny:degrade")).toHaveLength(3);
+    const degraded = (await store.runs.listRuns()).filter(
+      (run) => run.identifier === "tiny:degrade",
+    );
+    expect(degraded).toHaveLength(3);
   });
 });

@@ -110,15 +110,16 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
     expect(shards.map((shard) => shard.cases)).toEqual([5, 5]);
     expect(shards[0]?.runId).toBe(shards[1]?.runId);
 
-    const store = new PostgresRunStore({ url, env: {} });
-    const run = store.getRun("team-nightly");
+    const store = await PostgresRunStore.open({ url, env: {} });
+    const run = await store.runs.getRun("team-nightly");
     expect(run?.status).toBe("completed");
     expect(run?.shards?.parts.map((part) => part.status)).toEqual(["completed", "completed"]);
     expect(run?.summary?.testCases.total).toBe(10);
-    expect(store.getTestResults(run?.id ?? "").map((stored) => stored.result.index)).toEqual(
+    const stored = await store.runs.getTestResults(run?.id ?? "");
+    expect(stored.map((entry) => entry.result.index)).toEqual(
       Array.from({ length: 10 }, (_, index) => index),
     );
-    store.close();
+    await store.close();
 
     const env = { VERDICT_STORE: url };
     const report = path.join(home(), "merged.json");
@@ -167,16 +168,17 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
     const env = { STORE_URL: url, CASES: "16", VERDICT_RUN_GROUP: "build-7", LEASE_MS: "1000" };
     const killed = runNode({ args: [child], env: machineEnv({ ...env, SHARD: "1/2" }) });
     const other = runNode({ args: [child], env: machineEnv({ ...env, SHARD: "2/2" }) });
-    const reader = new PostgresRunStore({ url, env: {} });
+    const reader = await PostgresRunStore.open({ url, env: {} });
     try {
-      await expect
-        .poll(() => reader.listRuns()[0]?.id ?? null, { timeout: 30_000, interval: 50 })
-        .not.toBeNull();
-      const runId = reader.listRuns()[0]?.id ?? "";
+      const latestRunId = async () => (await reader.runs.listRuns())[0]?.id ?? null;
+      await expect.poll(latestRunId, { timeout: 30_000, interval: 50 }).not.toBeNull();
+      const runId = (await latestRunId()) ?? "";
       // Mid-run: some cases of shard 1 stored, not all.
       await expect
         .poll(
-          () => reader.getTestResults(runId).filter((stored) => stored.result.index < 8).length,
+          async () =>
+            (await reader.runs.getTestResults(runId)).filter((stored) => stored.result.index < 8)
+              .length,
           { timeout: 30_000, interval: 20 },
         )
         .toBeGreaterThan(0);
@@ -185,20 +187,20 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
       const finished = await other.finished;
       expect(finished.code).toBe(0);
       expect(JSON.parse(finished.stdout)).toMatchObject({ status: "completed", cases: 8 });
-      const stalled = reader.getRun(runId);
+      const stalled = await reader.runs.getRun(runId);
       expect(stalled?.status).toBe("running");
       expect(stalled?.shards?.parts.map((part) => part.status)).toEqual(["running", "completed"]);
 
       const resumed = await evaluateOn({ ...env, SHARD: "1/2", RESUME: "1" });
       expect(resumed).toMatchObject({ status: "completed", cases: 8 });
-      const whole = reader.getRun(runId);
+      const whole = await reader.runs.getRun(runId);
       expect(whole?.status).toBe("completed");
       expect(whole?.summary?.testCases).toMatchObject({ total: 16, unscored: 0 });
-      expect(reader.getTestResults(runId)).toHaveLength(16);
+      expect(await reader.runs.getTestResults(runId)).toHaveLength(16);
     } finally {
       killed.child.kill("SIGKILL");
       other.child.kill("SIGKILL");
-      reader.close();
+      await reader.close();
     }
   });
 
@@ -208,10 +210,10 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
     const moduleUrl = new URL("../../src/store/postgres-run-store.ts", import.meta.url).href;
     const script = `
       const { PostgresRunStore } = await import(${JSON.stringify(moduleUrl)});
-      const store = new PostgresRunStore({ url: ${JSON.stringify(url)} });
-      store.startRun({ id: "run-" + process.pid, identifier: null, status: "running",
+      const store = await PostgresRunStore.open({ url: ${JSON.stringify(url)}, env: process.env });
+      await store.runs.startRun({ id: "run-" + process.pid, identifier: null, status: "running",
         startedAt: new Date().toISOString(), endedAt: null, config: {}, summary: null });
-      store.close();`;
+      await store.close();`;
     const runs = await Promise.all(
       Array.from(
         { length: 6 },
@@ -267,17 +269,17 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
     const source = new SqliteRunStore({ path: laptopFile });
     const copy = new SqliteRunStore({ path: backup });
     try {
-      const [original] = source.listRuns();
-      expect(copy.listRuns()).toEqual(source.listRuns());
-      expect(copy.getTestResults(original?.id ?? "")).toEqual(
-        source.getTestResults(original?.id ?? ""),
+      const sourceRuns = await source.runs.listRuns();
+      const [original] = sourceRuns;
+      expect(await copy.runs.listRuns()).toEqual(sourceRuns);
+      expect(await copy.runs.getTestResults(original?.id ?? "")).toEqual(
+        await source.runs.getTestResults(original?.id ?? ""),
       );
-      expect(copy.judgeCache.entries?.({ limit: 1000 })).toEqual(
-        source.judgeCache.entries?.({ limit: 1000 }),
-      );
+      const sourceEntries = await source.judgeCache.entries?.({ limit: 1000 });
+      expect(await copy.judgeCache.entries?.({ limit: 1000 })).toEqual(sourceEntries);
     } finally {
-      source.close();
-      copy.close();
+      await source.close();
+      await copy.close();
     }
 
     const wrong = await run(["store", "import", "--from", "missing.db"], { VERDICT_STORE: team });

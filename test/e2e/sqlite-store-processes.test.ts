@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeStoredRun } from "../../src/store/run-store-contract.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
+import { makeStoredRun } from "../../src/testing/store-contract.ts";
 import { testResult } from "../fixtures/results.ts";
 import { projectRoot } from "./run-node.ts";
 
@@ -24,17 +24,17 @@ describe("SqliteRunStore", () => {
     temporaryFolders.push(folder);
     const databasePath = join(folder, "verdict.db");
     const setup = new SqliteRunStore({ path: databasePath });
-    setup.startRun(makeStoredRun());
+    await setup.runs.startRun(makeStoredRun());
     const moduleUrl = new URL("../../src/store/sqlite-run-store.ts", import.meta.url).href;
     const writer = (worker: number) => `
       const { SqliteRunStore } = await import(${JSON.stringify(moduleUrl)});
       const store = new SqliteRunStore({ path: ${JSON.stringify(databasePath)} });
       for (let step = 0; step < 100; step += 1) {
         const index = ${worker} * 100 + step;
-        store.saveTestResult("run-1", { fingerprint: "f", result: { ...${JSON.stringify(testResult())}, index, name: "case " + index } });
-        store.judgeCache.set("key-" + index, { text: "t", object: undefined, inputTokens: null, outputTokens: null, costUsd: null });
+        await store.runs.saveTestResult("run-1", { fingerprint: "f", result: { ...${JSON.stringify(testResult())}, index, name: "case " + index } });
+        await store.judgeCache.set("key-" + index, { text: "t", object: undefined, inputTokens: null, outputTokens: null, costUsd: null });
       }
-      store.close();`;
+      await store.close();`;
     const run = promisify(execFile);
     const outputs = await Promise.all(
       [0, 1, 2, 3].map((worker) =>
@@ -43,8 +43,8 @@ describe("SqliteRunStore", () => {
     );
     // Each writer ran cleanly: no error and no warning (the children's warnings are not hidden).
     expect(outputs.map((output) => output.stderr)).toEqual(["", "", "", ""]);
-    expect(setup.getTestResults("run-1")).toHaveLength(400);
-    expect(setup.judgeCache.get("key-399")?.text).toBe("t");
-    setup.close();
+    expect(await setup.runs.getTestResults("run-1")).toHaveLength(400);
+    expect((await setup.judgeCache.get("key-399"))?.text).toBe("t");
+    await setup.close();
   });
 });

@@ -105,7 +105,7 @@ describe("a run mixing good cases with every kind of bad one", () => {
       env,
       ...quiet,
     });
-    store.close();
+    await store.close();
     expect(result.testResults).toHaveLength(entries.length);
     for (const [index, entry] of entries.entries()) {
       const testResult = result.testResults[index];
@@ -132,9 +132,9 @@ describe("a run mixing good cases with every kind of bad one", () => {
     // Stored as run: every case, in the real SQLite store.
     const reopened = SqliteRunStore.open({ env });
     try {
-      expect(reopened.getTestResults(result.testRunId)).toHaveLength(entries.length);
+      expect(await reopened.runs.getTestResults(result.testRunId)).toHaveLength(entries.length);
     } finally {
-      reopened.close();
+      await reopened.close();
     }
   });
 

@@ -97,13 +97,14 @@ describe("rate limits with a Retry-After", () => {
       expect(result.summary.testCases).toMatchObject({ total: 40, unscored: 0 });
       const store = new SqliteRunStore({ path: join(home, "verdict.db") });
       try {
-        const stored = store.getTestResults(store.getRun(`rate-limits-${seed}`)?.id ?? "");
+        const run = await store.runs.getRun(`rate-limits-${seed}`);
+        const stored = await store.runs.getTestResults(run?.id ?? "");
         expect(stored).toHaveLength(40);
         expect(stored.flatMap((entry) => entry.result.metricsData).map((m) => m.error)).toEqual(
           Array(120).fill(null),
         );
       } finally {
-        store.close();
+        await store.close();
       }
     },
   );

@@ -68,7 +68,7 @@ async function viewApi<Value>(
   } finally {
     view.closeAllConnections();
     await new Promise<void>((resolve) => view.close(() => resolve()));
-    store.close();
+    await store.close();
   }
 }
 
@@ -110,9 +110,9 @@ describe("a run killed with SIGKILL", () => {
     expect(await first.exited).toBeNull();
 
     const store = new SqliteRunStore({ path: join(home, "verdict.db") });
-    const killed = store.getRun("killed-run");
-    const finishedBefore = store.getTestResults(killed?.id ?? "");
-    store.close();
+    const killed = await store.runs.getRun("killed-run");
+    const finishedBefore = await store.runs.getTestResults(killed?.id ?? "");
+    await store.close();
     expect(killed?.status).toBe("running");
     expect(killed?.owner).toMatchObject({ pid: first.child.pid, hostname: hostname() });
     expect(finishedBefore.length).toBeGreaterThanOrEqual(4);
@@ -165,9 +165,9 @@ describe("a run killed with SIGKILL", () => {
       expect(asked(index), `case ${index}`).toBe(!finishedIndexes.has(index));
     }
     const after = new SqliteRunStore({ path: join(home, "verdict.db") });
-    const resumed = after.getRun("killed-run");
-    const finishedAfter = after.getTestResults(resumed?.id ?? "");
-    after.close();
+    const resumed = await after.runs.getRun("killed-run");
+    const finishedAfter = await after.runs.getTestResults(resumed?.id ?? "");
+    await after.close();
     expect(resumed).toMatchObject({ id: killed?.id, status: "completed" });
     expect(finishedAfter).toHaveLength(CASES);
     for (const stored of finishedBefore) expect(finishedAfter).toContainEqual(stored);

@@ -71,7 +71,7 @@ describe("verdict calibrate", () => {
       'labels.csv · 10 rows · positive = label "yes", negative = "no"',
     );
     expect(result.stdout).toContain("Positive  passed by Answer Relevancy (score ≥ 0.50)");
-    const [stored] = result.store.listCalibrations();
+    const [stored] = await result.store.calibrations.listCalibrations();
     expect(stored?.rows).toEqual({ total: 10, scored: 10, unscored: 0 });
     expect(result.stdout).toContain(
       `Stored as calibration ${stored?.id}\n  of run ${stored?.runId}.`,

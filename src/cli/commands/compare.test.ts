@@ -6,7 +6,7 @@ import { metricData, testResult } from "../../../test/fixtures/results.ts";
 import type { TestResult } from "../../results/evaluation-result.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { MemoryRunStore } from "../../store/memory-run-store.ts";
-import type { RunStore } from "../../store/run-store.ts";
+import type { Store } from "../../store/run-store.ts";
 import { runCompare } from "./compare.ts";
 
 const LOWER_IS_BETTER = new Set(["Toxicity", "Bias"]);
@@ -51,13 +51,13 @@ function testResults(cases: Cases, threshold: number | null = 0.5): TestResult[]
 
 let clock = 0;
 
-function saveRun(
-  store: RunStore,
+async function saveRun(
+  store: Store,
   options: { id: string; identifier?: string; cases: Cases; finished?: boolean },
-) {
+): Promise<void> {
   const results = testResults(options.cases);
   const startedAt = new Date(Date.UTC(2025, 0, 1, 10, clock++)).toISOString();
-  store.startRun({
+  await store.runs.startRun({
     id: options.id,
     identifier: options.identifier ?? null,
     status: "running",
@@ -67,11 +67,11 @@ function saveRun(
     summary: null,
   });
   for (const result of results) {
-    store.saveTestResult(options.id, { fingerprint: `f-${result.index}`, result });
+    await store.runs.saveTestResult(options.id, { fingerprint: `f-${result.index}`, result });
   }
   if (options.finished === false) return;
   const zero = { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
-  store.finishRun({
+  await store.runs.finishRun({
     runId: options.id,
     status: "completed",
     endedAt: startedAt,
@@ -126,9 +126,9 @@ describe("verdict compare", () => {
   });
 
   it("exits 0 for an equal run, and finds the latest run of an identifier", async () => {
-    saveRun(store, { id: "run-a", identifier: "main", cases: goodCases });
-    saveRun(store, { id: "run-old", identifier: "pr", cases: [["x", { Toxicity: 1 }]] });
-    saveRun(store, { id: "run-b", identifier: "pr", cases: goodCases });
+    await saveRun(store, { id: "run-a", identifier: "main", cases: goodCases });
+    await saveRun(store, { id: "run-old", identifier: "pr", cases: [["x", { Toxicity: 1 }]] });
+    await saveRun(store, { id: "run-b", identifier: "pr", cases: goodCases });
     expect(await compare("main", "pr")).toBe(0);
     expect(stderr).toBe("");
     expect(stdout).toContain("Comparing baseline run-a");
@@ -142,8 +142,8 @@ describe("verdict compare", () => {
   });
 
   it("exits 1 naming the metric and the test cases that changed verdict", async () => {
-    saveRun(store, { id: "run-a", cases: goodCases });
-    saveRun(store, {
+    await saveRun(store, { id: "run-a", cases: goodCases });
+    await saveRun(store, {
       id: "run-b",
       cases: [
         ["weather", { Toxicity: 0, "Answer Relevancy": 0.9 }],
@@ -177,8 +177,14 @@ describe("verdict compare", () => {
   });
 
   it("exits 0 for an improvement, and tolerates a drop up to --max-drop", async () => {
-    saveRun(store, { id: "worse", cases: [["a", { Toxicity: 0.4, "Answer Relevancy": 0.6 }]] });
-    saveRun(store, { id: "better", cases: [["a", { Toxicity: 0.1, "Answer Relevancy": 0.9 }]] });
+    await saveRun(store, {
+      id: "worse",
+      cases: [["a", { Toxicity: 0.4, "Answer Relevancy": 0.6 }]],
+    });
+    await saveRun(store, {
+      id: "better",
+      cases: [["a", { Toxicity: 0.1, "Answer Relevancy": 0.9 }]],
+    });
     expect(await compare("worse", "better")).toBe(0);
     expect(await compare("better", "worse")).toBe(1);
     expect(await compare("better", "worse", 0.3)).toBe(0);
@@ -188,22 +194,22 @@ describe("verdict compare", () => {
 
   it("reads each metric's direction from its results, even when every score sits on the threshold", async () => {
     // Before lowerIsBetter was stored, these results could not tell which way Toxicity improves.
-    saveRun(store, { id: "a", cases: [["q", { Toxicity: 0.5 }]] });
-    saveRun(store, { id: "b", cases: [["q", { Toxicity: 0.5 }]] });
+    await saveRun(store, { id: "a", cases: [["q", { Toxicity: 0.5 }]] });
+    await saveRun(store, { id: "b", cases: [["q", { Toxicity: 0.5 }]] });
     expect(await compare("a", "b")).toBe(0);
     expect(stdout).toMatch(/Toxicity +lower +0\.50 → 0\.50/);
     expect(stdout).not.toContain("?");
   });
 
   it("matches test cases by index when names repeat", async () => {
-    saveRun(store, {
+    await saveRun(store, {
       id: "a",
       cases: [
         ["same", { Bias: 0 }],
         ["same", { Bias: 0 }],
       ],
     });
-    saveRun(store, {
+    await saveRun(store, {
       id: "b",
       cases: [
         ["same", { Bias: 0 }],
@@ -216,8 +222,8 @@ describe("verdict compare", () => {
   });
 
   it("computes the figures of a run that never finished from its stored results", async () => {
-    saveRun(store, { id: "a", cases: goodCases });
-    saveRun(store, { id: "b", cases: goodCases.slice(0, 1), finished: false });
+    await saveRun(store, { id: "a", cases: goodCases });
+    await saveRun(store, { id: "b", cases: goodCases.slice(0, 1), finished: false });
     expect(await compare("a", "b")).toBe(0);
     expect(stdout).toContain(
       'Note: run b is "running": its figures cover only the cases it finished.',
@@ -226,8 +232,8 @@ describe("verdict compare", () => {
   });
 
   it("shows a running run whose process is gone as interrupted, with the resume command", async () => {
-    saveRun(store, { id: "a", identifier: "main", cases: goodCases });
-    saveRun(store, {
+    await saveRun(store, { id: "a", identifier: "main", cases: goodCases });
+    await saveRun(store, {
       id: "b",
       identifier: "nightly",
       cases: goodCases.slice(0, 1),
@@ -238,7 +244,7 @@ describe("verdict compare", () => {
       hostname: "test-host",
       heartbeatAt: new Date(Date.UTC(2025, 0, 1, 10, clock)).toISOString(),
     };
-    store.heartbeatRun({ runId: "b", owner });
+    await store.runs.heartbeatRun({ runId: "b", owner });
     expect(await compare("a", "b")).toBe(0);
     expect(stdout).toContain('with candidate b "nightly" (2025-01-01T10:');
     expect(stdout).toContain(", running)");
@@ -252,7 +258,7 @@ describe("verdict compare", () => {
     expect(stdout).toContain(
       'Note: run b is "interrupted": its figures cover only the cases it finished.',
     );
-    expect(store.getRun("b")?.status).toBe("running");
+    expect((await store.runs.getRun("b"))?.status).toBe("running");
   });
 
   it("with statistics, fails only on a drop that is significant in the paired tests", async () => {
@@ -260,8 +266,8 @@ describe("verdict compare", () => {
     const names = Array.from({ length: 40 }, (_, index) => `case ${index + 1}`);
     const baseline: Cases = names.map((name) => [name, { Toxicity: 0.1 }]);
     const dropped: Cases = names.map((name, index) => [name, { Toxicity: index < 12 ? 0.9 : 0.1 }]);
-    saveRun(store, { id: "base", cases: baseline });
-    saveRun(store, { id: "drop", cases: dropped });
+    await saveRun(store, { id: "base", cases: baseline });
+    await saveRun(store, { id: "drop", cases: dropped });
     expect(await compare("base", "drop", 0, 0.05)).toBe(1);
     expect(stdout).toContain(
       'Paired one-sided tests of "worse" over the cases in both runs (significant when p < 0.05, Holm-adjusted over a metric\'s two tests):',
@@ -279,7 +285,7 @@ describe("verdict compare", () => {
     // 2 of 40 cases flip: worse beyond --max-drop 0, but within the judge's noise.
     stdout = "";
     const noisy: Cases = names.map((name, index) => [name, { Toxicity: index < 2 ? 0.9 : 0.1 }]);
-    saveRun(store, { id: "noisy", cases: noisy });
+    await saveRun(store, { id: "noisy", cases: noisy });
     expect(await compare("base", "noisy", 0, 0.05)).toBe(0);
     expect(stdout).toMatch(
       /Toxicity +lower +0\.10 → 0\.14 \(\+0\.04\) +100\.0% → 95\.0% \(-5\.0 pts\) +within noise/,
@@ -295,8 +301,8 @@ describe("verdict compare", () => {
   });
 
   it("lists the cases only one run has, and does not test them", async () => {
-    saveRun(store, { id: "a", cases: [...goodCases, ["dropped case", { Toxicity: 0 }]] });
-    saveRun(store, { id: "b", cases: [...goodCases, ["new case", { Toxicity: 0.9 }]] });
+    await saveRun(store, { id: "a", cases: [...goodCases, ["dropped case", { Toxicity: 0 }]] });
+    await saveRun(store, { id: "b", cases: [...goodCases, ["new case", { Toxicity: 0.9 }]] });
     expect(await compare("a", "b", 0, 0.05)).toBe(0);
     expect(stdout).toContain('Only in the baseline (1, not compared): "dropped case"');
     expect(stdout).toContain('Only in the candidate (1, not compared): "new case"');
@@ -305,7 +311,7 @@ describe("verdict compare", () => {
 
   it("exits 2 for an unknown run, naming what was searched and listing the latest runs", async () => {
     for (const id of ["r1", "r2", "r3", "r4", "r5", "r6"]) {
-      saveRun(store, { id, identifier: `nightly-${id}`, cases: goodCases });
+      await saveRun(store, { id, identifier: `nightly-${id}`, cases: goodCases });
     }
     expect(await compare("r1", "nope")).toBe(2);
     expect(stdout).toBe("");

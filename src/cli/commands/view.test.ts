@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../errors/config-error.ts";
-import { makeStoredRun, makeSummary } from "../../store/run-store-contract.ts";
 import { SqliteRunStore } from "../../store/sqlite-run-store.ts";
+import { makeStoredRun, makeSummary } from "../../testing/store-contract.ts";
 import { isLoopbackAddress, runView } from "./view.ts";
 
 const folders: string[] = [];
@@ -12,13 +12,15 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-function project(withRun: boolean): string {
+async function project(withRun: boolean): Promise<string> {
   const cwd = mkdtempSync(path.join(tmpdir(), "verdict-view-"));
   folders.push(cwd);
   if (withRun) {
     const store = SqliteRunStore.open({ cwd, env: {} });
-    store.startRun(makeStoredRun({ id: "run-1", identifier: "nightly", summary: makeSummary() }));
-    store.close();
+    await store.runs.startRun(
+      makeStoredRun({ id: "run-1", identifier: "nightly", summary: makeSummary() }),
+    );
+    await store.close();
   }
   return cwd;
 }
@@ -62,7 +64,7 @@ async function startView(options: Partial<Parameters<typeof runView>[0]> & { cwd
 
 describe("verdict view without a store", () => {
   it("creates nothing, says how to record a first run, and returns 2", async () => {
-    const cwd = project(false);
+    const cwd = await project(false);
     const stdout = output();
     const stderr = output();
     const code = await runView({ cwd, env: {}, port: 0, stdout, stderr });
@@ -79,7 +81,7 @@ describe("verdict view without a store", () => {
 
 describe("verdict view: where it listens", () => {
   it("listens on 127.0.0.1 by default and serves the API there", async () => {
-    const view = await startView({ cwd: project(true) });
+    const view = await startView({ cwd: await project(true) });
     try {
       expect(view.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
       const runs = (await (await fetch(`${view.url}api/runs`)).json()) as {
@@ -93,7 +95,7 @@ describe("verdict view: where it listens", () => {
 
   it("refuses another interface without a token, saying what to do", async () => {
     for (const host of ["0.0.0.0", "::", "192.168.1.10", "build-box.lan"]) {
-      const error = await runView({ cwd: project(true), env: {}, host, port: 0 }).catch(
+      const error = await runView({ cwd: await project(true), env: {}, host, port: 0 }).catch(
         (caught: unknown) => caught,
       );
       expect(error, host).toBeInstanceOf(ConfigError);
@@ -103,9 +105,12 @@ describe("verdict view: where it listens", () => {
 
   it("refuses a token that is short or unsafe in a URL", async () => {
     for (const token of ["short", "has space in it 0123456789", "semi;colon-0123456789"]) {
-      const error = await runView({ cwd: project(true), env: {}, host: "0.0.0.0", token }).catch(
-        (caught: unknown) => caught,
-      );
+      const error = await runView({
+        cwd: await project(true),
+        env: {},
+        host: "0.0.0.0",
+        token,
+      }).catch((caught: unknown) => caught);
       expect(error, token).toBeInstanceOf(ConfigError);
       expect((error as Error).message, token).toContain("at least 16 characters");
     }
@@ -113,7 +118,7 @@ describe("verdict view: where it listens", () => {
 
   it("with a token, serves only requests that carry it, and never prints it", async () => {
     const token = "tok-0123456789abcdef0123";
-    const view = await startView({ cwd: project(true), token });
+    const view = await startView({ cwd: await project(true), token });
     try {
       expect(view.stdout.read()).toContain("?token=<your token>");
       expect(view.stdout.read() + view.stderr.read()).not.toContain(token);
@@ -139,7 +144,7 @@ describe("verdict view --open", () => {
     const token = "tok-0123456789abcdef0123";
     const opened: string[] = [];
     const view = await startView({
-      cwd: project(true),
+      cwd: await project(true),
       token,
       open: true,
       openBrowser: async (url) => {

@@ -16,7 +16,7 @@ const { toxicity, toxicityRun, relevancy, relevancyRun } = DASHBOARD_CALIBRATION
 /** A dashboard over the seeded runs plus the two calibrations. */
 async function calibratedDashboard(options: Parameters<typeof dashboard>[0] = {}) {
   const started = await dashboard(options);
-  seedDashboardCalibrations(started.store);
+  await seedDashboardCalibrations(started.store);
   return started;
 }
 
@@ -28,7 +28,7 @@ describe("/api/calibrations", () => {
     expect(body.runId).toBeNull();
     expect(body.limit).toBe(50);
     expect(body.calibrations.map((row) => row.id)).toEqual([relevancy, toxicity]);
-    const report = store.getCalibration(toxicity);
+    const report = await store.calibrations.getCalibration(toxicity);
     if (report === null) throw new Error("the fixture stores the calibration");
     expect(body.calibrations[1]).toEqual({
       id: toxicity,
@@ -97,7 +97,7 @@ describe("/api/calibrations/:id", () => {
     const { getJson, store } = await calibratedDashboard();
     const { status, body } = await getJson<CalibrationDetail>(`/api/calibrations/${toxicity}`);
     expect(status).toBe(200);
-    expect(body.report).toEqual(store.getCalibration(toxicity));
+    expect(body.report).toEqual(await store.calibrations.getCalibration(toxicity));
     expect(body.run).toMatchObject({ id: toxicityRun, identifier: "calibrate-toxicity" });
     expect(body.run).toEqual((await getJson<RunDetail>(`/api/runs/${toxicityRun}`)).body.run);
     // Most confident first: the Sarah sentence scored 0, the review 0.75, the jibe 0.40.
@@ -121,12 +121,12 @@ describe("/api/calibrations/:id", () => {
     const { getJson } = await dashboard({
       seed: false,
       store: {
-        getRun: (id) => (id === toxicityRun ? null : store.getRun(id)),
-        listRuns: (options) => store.listRuns(options),
-        getTestResults: (id, options) => store.getTestResults(id, options),
-        getTestResultsVersion: (id) => store.getTestResultsVersion(id),
-        getCalibration: (id) => store.getCalibration(id),
-        listCalibrations: (options) => store.listCalibrations(options),
+        getRun: async (id) => (id === toxicityRun ? null : store.runs.getRun(id)),
+        listRuns: (options) => store.runs.listRuns(options),
+        getTestResults: (id, options) => store.runs.getTestResults(id, options),
+        getTestResultsVersion: (id) => store.runs.getTestResultsVersion(id),
+        getCalibration: (id) => store.calibrations.getCalibration(id),
+        listCalibrations: (options) => store.calibrations.listCalibrations(options),
       },
     });
     const { status, body } = await getJson<CalibrationDetail>(`/api/calibrations/${toxicity}`);

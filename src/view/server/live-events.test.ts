@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DASHBOARD_RUNS, dashboardOwner } from "../../../test/fixtures/dashboard-runs.ts";
 import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
 import { testResult } from "../../../test/fixtures/results.ts";
-import { makeSummary } from "../../store/run-store-contract.ts";
+import { makeSummary } from "../../testing/store-contract.ts";
 import type { CaseRow, RunRow } from "../api.ts";
 
 const dashboard = useDashboards();
@@ -91,7 +91,7 @@ describe("/api/runs/:run/events", () => {
     expect(first?.type).toBe("progress");
     expect(runOf(first).cases).toMatchObject({ total: 10, passed: 1, failed: 1 });
 
-    store.saveTestResult(running, {
+    await store.runs.saveTestResult(running, {
       fingerprint: "f-5",
       result: testResult({ name: "arrives live", index: 5 }),
     });
@@ -103,7 +103,7 @@ describe("/api/runs/:run/events", () => {
       position: 3,
       status: "passed",
     });
-    expect(Number(arrived?.id)).toBe(store.getTestResultsVersion(running).version);
+    expect(Number(arrived?.id)).toBe((await store.runs.getTestResultsVersion(running)).version);
     await stream.waitFor((events) =>
       events.some(
         (event) => event.type === "progress" && (event.data as RunRow).cases.passed === 2,
@@ -113,7 +113,7 @@ describe("/api/runs/:run/events", () => {
     // Two cases of two metrics at 0.002 each, and the new one's metric.
     expect(runOf(progress).costUsd).toBeCloseTo(0.01, 10);
 
-    store.finishRun({
+    await store.runs.finishRun({
       runId: running,
       status: "completed",
       endedAt: "2025-03-01T12:00:30.000Z",
@@ -136,8 +136,11 @@ describe("/api/runs/:run/events", () => {
     ).toEqual(["0", "1"]);
     stream.close();
 
-    const version = store.getTestResultsVersion(running).version;
-    store.saveTestResult(running, { fingerprint: "f-7", result: testResult({ index: 7 }) });
+    const { version } = await store.runs.getTestResultsVersion(running);
+    await store.runs.saveTestResult(running, {
+      fingerprint: "f-7",
+      result: testResult({ index: 7 }),
+    });
     const resumed = openEvents(`${base}/api/runs/${running}/events`, {
       "last-event-id": String(version),
     });
@@ -164,7 +167,7 @@ describe("/api/runs/:run/events", () => {
     const end = stream.events.at(-1);
     expect(end?.type).toBe("end");
     expect(runOf(end).status).toBe("interrupted");
-    expect(store.getRun(running)?.owner).toEqual(dashboardOwner(1001));
+    expect((await store.runs.getRun(running))?.owner).toEqual(dashboardOwner(1001));
   });
 
   it("stops reading the store when the client goes away, and keeps an idle stream alive", async () => {
@@ -173,15 +176,15 @@ describe("/api/runs/:run/events", () => {
     const counting = await dashboard({
       seed: false,
       store: {
-        getRun: (id) => store.getRun(id),
-        listRuns: (options) => store.listRuns(options),
-        getTestResults: (id, options) => store.getTestResults(id, options),
+        getRun: (id) => store.runs.getRun(id),
+        listRuns: (options) => store.runs.listRuns(options),
+        getTestResults: (id, options) => store.runs.getTestResults(id, options),
         getTestResultsVersion: (id) => {
           reads += 1;
-          return store.getTestResultsVersion(id);
+          return store.runs.getTestResultsVersion(id);
         },
-        getCalibration: (id) => store.getCalibration(id),
-        listCalibrations: (options) => store.listCalibrations(options),
+        getCalibration: (id) => store.calibrations.getCalibration(id),
+        listCalibrations: (options) => store.calibrations.listCalibrations(options),
       },
     });
     expect(base).not.toBe(counting.base);

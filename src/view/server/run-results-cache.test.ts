@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { MemoryRunStore } from "../../store/memory-run-store.ts";
-import { makeStoredRun, makeStoredTestResult } from "../../store/run-store-contract.ts";
+import { makeStoredRun, makeStoredTestResult } from "../../testing/store-contract.ts";
 import { RunResultsCache } from "./run-results-cache.ts";
 
-function storeWithRuns(): { store: MemoryRunStore; reads: Array<[string, number | undefined]> } {
+async function storeWithRuns(): Promise<{
+  store: MemoryRunStore;
+  reads: Array<[string, number | undefined]>;
+}> {
   const store = new MemoryRunStore();
   for (const id of ["a", "b"]) {
-    store.startRun(makeStoredRun({ id }));
-    store.saveTestResult(id, makeStoredTestResult(0));
-    store.saveTestResult(id, makeStoredTestResult(1));
+    await store.runs.startRun(makeStoredRun({ id }));
+    await store.runs.saveTestResult(id, makeStoredTestResult(0));
+    await store.runs.saveTestResult(id, makeStoredTestResult(1));
   }
   const reads: Array<[string, number | undefined]> = [];
   const read = store.getTestResults.bind(store);
@@ -21,12 +24,12 @@ function storeWithRuns(): { store: MemoryRunStore; reads: Array<[string, number 
 
 describe("RunResultsCache", () => {
   it("reads a run once, then only the results saved since, keeping unchanged entries", async () => {
-    const { store, reads } = storeWithRuns();
+    const { store, reads } = await storeWithRuns();
     const cache = new RunResultsCache({ store });
     const first = await cache.load("a");
     expect(await cache.load("a")).toBe(first);
-    store.saveTestResult("a", makeStoredTestResult(1, { input: "replaced" }));
-    store.saveTestResult("a", makeStoredTestResult(2));
+    await store.runs.saveTestResult("a", makeStoredTestResult(1, { input: "replaced" }));
+    await store.runs.saveTestResult("a", makeStoredTestResult(2));
     const second = await cache.load("a");
     expect(second.results.map((result) => [result.index, result.input])).toEqual([
       [0, "question 0"],
@@ -41,7 +44,7 @@ describe("RunResultsCache", () => {
   });
 
   it("shares one read between requests arriving together", async () => {
-    const { store, reads } = storeWithRuns();
+    const { store, reads } = await storeWithRuns();
     const cache = new RunResultsCache({ store });
     const [one, two] = await Promise.all([cache.load("a"), cache.load("a")]);
     expect(one).toBe(two);
@@ -49,7 +52,7 @@ describe("RunResultsCache", () => {
   });
 
   it("lets the least recently used runs go beyond its size, never the run just read", async () => {
-    const { store, reads } = storeWithRuns();
+    const { store, reads } = await storeWithRuns();
     const cache = new RunResultsCache({ store, maxCases: 3 });
     await cache.load("a");
     await cache.load("b");

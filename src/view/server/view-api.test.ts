@@ -190,7 +190,7 @@ describe("/api/runs/:run", () => {
 
   it("carries each metric's 95% intervals from the stored summary; none for an older run", async () => {
     const { getJson, store } = await dashboard();
-    const stored = store.getRun(candidate)?.summary?.metrics ?? [];
+    const stored = (await store.runs.getRun(candidate))?.summary?.metrics ?? [];
     expect(stored.length).toBe(2);
     const rows = (await getJson<RunsPage>("/api/runs")).body.runs;
     const shown = rows.find((run) => run.id === candidate)?.metrics ?? [];
@@ -367,7 +367,7 @@ describe("/api/runs/:run/cases", () => {
     const { getJson, store } = await dashboard();
     const before = await getJson<CasesPage>(`/api/runs/${running}/cases`);
     expect(before.body.runTotal).toBe(2);
-    store.saveTestResult(running, {
+    await store.runs.saveTestResult(running, {
       fingerprint: "f-9",
       result: testResult({ name: "late case", index: 9 }),
     });
@@ -492,7 +492,7 @@ describe("/api/runs/:run/cases/:key/images/:n", () => {
       kind: "file" as const,
       label,
     });
-    store.startRun({
+    await store.runs.startRun({
       id: "files",
       identifier: null,
       status: "completed",
@@ -501,7 +501,7 @@ describe("/api/runs/:run/cases/:key/images/:n", () => {
       config: {},
       summary: null,
     });
-    store.saveTestResult("files", {
+    await store.runs.saveTestResult("files", {
       fingerprint: "f",
       result: testResult({
         images: [
@@ -533,8 +533,11 @@ describe("/api/compare", () => {
     );
     expect(status).toBe(200);
     const expected = compareRuns({
-      baseline: { run: store.getRun(baseline) as never, results: baselineResults() },
-      candidate: { run: store.getRun(candidate) as never, results: candidateResults() },
+      baseline: { run: (await store.runs.getRun(baseline)) as never, results: baselineResults() },
+      candidate: {
+        run: (await store.runs.getRun(candidate)) as never,
+        results: candidateResults(),
+      },
       maxDrop: 0,
       alpha: null,
     });
@@ -602,8 +605,11 @@ describe("/api/compare", () => {
       `/api/compare?run=${candidate}&baseline=${baseline}&alpha=0.1`,
     );
     const expected = compareRuns({
-      baseline: { run: store.getRun(baseline) as never, results: baselineResults() },
-      candidate: { run: store.getRun(candidate) as never, results: candidateResults() },
+      baseline: { run: (await store.runs.getRun(baseline)) as never, results: baselineResults() },
+      candidate: {
+        run: (await store.runs.getRun(candidate)) as never,
+        results: candidateResults(),
+      },
       maxDrop: 0,
       alpha: 0.1,
     });
@@ -688,12 +694,12 @@ describe("an asynchronous store", () => {
     const async = await dashboard({
       seed: false,
       store: {
-        getRun: async (id) => store.getRun(id),
-        listRuns: async (options) => store.listRuns(options),
-        getTestResults: async (id, options) => store.getTestResults(id, options),
-        getTestResultsVersion: async (id) => store.getTestResultsVersion(id),
-        getCalibration: async (id) => store.getCalibration(id),
-        listCalibrations: async (options) => store.listCalibrations(options),
+        getRun: async (id) => store.runs.getRun(id),
+        listRuns: async (options) => store.runs.listRuns(options),
+        getTestResults: async (id, options) => store.runs.getTestResults(id, options),
+        getTestResultsVersion: async (id) => store.runs.getTestResultsVersion(id),
+        getCalibration: async (id) => store.calibrations.getCalibration(id),
+        listCalibrations: async (options) => store.calibrations.listCalibrations(options),
       },
     });
     expect((await async.getJson<RunsPage>("/api/runs")).body).toEqual(expected.body);

@@ -11,11 +11,7 @@ import {
 } from "../../../test/fixtures/view-requests.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { MemoryRunStore } from "../../store/memory-run-store.ts";
-import {
-  makeStoredRun,
-  makeStoredTestResult,
-  makeSummary,
-} from "../../store/run-store-contract.ts";
+import { makeStoredRun, makeStoredTestResult, makeSummary } from "../../testing/store-contract.ts";
 import { isLoopbackHost, parseViewRequest } from "./parse-view-request.ts";
 import { TOKEN_COOKIE } from "./view-access.ts";
 import {
@@ -46,10 +42,12 @@ async function serve(store: MemoryRunStore, options: Partial<ViewServerOptions> 
   return { address, port, base: `http://127.0.0.1:${port}` };
 }
 
-function storeWithOneRun(): MemoryRunStore {
+async function storeWithOneRun(): Promise<MemoryRunStore> {
   const store = new MemoryRunStore();
-  store.startRun(makeStoredRun({ id: "run-1", identifier: "nightly", summary: makeSummary() }));
-  store.saveTestResult("run-1", makeStoredTestResult(0));
+  await store.runs.startRun(
+    makeStoredRun({ id: "run-1", identifier: "nightly", summary: makeSummary() }),
+  );
+  await store.runs.saveTestResult("run-1", makeStoredTestResult(0));
   return store;
 }
 
@@ -123,7 +121,7 @@ describe("verdict view: the app's pages and files", () => {
 
 describe("verdict view: local only", () => {
   it("answers 127.0.0.1, localhost and [::1] with its own port, in any case", async () => {
-    const { port } = await serve(storeWithOneRun());
+    const { port } = await serve(await storeWithOneRun());
     for (const host of [
       `127.0.0.1:${port}`,
       `localhost:${port}`,
@@ -137,13 +135,13 @@ describe("verdict view: local only", () => {
   });
 
   it("refuses every foreign Host (DNS rebinding) before reading the store, and a missing one", async () => {
-    const store = storeWithOneRun();
+    const store = await storeWithOneRun();
     const reads: string[] = [];
-    store.listRuns = () => {
+    store.listRuns = async () => {
       reads.push("listRuns");
       return [];
     };
-    store.getRun = () => {
+    store.getRun = async () => {
       reads.push("getRun");
       return null;
     };
@@ -227,8 +225,8 @@ describe("verdict view: with a token", () => {
   });
 
   it("never logs the token, even from the query of a request that failed", async () => {
-    const store = storeWithOneRun();
-    store.listRuns = () => {
+    const store = await storeWithOneRun();
+    store.listRuns = async () => {
       throw new TypeError(`boom ${TOKEN}`);
     };
     const logged: string[] = [];
@@ -332,8 +330,8 @@ describe("verdict view: headers and bad requests", () => {
 
   it("finds a run whose id needs percent-encoding, and refuses one with a slash as a path", async () => {
     const store = new MemoryRunStore();
-    store.startRun(makeStoredRun({ id: "run ü 1", identifier: null }));
-    store.startRun(makeStoredRun({ id: "run/2", identifier: null }));
+    await store.runs.startRun(makeStoredRun({ id: "run ü 1", identifier: null }));
+    await store.runs.startRun(makeStoredRun({ id: "run/2", identifier: null }));
     const { base } = await serve(store);
     expect((await fetch(`${base}/api/runs/${encodeURIComponent("run ü 1")}`)).status).toBe(200);
     expect((await fetch(`${base}/runs/${encodeURIComponent("run ü 1")}`)).status).toBe(200);
@@ -341,9 +339,9 @@ describe("verdict view: headers and bad requests", () => {
   });
 
   it("is 503 when the store cannot be read, and 500 only for its own faults, logged without secrets", async () => {
-    const store = storeWithOneRun();
+    const store = await storeWithOneRun();
     const logged: string[] = [];
-    store.getRun = (id: string) => {
+    store.getRun = async (id: string) => {
       if (id === "locked") throw new StoreError("Could not read run: the store stayed locked.");
       throw new TypeError("boom with key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789");
     };

@@ -1,0 +1,28 @@
+import { Option } from "commander";
+import { nonEmpty, outputRequest } from "./flag-parsers.ts";
+
+/** The values of `--display`. */
+const DISPLAY_MODES = ["all", "failing", "passing", "none"] as const;
+
+/** Which test cases a report lists. */
+export type DisplayMode = (typeof DISPLAY_MODES)[number];
+
+/** `-d, --display <mode>`: which test cases the report lists. */
+export const displayOption = () =>
+  new Option("-d, --display <mode>", 'which test cases the report lists ("none": no report)')
+    .choices(DISPLAY_MODES)
+    .default("all");
+
+/** `--output <format[=path]>`: also write a JSON, JUnit or HTML report. */
+export const outputOption = () =>
+  new Option(
+    "--output <format[=path]>",
+    "also write a report: json, junit or html, optionally =path; repeat for several",
+  ).argParser(outputRequest);
+
+/** `--output-file <path>`: the file of a single `--output`. */
+export const outputFileOption = () =>
+  new Option(
+    "--output-file <path>",
+    "the file of a single --output (default: verdict-report.<json|xml|html>)",
+  ).argParser(nonEmpty("--output-file"));

@@ -1,0 +1,96 @@
+import { type Command, Option } from "commander";
+import type { OutputRequest } from "../output-targets.ts";
+import type { CommandContext } from "./command-context.ts";
+import { nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
+import {
+  type DisplayMode,
+  displayOption,
+  outputFileOption,
+  outputOption,
+} from "./report-options.ts";
+
+interface TestRunFlags {
+  cache: boolean;
+  useCache?: true;
+  ignoreErrors?: true;
+  skipOnMissingParams?: true;
+  verbose?: true;
+  maxConcurrent?: number;
+  repeat?: number;
+  exitOnFirstFailure?: true;
+  concurrent: boolean;
+  display: DisplayMode;
+  identifier?: string;
+  output?: OutputRequest[];
+  outputFile?: string;
+  shard?: string;
+  judge?: string;
+}
+
+/** `verdict test run [paths...]`: evaluation test files through Vitest with verdict's reporter. */
+export function defineTestCommands(program: Command, context: CommandContext): void {
+  const { cwd, env, setExitCode } = context;
+  const test = program
+    .command("test")
+    .description("run evaluation tests: verdict test run [paths...]");
+  test
+    .command("run")
+    .description("run *.eval.ts / *.test.ts files through Vitest with verdict's reporter")
+    .argument("[paths...]", "test files or folders (default: every evaluation test file)")
+    .addOption(
+      new Option(
+        "-c, --use-cache",
+        "reuse judge answers from earlier runs (the default)",
+      ).conflicts("cache"),
+    )
+    .option("--no-cache", "do not reuse judge answers from earlier runs")
+    .option("-i, --ignore-errors", "record a failed metric as an error instead of stopping")
+    .option("-s, --skip-on-missing-params", "leave out a metric whose test case lacks a field")
+    .option("-v, --verbose", "print each metric's intermediate steps")
+    .option(
+      "-n, --max-concurrent <count>",
+      "judge requests in flight per model",
+      wholeNumber("--max-concurrent"),
+    )
+    .option("-r, --repeat <count>", "run each test case this many times", wholeNumber("--repeat"))
+    .option("-x, --exit-on-first-failure", "stop at the first failing test")
+    .option("--no-concurrent", "run each file's tests one at a time (default: at the same time)")
+    .addOption(displayOption())
+    .option("--identifier <name>", "name the run, for verdict compare", nonEmpty("--identifier"))
+    .addOption(outputOption())
+    .addOption(outputFileOption())
+    .option(
+      "--shard <i/n>",
+      "run only shard i of n (CI); the shards of one build (VERDICT_RUN_GROUP, or the CI build's id) write one stored run",
+      shard,
+    )
+    .option(
+      "--judge <model>",
+      'judge model for this run (sets VERDICT_MODEL); "fake": the built-in fake judge, no key, scores not real',
+      nonEmpty("--judge"),
+    )
+    .action(async (paths: string[], flags: TestRunFlags) => {
+      const { runTestRun } = await import("../commands/test-run.ts");
+      setExitCode(
+        await runTestRun({
+          paths,
+          cache: flags.cache,
+          ignoreErrors: flags.ignoreErrors === true,
+          skipOnMissingParams: flags.skipOnMissingParams === true,
+          verbose: flags.verbose === true,
+          ...(flags.maxConcurrent === undefined ? {} : { maxConcurrent: flags.maxConcurrent }),
+          ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }),
+          exitOnFirstFailure: flags.exitOnFirstFailure === true,
+          concurrent: flags.concurrent,
+          display: flags.display,
+          ...(flags.identifier === undefined ? {} : { identifier: flags.identifier }),
+          outputs: flags.output ?? [],
+          ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
+          ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+          ...(flags.judge === undefined ? {} : { judge: flags.judge }),
+          cwd,
+          env,
+        }),
+      );
+    });
+}

@@ -1,0 +1,239 @@
+import { redactSecrets } from "../secrets/redact-secrets.ts";
+import { checkOwner } from "./check-owner.ts";
+import { checkResultsPage, pageOf } from "./results-page.ts";
+import type { FinishRunOptions, RunOwner, StoredRunPart, StoreRuns } from "./run-store.ts";
+import type { SqliteAccess } from "./sqlite-access.ts";
+import { SQLITE_CONSTRAINT, sqliteCode } from "./sqlite-failure.ts";
+import type { SqliteStatements } from "./sqlite-schema.ts";
+import { toStoredRun, toStoredRunPart, toStoredTestResult } from "./stored-rows.ts";
+
+/**
+ * The runs of the SQLite store: reopening, heartbeats and finishing also take a shard, and
+ * then act on that shard's part (what the store's `shards` do through them).
+ */
+export interface SqliteRuns extends StoreRuns {
+  reopenRun(runId: string, options?: { shard?: number }): Promise<void>;
+  heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): Promise<void>;
+  finishRun(options: FinishRunOptions & { shard?: number }): Promise<void>;
+}
+
+/** Writes a shard's part of run `runId`, replacing the part of the same shard. */
+export function writeRunPart(
+  access: SqliteAccess,
+  statements: SqliteStatements,
+  options: { action: string; runId: string; part: StoredRunPart },
+): void {
+  const { action, runId, part } = options;
+  statements.insertPart.run(
+    runId,
+    part.shard,
+    part.status,
+    part.startedAt,
+    part.endedAt,
+    part.summary === null ? null : access.json(action, part.summary),
+    part.owner?.pid ?? null,
+    part.owner?.hostname ?? null,
+    part.owner?.heartbeatAt ?? null,
+  );
+}
+
+/** Throws why a statement on a shard's part changed nothing: no such run, or no such shard. */
+function checkPart(
+  access: SqliteAccess,
+  statements: SqliteStatements,
+  options: { action: string; changed: { changes: number | bigint }; runId: string; shard: number },
+): void {
+  const { action, shard } = options;
+  if (Number(options.changed.changes) > 0) return;
+  if (statements.shardCount.get(options.runId) === undefined) {
+    throw access.failure(action, "there is no run with this id");
+  }
+  throw access.failure(action, `the run has no shard ${shard}: start it with startRunPart`);
+}
+
+function partsOf(statements: SqliteStatements, runId: string): StoredRunPart[] {
+  return statements.parts.all(runId).map(toStoredRunPart);
+}
+
+function checkLimit(access: SqliteAccess, action: string, limit: number | undefined): number {
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+    throw access.failure(action, "limit must be a non-negative integer");
+  }
+  return limit ?? -1;
+}
+
+/** The runs of the SQLite store, their shards' parts and their versioned test results. */
+export function createSqliteRuns(access: SqliteAccess): SqliteRuns {
+  return {
+    startRun: async (run) => {
+      const action = `start run "${run.id}"`;
+      access.use(action, (statements) => {
+        access.transaction(() => {
+          try {
+            statements.insertRun.run(
+              run.id,
+              run.identifier,
+              run.status,
+              run.startedAt,
+              run.endedAt,
+              access.json(action, redactSecrets(run.config)),
+              run.summary === null ? null : access.json(action, run.summary),
+              run.owner?.pid ?? null,
+              run.owner?.hostname ?? null,
+              run.owner?.heartbeatAt ?? null,
+              run.shards?.count ?? null,
+            );
+          } catch (error) {
+            if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
+            throw access.failure(
+              action,
+              "a run with this id already exists: resume it with reopenRun, or choose another id",
+            );
+          }
+          for (const part of run.shards?.parts ?? []) {
+            writeRunPart(access, statements, { action, runId: run.id, part });
+          }
+        });
+      });
+    },
+
+    reopenRun: async (runId, options = {}) => {
+      const action = `reopen run "${runId}"`;
+      access.use(action, (statements) => {
+        access.transaction(() => {
+          if (statements.reopenRun.run(runId).changes === 0) {
+            throw access.failure(action, "there is no run with this id");
+          }
+          if (options.shard !== undefined) {
+            const changed = statements.reopenPart.run(runId, options.shard);
+            checkPart(access, statements, { action, changed, runId, shard: options.shard });
+          }
+        });
+      });
+    },
+
+    heartbeatRun: async (options) => {
+      const action = `record a heartbeat of run "${options.runId}"`;
+      access.use(action, (statements) => {
+        const problem = checkOwner(options.owner);
+        if (problem !== null) throw access.failure(action, problem);
+        const { pid, hostname, heartbeatAt } = options.owner;
+        if (options.shard !== undefined) {
+          const changed = statements.heartbeatPart.run(
+            pid,
+            hostname,
+            heartbeatAt,
+            options.runId,
+            options.shard,
+          );
+          checkPart(access, statements, {
+            action,
+            changed,
+            runId: options.runId,
+            shard: options.shard,
+          });
+          return;
+        }
+        if (statements.heartbeatRun.run(pid, hostname, heartbeatAt, options.runId).changes === 0) {
+          throw access.failure(action, "there is no run with this id");
+        }
+      });
+    },
+
+    saveTestResult: async (runId, stored) => {
+      const index = stored.result.index;
+      const action = `save test result ${index} of run "${runId}"`;
+      access.use(action, (statements) => {
+        if (!Number.isSafeInteger(index) || index < 0) {
+          throw access.failure(action, "result.index must be a non-negative integer");
+        }
+        const success = stored.result.success;
+        try {
+          statements.saveTestResult.run(
+            runId,
+            index,
+            stored.fingerprint,
+            success === null ? null : success ? 1 : 0,
+            access.json(action, stored.result),
+          );
+        } catch (error) {
+          if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
+          throw access.failure(action, "there is no run with this id: call startRun first");
+        }
+      });
+    },
+
+    finishRun: async (options) => {
+      const action = `finish run "${options.runId}"`;
+      access.use(action, (statements) => {
+        const summary = access.json(action, options.summary);
+        if (options.shard !== undefined) {
+          const changed = statements.finishPart.run(
+            options.status,
+            options.endedAt,
+            summary,
+            options.runId,
+            options.shard,
+          );
+          checkPart(access, statements, {
+            action,
+            changed,
+            runId: options.runId,
+            shard: options.shard,
+          });
+          return;
+        }
+        const { changes } = statements.finishRun.run(
+          options.status,
+          options.endedAt,
+          summary,
+          options.runId,
+        );
+        if (changes === 0) throw access.failure(action, "there is no run with this id");
+      });
+    },
+
+    getRun: async (idOrIdentifier) =>
+      access.use(`read run "${idOrIdentifier}"`, (statements) => {
+        const row =
+          statements.runById.get(idOrIdentifier) ??
+          statements.latestRunByIdentifier.get(idOrIdentifier);
+        return row === undefined ? null : toStoredRun(row, (id) => partsOf(statements, id));
+      }),
+
+    getTestResults: async (runId, options = {}) => {
+      const action = `read the test results of run "${runId}"`;
+      const page = checkResultsPage(options);
+      if (typeof page === "string") throw access.failure(action, page);
+      return access.use(action, (statements) => {
+        const rows =
+          options.changedAfter !== undefined
+            ? statements.testResultsChangedAfter.all(runId, options.changedAfter)
+            : page === null
+              ? statements.testResults.all(runId)
+              : statements.testResultsPage.all(runId, page.afterIndex, page.limit);
+        const results = rows.map(toStoredTestResult);
+        return options.changedAfter === undefined || page === null
+          ? results
+          : pageOf(results, page);
+      });
+    },
+
+    getTestResultsVersion: async (runId) =>
+      access.use(`read the results version of run "${runId}"`, (statements) => {
+        const row = statements.testResultsVersion.get(runId);
+        return {
+          count: Number(row?.count ?? 0),
+          version: Number(row?.version ?? 0),
+        };
+      }),
+
+    listRuns: async (options = {}) =>
+      access.use("list runs", (statements) => {
+        const limit = checkLimit(access, "list runs", options.limit);
+        return statements.runsNewestFirst
+          .all(limit)
+          .map((row) => toStoredRun(row, (id) => partsOf(statements, id)));
+      }),
+  };
+}

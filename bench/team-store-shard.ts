@@ -107,6 +107,7 @@ const testCases: LLMTestCaseFields[] = Array.from({ length: total }, (_, index) 
 // process (progress, heartbeats, other cases' judge calls).
 const eventLoopDelay = monitorEventLoopDelay({ resolution: 10 });
 eventLoopDelay.enable();
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const result = await evaluate({
   testCases,
@@ -123,6 +124,7 @@ const result = await evaluate({
   handleInterrupt: false,
 });
 const wallMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
 eventLoopDelay.disable();
 const roundTrips = inner instanceof PostgresRunStore ? inner.timing : null;
 await inner.close();
@@ -133,6 +135,8 @@ process.stdout.write(
     status: result.summary.status,
     cases: result.testResults.length,
     wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    cpuSystemMs: cpu.system / 1000,
     judgeCalls: result.summary.judgeCalls,
     cacheHits: result.summary.cacheHits,
     sharedCalls: result.summary.sharedCalls,

@@ -2,14 +2,14 @@
 // (1,000 cases × 3 metrics by default), writing one run into one store with a shared judge
 // cache, against the fake OpenAI server; then the same suite again. Checks 0 lost results,
 // 0 duplicate results, 0 requests paid twice across processes and 0 judge calls the second
-// time; measures throughput, store-call latency (p50/p99), how long a judge cache claim waits
-// and the event loop's delay in each process. Runs on PostgreSQL (a throw-away server, durable
+// time; measures throughput, store-call latency (p50/p99), how long a judge cache claim waits,
+// the event loop's delay in each process and the CPU time per case (shards and server). Runs on PostgreSQL (a throw-away server, durable
 // settings) and, for comparison, on one shared SQLite file. Also measures one store round trip
 // and how soon a waiting store hears of an answer. Writes bench/results/team-store.{json,md}.
 //   node --conditions=verdict-source bench/team-store.ts [--processes 8] [--cases 1000]
 //     [--latency 0] [--stores postgres,sqlite] [--round-trips 2000] [--out DIR] [--help]
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -67,6 +67,7 @@ interface ShardFigures {
   cacheHits: number;
   sharedCalls: number;
   roundTrips: { calls: number; totalMs: number } | null;
+  cpuMs: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   samples: Record<string, number[]>;
 }
@@ -118,6 +119,10 @@ interface PassFigures {
   writeLatency: { count: number; p50: number; p99: number };
   /** The event loop's delay: the worst shard's p99 and max, in ms. */
   eventLoopDelay: { p99: number; max: number };
+  /** CPU time per case: of the shards' processes, and of the PostgreSQL server (or null). */
+  cpuMsPerCase: { shards: number; server: number | null };
+  /** Store statements per case (PostgreSQL), or null. */
+  statementsPerCase: number | null;
 }
 
 async function runPass(options: {
@@ -126,8 +131,10 @@ async function runPass(options: {
   group: string;
   env: NodeJS.ProcessEnv;
   server: Awaited<ReturnType<typeof startFakeServerChild>>;
+  serverCpuMs: () => number | null;
 }): Promise<{ figures: PassFigures; shards: ShardFigures[] }> {
   await options.server.reset();
+  const serverCpuBefore = options.serverCpuMs();
   const started = performance.now();
   const shards = await Promise.all(
     Array.from({ length: processes }, (_, position) =>
@@ -140,6 +147,9 @@ async function runPass(options: {
     ),
   );
   const wallMs = performance.now() - started;
+  // The server reaps the backends of the closed stores.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const serverCpuAfter = options.serverCpuMs();
   const stats = await options.server.stats();
   const merged: Record<string, number[]> = {};
   for (const shard of shards) {
@@ -180,7 +190,43 @@ async function runPass(options: {
         p99: round(Math.max(...shards.map((shard) => shard.eventLoopDelayMs.p99))),
         max: round(Math.max(...shards.map((shard) => shard.eventLoopDelayMs.max))),
       },
+      cpuMsPerCase: {
+        shards: round(sum((shard) => shard.cpuMs) / total, 2),
+        server:
+          serverCpuBefore === null || serverCpuAfter === null
+            ? null
+            : round((serverCpuAfter - serverCpuBefore) / total, 2),
+      },
+      statementsPerCase: shards.every((shard) => shard.roundTrips === null)
+        ? null
+        : round(sum((shard) => shard.roundTrips?.calls ?? 0) / total, 2),
     },
+  };
+}
+
+/**
+ * The CPU time the PostgreSQL server on `port` has used so far, in ms: its postmaster's and
+ * that of the backends it reaped (Linux's /proc; `null` elsewhere). Backends end when the
+ * shards close their stores, so a pass's figure is read once they have.
+ */
+function serverCpuReader(port: number): () => number | null {
+  let postmaster: string | undefined;
+  try {
+    postmaster = execFileSync("pgrep", ["-f", "--", `-p ${port}`], { encoding: "utf8" })
+      .trim()
+      .split("\n")[0];
+  } catch {
+    return () => null;
+  }
+  return () => {
+    try {
+      // After the command's name: state, …, utime (14th), stime, cutime, cstime, in ticks of
+      // 1/100 s.
+      const fields = readFileSync(`/proc/${postmaster}/stat`, "utf8").split(") ")[1]?.split(" ");
+      return [11, 12, 13, 14].reduce((sum, field) => sum + Number(fields?.[field]), 0) * 10;
+    } catch {
+      return null;
+    }
   };
 }
 
@@ -250,6 +296,7 @@ async function measureRoundTrips(url: string, count: number, folder: string) {
 
 const folder = mkdtempSync(path.join(tmpdir(), "verdict-team-bench-"));
 const cluster = await startPostgresCluster({ fast: false, maxConnections: 100 });
+const postgresServerCpuMs = serverCpuReader(cluster.port);
 const server = await startFakeServerChild({
   latencyMs: Number(values.latency),
   judge: "realistic",
@@ -284,7 +331,8 @@ try {
       VERDICT_HOME: home,
     };
     const store = kind === "postgres" ? "postgres" : "sqlite";
-    const first = await runPass({ store, url, group: "first", env, server });
+    const serverCpuMs = kind === "postgres" ? postgresServerCpuMs : () => null;
+    const first = await runPass({ store, url, group: "first", env, server, serverCpuMs });
     const runId = first.shards[0]?.runId ?? "";
     const reader: Store =
       store === "postgres"
@@ -304,7 +352,7 @@ try {
       cached = (await reader.judgeCache?.entries?.({ limit: 1_000_000 }))?.length ?? 0;
     }
     await reader.close();
-    const second = await runPass({ store, url, group: "second", env, server });
+    const second = await runPass({ store, url, group: "second", env, server, serverCpuMs });
     const result = {
       first: first.figures,
       run: check,
@@ -343,7 +391,7 @@ function renderMarkdown(figures: Record<string, unknown>): string {
         const entry = store.first.latency[method];
         return entry === undefined ? "–" : `${entry.p50} / ${entry.p99}`;
       };
-      return `| ${kind} | ${store.first.wallS} | ${store.first.casesPerS} | ${store.first.serverRequests} | ${store.first.judgeCalls} | ${store.first.cacheHits} | ${store.first.sharedCalls} | ${store.paidTwice} | ${store.run.storedResults} | ${store.run.lost} | ${store.run.duplicates} | ${store.run.status} (${store.run.partsCompleted}/${store.run.parts} shards) | ${store.first.writeLatency.p50} / ${store.first.writeLatency.p99} | ${latency("saveTestResult")} | ${latency("judgeCache.set")} | ${latency("claim")} | ${store.first.eventLoopDelay.p99} / ${store.first.eventLoopDelay.max} | ${store.second.wallS} | ${store.second.judgeCalls} | ${store.second.serverRequests} |`;
+      return `| ${kind} | ${store.first.wallS} | ${store.first.casesPerS} | ${store.first.serverRequests} | ${store.first.judgeCalls} | ${store.first.cacheHits} | ${store.first.sharedCalls} | ${store.paidTwice} | ${store.run.storedResults} | ${store.run.lost} | ${store.run.duplicates} | ${store.run.status} (${store.run.partsCompleted}/${store.run.parts} shards) | ${store.first.writeLatency.p50} / ${store.first.writeLatency.p99} | ${latency("saveTestResult")} | ${latency("judgeCache.set")} | ${latency("claim")} | ${store.first.eventLoopDelay.p99} / ${store.first.eventLoopDelay.max} | ${store.first.cpuMsPerCase.shards} / ${store.first.cpuMsPerCase.server ?? "–"} | ${store.first.statementsPerCase ?? "–"} | ${store.second.wallS} | ${store.second.judgeCalls} | ${store.second.serverRequests} |`;
     });
   const trips = figures.roundTrips as Record<string, { p50: number; p99: number }>;
   return `# Team store load test
@@ -352,11 +400,11 @@ ${figures.date} · Node ${figures.node} · ${figures.cpus} CPUs (load average ${
 
 Command: \`node --conditions=verdict-source bench/team-store.ts --processes ${figures.processes} --cases ${figures.casesPerShard}\`
 
-| store | wall s | cases/s | requests to the server | judge calls (sum) | cache hits (sum) | shared in flight (sum) | paid twice | results stored | lost | duplicate | run | store writes p50 / p99 ms | saveTestResult p50 / p99 ms | cache set p50 / p99 ms | claim (incl. waiting) p50 / p99 ms | event-loop delay p99 / max ms (worst shard) | second run wall s | second run judge calls | second run requests |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| store | wall s | cases/s | requests to the server | judge calls (sum) | cache hits (sum) | shared in flight (sum) | paid twice | results stored | lost | duplicate | run | store writes p50 / p99 ms | saveTestResult p50 / p99 ms | cache set p50 / p99 ms | claim (incl. waiting) p50 / p99 ms | event-loop delay p99 / max ms (worst shard) | CPU ms per case: shards / server | store statements per case | second run wall s | second run judge calls | second run requests |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
-"paid twice" = requests the server answered − answers cached (each paid request leaves one cached answer; a request paid by two processes would leave one answer for two requests). "claim" = from a case's first look at a judge request in the shared cache to the answer or the lease (waiting for another process's answer included). Event-loop delay: how late a timer fires in a shard's process (\`monitorEventLoopDelay\`, 10 ms resolution), the worst shard's p99 and max.${ratio(figures)}
+"paid twice" = requests the server answered − answers cached (each paid request leaves one cached answer; a request paid by two processes would leave one answer for two requests). "claim" = from a case's first look at a judge request in the shared cache to the answer or the lease (waiting for another process's answer included). Event-loop delay: how late a timer fires in a shard's process (\`monitorEventLoopDelay\`, 10 ms resolution), the worst shard's p99 and max. CPU ms per case: the shards' processes (user + system) and the PostgreSQL server (its backends, from /proc); store statements per case: what the PostgreSQL store sent (calls made together go as one).${ratio(figures)}
 
 ## One store round trip (${values["round-trips"]} calls, p50 / p99 ms)
 

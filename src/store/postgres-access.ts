@@ -12,6 +12,10 @@ export interface PostgresAccess {
     statements: readonly PostgresStatement[],
     options?: { atomic?: boolean },
   ): Promise<PostgresResult[]>;
+  /** Runs SQL text of several statements in one round trip (see `PostgresPool.runScript`). */
+  runScript(text: string): Promise<PostgresResult[]>;
+  /** A string as an SQL literal, for {@link PostgresAccess.runScript}. */
+  literal(value: string): string;
   /**
    * Runs an operation once the store is known to be open, turning its failure into a
    * `StoreError` that names `action` and says what to do.
@@ -82,6 +86,8 @@ export function createPostgresAccess(options: {
     postgresStoreFailure(connection, action, reason, cause);
   return {
     run: (statements, runOptions) => pool.run(statements, runOptions),
+    runScript: (text) => pool.runScript(text),
+    literal: (value) => pool.literal(value),
     use: (action, operation) => {
       if (pool.closed) {
         return Promise.reject(failure(action, "the store is closed: open a new PostgresRunStore"));

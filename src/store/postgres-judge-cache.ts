@@ -1,14 +1,20 @@
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { PostgresAccess } from "./postgres-access.ts";
+import { PostgresBatcher } from "./postgres-batcher.ts";
+import {
+  encodeKeyNotice,
+  type StoredAnswerColumns,
+  toCachedAnswer,
+} from "./postgres-key-notice.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
-import type { CachedJudgeAnswer, JudgeBatchLog, JudgeCache } from "./run-store.ts";
-import { numberOrNull, type StoreRow, textOrNull, toStoredJudgeBatch } from "./stored-rows.ts";
+import type { JudgeBatchLog, JudgeCache } from "./run-store.ts";
+import { toStoredJudgeBatch } from "./stored-rows.ts";
 
 /**
  * The PostgreSQL store's judge cache: answers in `judge_cache` (the text as a JSON string, so
  * that any text round-trips). Storing an answer ends the lease on its key (see
- * `createPostgresJudgeLeases`) and, in the same statement, notifies `channel` with the key, so
- * that processes waiting for it wake at once.
+ * `createPostgresJudgeLeases`) and, in the same statement, notifies `channel` with the key (and
+ * the answer when it is small), so that processes waiting for it wake at once.
  */
 export function createPostgresJudgeCache(options: {
   access: PostgresAccess;
@@ -17,6 +23,10 @@ export function createPostgresJudgeCache(options: {
   onAnswered?: (key: string) => void;
 }): JudgeCache {
   const { access, channel, onAnswered } = options;
+  const writes = new PostgresBatcher<CacheWrite, undefined>({
+    key: (write) => write.key,
+    run: (batch) => writeTogether({ access, channel, writes: batch }),
+  });
   return {
     get: (key) =>
       access.use(`read judge cache entry "${key}"`, async () => {
@@ -27,36 +37,15 @@ export function createPostgresJudgeCache(options: {
 
     set: async (key, answer, setOptions = {}) => {
       const action = `write judge cache entry "${key}"`;
-      const values = [
-        key,
-        answer.text === null ? null : JSON.stringify(redactSecretText(answer.text)),
-        answer.object === undefined ? null : access.json(action, answer.object),
-        answer.inputTokens,
-        answer.outputTokens,
-        answer.costUsd,
-        setOptions.createdAt ?? new Date().toISOString(),
-        channel,
-      ];
-      await access.use(action, () =>
-        access.run([
-          {
-            // One statement, so one transaction: the answer is stored, the lease on it ended and
-            // its waiters notified together (the notice goes out when it commits, and waiting
-            // processes then find the answer, not the lease). A SELECT in WITH runs only when
-            // read, hence `FROM woken`.
-            text: `WITH ended AS (DELETE FROM ${access.table("judge_leases")} WHERE key = $1),
-                        woken AS (SELECT pg_notify($8, $1))
-                   INSERT INTO ${access.table("judge_cache")}
-                     (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
-                   SELECT $1, $2, $3, $4, $5, $6, $7 FROM woken
-                   ON CONFLICT (key) DO UPDATE SET
-                     text = excluded.text, object = excluded.object,
-                     input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-                     cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
-            values,
-          },
-        ]),
-      );
+      const stored: StoredAnswerColumns = {
+        text: answer.text === null ? null : JSON.stringify(redactSecretText(answer.text)),
+        object: answer.object === undefined ? null : access.json(action, answer.object),
+        input_tokens: answer.inputTokens,
+        output_tokens: answer.outputTokens,
+        cost_usd: answer.costUsd,
+      };
+      const createdAt = setOptions.createdAt ?? new Date().toISOString();
+      await access.use(action, () => writes.submit({ key, stored, createdAt }));
       onAnswered?.(key);
     },
 
@@ -137,15 +126,61 @@ function cachedAnswerStatement(access: PostgresAccess, key: string): PostgresSta
   };
 }
 
-/** A cached answer from its `judge_cache` row. */
-export function toCachedAnswer(row: StoreRow): CachedJudgeAnswer {
-  const text = textOrNull(row, "text");
-  const object = textOrNull(row, "object");
-  return {
-    text: text === null ? null : (JSON.parse(text) as string),
-    object: object === null ? undefined : JSON.parse(object),
-    inputTokens: numberOrNull(row, "input_tokens"),
-    outputTokens: numberOrNull(row, "output_tokens"),
-    costUsd: numberOrNull(row, "cost_usd"),
-  };
+interface CacheWrite {
+  key: string;
+  stored: StoredAnswerColumns;
+  createdAt: string;
+}
+
+/**
+ * Writes answers together (one key once), in one statement, so one transaction: the answers
+ * are stored, the leases on their keys ended and their waiters notified together (each notice,
+ * which carries a small answer, goes out when it commits; waiting processes then find the
+ * answer, not the lease). Leases and answers are locked in key order, as claims take them, so
+ * that no two statements wait on each other in a circle. A SELECT in WITH runs only when read,
+ * hence `FROM woken`.
+ */
+async function writeTogether(options: {
+  access: PostgresAccess;
+  channel: string;
+  writes: readonly CacheWrite[];
+}): Promise<undefined[]> {
+  const { access, channel, writes } = options;
+  const leases = access.table("judge_leases");
+  const column = <Value>(pick: (write: CacheWrite) => Value) => writes.map(pick);
+  await access.run([
+    {
+      text: `WITH written AS (
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
+                                    $6::double precision[], $7::text[], $8::text[])
+                 AS w (key, text, object, input_tokens, output_tokens, cost_usd, created_at, notice)
+             ),
+             locked AS MATERIALIZED (
+               SELECT l.key FROM ${leases} AS l JOIN written ON written.key = l.key
+               ORDER BY l.key FOR UPDATE OF l
+             ),
+             ended AS (DELETE FROM ${leases} WHERE key IN (SELECT key FROM locked)),
+             woken AS (SELECT count(pg_notify($9, notice)) AS notices FROM written)
+             INSERT INTO ${access.table("judge_cache")}
+               (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
+             SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at
+             FROM written, woken ORDER BY key
+             ON CONFLICT (key) DO UPDATE SET
+               text = excluded.text, object = excluded.object,
+               input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+               cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
+      values: [
+        column((write) => write.key),
+        column((write) => write.stored.text),
+        column((write) => write.stored.object),
+        column((write) => write.stored.input_tokens),
+        column((write) => write.stored.output_tokens),
+        column((write) => write.stored.cost_usd),
+        column((write) => write.createdAt),
+        column((write) => encodeKeyNotice(write.key, write.stored)),
+        channel,
+      ],
+    },
+  ]);
+  return writes.map(() => undefined);
 }

@@ -1,7 +1,8 @@
 import type { PostgresAccess } from "./postgres-access.ts";
-import { toCachedAnswer } from "./postgres-judge-cache.ts";
+import { PostgresBatcher } from "./postgres-batcher.ts";
 import type { PostgresKeyListener } from "./postgres-key-listener.ts";
-import type { JudgeLeases } from "./run-store.ts";
+import { encodeKeyNotice, toCachedAnswer } from "./postgres-key-notice.ts";
+import type { CachedJudgeAnswer, JudgeLeases } from "./run-store.ts";
 
 // How many keys this store answered it remembers (see AnsweredKeys).
 const ANSWERED_KEYS_LIMIT = 10_000;
@@ -44,51 +45,28 @@ export function createPostgresJudgeLeases(options: {
 }): Required<JudgeLeases> {
   const { access, channel, listener, answered } = options;
   const leases = access.table("judge_leases");
-  const cache = access.table("judge_cache");
-  const answerColumns = "text, object, input_tokens, output_tokens, cost_usd";
+  const claims = new PostgresBatcher<ClaimCall, Claim>({
+    key: (call) => call.key,
+    run: (calls) => claimTogether(access, calls),
+  });
   return {
     leaseMs: options.leaseMs,
-    tryClaim: (key, holder, leaseMs) =>
-      access.use(`claim judge cache entry "${key}"`, async () => {
-        // One statement: the answer if cached (a hit, the common case once a suite has run),
-        // else the lease when it is free or expired.
-        const [claimed] = await access.run([
-          {
-            text: `WITH cached AS (SELECT true AS found, ${answerColumns} FROM ${cache} WHERE key = $1),
-                        taken AS (
-                          INSERT INTO ${leases} (key, holder, expires_at)
-                          SELECT $1, $2, clock_timestamp() + $3 * interval '1 millisecond'
-                          WHERE NOT EXISTS (SELECT 1 FROM cached)
-                          ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-                          WHERE ${leases}.expires_at < clock_timestamp()
-                          RETURNING holder
-                        )
-                   SELECT EXISTS (SELECT 1 FROM taken) AS leased, cached.*
-                   FROM (VALUES (1)) AS one LEFT JOIN cached ON true`,
-            values: [key, holder, leaseMs],
-          },
-        ]);
-        const row = claimed?.rows[0];
-        if (row?.found === true) return { answer: toCachedAnswer(row) };
-        // Another holder's live lease: wait (a later look reads its answer).
-        if (row?.leased !== true) return { leased: false };
-        // Taken. The holder before may have written its answer (ending its lease) after this
-        // statement read the cache: look again in a statement of its own, which sees what
-        // committed since, and give the lease back if the answer is there.
-        const [after] = await access.run([
-          {
-            text: `WITH answer AS (SELECT ${answerColumns} FROM ${cache} WHERE key = $1),
-                        given_back AS (
-                          DELETE FROM ${leases} WHERE key = $1 AND holder = $2
-                          AND EXISTS (SELECT 1 FROM answer)
-                        )
-                   SELECT * FROM answer`,
-            values: [key, holder],
-          },
-        ]);
-        const stored = after?.rows[0];
-        return stored === undefined ? { leased: true } : { answer: toCachedAnswer(stored) };
-      }),
+    tryClaim: (key, holder, leaseMs) => {
+      const action = `claim judge cache entry "${key}"`;
+      return access.use(action, async () => {
+        // The answer a notice just brought (see waitForKey): no need to read it again.
+        const notified = listener.takeAnswer(key);
+        if (notified !== undefined) return { answer: notified };
+        if (!Number.isFinite(leaseMs) || leaseMs <= 0) {
+          throw access.failure(action, "leaseMs must be a positive number");
+        }
+        // Claims are sent as SQL text (values inlined, see claimTogether), which ends at a NUL.
+        if (key.includes("\u0000") || holder.includes("\u0000")) {
+          throw access.failure(action, "a key or holder may not hold the NUL character");
+        }
+        return claims.submit({ key, holder, leaseMs });
+      });
+    },
 
     renew: (key, holder, leaseMs) =>
       access.use(`renew the lease on judge cache entry "${key}"`, async () => {
@@ -108,12 +86,95 @@ export function createPostgresJudgeLeases(options: {
         await access.run([
           {
             text: `WITH released AS (DELETE FROM ${leases} WHERE key = $1 AND holder = $2 RETURNING key)
-                   SELECT pg_notify($3, key) FROM released`,
-            values: [key, holder, channel],
+                   SELECT pg_notify($3, $4) FROM released`,
+            values: [key, holder, channel, encodeKeyNotice(key)],
           },
         ]);
       }),
 
     waitForKey: (key, waitOptions) => listener.waitForKey(key, waitOptions),
   };
+}
+
+interface ClaimCall {
+  key: string;
+  holder: string;
+  leaseMs: number;
+}
+
+type Claim = { answer: CachedJudgeAnswer } | { leased: boolean };
+
+/** The answer columns of `judge_cache`, of the table or subquery `from` when given. */
+function answerColumns(from?: string): string {
+  return ["text", "object", "input_tokens", "output_tokens", "cost_usd"]
+    .map((column) => (from === undefined ? column : `${from}.${column}`))
+    .join(", ");
+}
+
+/**
+ * Claims keys together (one key once), in one round trip of two statements, values inlined:
+ * PostgreSQL runs them in one transaction, each seeing what committed before it began. The
+ * first: each key's answer if cached (a hit, the common case once a suite has run), else its
+ * lease when free or expired. The second: the answers of the keys whose leases were just
+ * taken, since a former holder may have written its answer (ending its lease) after the first
+ * read the cache; those leases are given back. Leases are taken in key order, so that
+ * batches of several processes never wait on each other in a circle.
+ */
+async function claimTogether(
+  access: PostgresAccess,
+  calls: readonly ClaimCall[],
+): Promise<Claim[]> {
+  const leases = access.table("judge_leases");
+  const cache = access.table("judge_cache");
+  const requests = calls
+    .map(
+      (call, position) =>
+        `(${position}, ${access.literal(call.key)}, ${access.literal(call.holder)}, ${Number(call.leaseMs)})`,
+    )
+    .join(", ");
+  const [claimed, after] = await access.runScript(`
+    WITH request (n, key, holder, lease_ms) AS (VALUES ${requests}),
+         cached AS (
+           SELECT request.n, ${answerColumns("c")}
+           FROM request JOIN ${cache} AS c ON c.key = request.key
+         ),
+         taken AS (
+           INSERT INTO ${leases} (key, holder, expires_at)
+           SELECT key, holder, clock_timestamp() + lease_ms * interval '1 millisecond' FROM request
+           WHERE NOT EXISTS (SELECT 1 FROM cached WHERE cached.n = request.n)
+           ORDER BY key
+           ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+           WHERE ${leases}.expires_at < clock_timestamp()
+           RETURNING key
+         )
+    SELECT request.n, cached.n IS NOT NULL AS found,
+           EXISTS (SELECT 1 FROM taken WHERE taken.key = request.key) AS leased,
+           ${answerColumns("cached")}
+    FROM request LEFT JOIN cached ON cached.n = request.n;
+    WITH request (n, key, holder) AS (VALUES ${calls
+      .map(
+        (call, position) =>
+          `(${position}, ${access.literal(call.key)}, ${access.literal(call.holder)})`,
+      )
+      .join(", ")}),
+         answer AS (
+           SELECT request.n, request.key, request.holder, ${answerColumns("c")}
+           FROM request
+           JOIN ${leases} AS l ON l.key = request.key AND l.holder = request.holder
+           JOIN ${cache} AS c ON c.key = request.key
+         ),
+         given_back AS (
+           DELETE FROM ${leases} AS l USING answer
+           WHERE l.key = answer.key AND l.holder = answer.holder
+         )
+    SELECT n, ${answerColumns()} FROM answer`);
+  const outcomes: Claim[] = calls.map(() => ({ leased: false }));
+  for (const row of claimed?.rows ?? []) {
+    const position = Number(row.n);
+    outcomes[position] =
+      row.found === true ? { answer: toCachedAnswer(row) } : { leased: row.leased === true };
+  }
+  // Another holder's live lease: { leased: false }, wait (a later look reads its answer).
+  for (const row of after?.rows ?? []) outcomes[Number(row.n)] = { answer: toCachedAnswer(row) };
+  return outcomes;
 }

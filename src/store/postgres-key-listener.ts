@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Client, ClientConfig, Notification } from "pg";
+import { noticeAnswer, noticeKey } from "./postgres-key-notice.ts";
 import { type PostgresDriver, refConnection, unrefConnection } from "./postgres-pool.ts";
+import type { CachedJudgeAnswer } from "./run-store.ts";
 
 /**
  * The notification channel on which a schema's judge cache says that a key's answer landed or
@@ -19,6 +21,9 @@ const EARLY_NOTICE_MS = 500;
 const EARLY_NOTICE_LIMIT = 10_000;
 // After a failed start, waiters fall back to their timeout for this long before the next try.
 const RETRY_AFTER_MS = 1000;
+// An answer a notice brought to a waiter is kept this long for its next look, and so many.
+const NOTIFIED_ANSWER_MS = 2000;
+const NOTIFIED_ANSWER_LIMIT = 1000;
 
 /**
  * Waits for keys of the judge cache on one connection of its own that LISTENs on the schema's
@@ -37,6 +42,7 @@ export class PostgresKeyListener {
   private retryAt = 0;
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly early = new Map<string, number>();
+  private readonly answers = new Map<string, { answer: CachedJudgeAnswer; at: number }>();
 
   constructor(options: { driver: PostgresDriver; config: ClientConfig; channel: string }) {
     this.driver = options.driver;
@@ -47,7 +53,8 @@ export class PostgresKeyListener {
   /**
    * Resolves when `key` is notified, or after `timeoutMs`; rejects with the signal's reason when
    * it aborts. Resolves at once when the listener is closed or has just started (a notification
-   * sent before it listened is lost: look again).
+   * sent before it listened is lost: look again). A notice that carries the answer leaves it
+   * for {@link PostgresKeyListener.takeAnswer}.
    */
   waitForKey(
     key: string,
@@ -85,10 +92,22 @@ export class PostgresKeyListener {
     });
   }
 
+  /**
+   * The answer that a notice about `key` brought while this process waited for it, once: what
+   * the waiter's next look returns without reading the cache again.
+   */
+  takeAnswer(key: string): CachedJudgeAnswer | undefined {
+    const notified = this.answers.get(key);
+    if (notified === undefined) return undefined;
+    this.answers.delete(key);
+    return Date.now() - notified.at <= NOTIFIED_ANSWER_MS ? notified.answer : undefined;
+  }
+
   /** Closes the connection and wakes every waiter. Closing twice is harmless. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.answers.clear();
     this.wakeAll();
     const client = this.client;
     this.client = null;
@@ -139,17 +158,22 @@ export class PostgresKeyListener {
     );
   }
 
-  private notified(key: string): void {
+  private notified(payload: string): void {
+    const key = noticeKey(payload);
+    if (key === null) return;
+    const now = Date.now();
     const waiters = this.waiters.get(key);
     if (waiters !== undefined) {
+      // Only a notice someone waits for is read whole: every store of the schema sends them.
+      const answer = noticeAnswer(payload);
+      if (answer !== undefined)
+        remember(this.answers, key, { answer, at: now }, NOTIFIED_ANSWER_LIMIT);
       for (const wake of [...waiters]) wake();
       return;
     }
-    const now = Date.now();
-    this.early.delete(key);
-    this.early.set(key, now);
+    remember(this.early, key, now, EARLY_NOTICE_LIMIT);
     for (const [earlyKey, at] of this.early) {
-      if (now - at <= EARLY_NOTICE_MS && this.early.size <= EARLY_NOTICE_LIMIT) break;
+      if (now - at <= EARLY_NOTICE_MS) break;
       this.early.delete(earlyKey);
     }
   }
@@ -158,5 +182,15 @@ export class PostgresKeyListener {
     for (const waiters of [...this.waiters.values()]) {
       for (const wake of [...waiters]) wake();
     }
+  }
+}
+
+/** Sets `key` last in `entries` (a Map keeps insertion order), dropping the oldest past `limit`. */
+function remember<Value>(entries: Map<string, Value>, key: string, value: Value, limit: number) {
+  entries.delete(key);
+  entries.set(key, value);
+  if (entries.size > limit) {
+    const oldest = entries.keys().next();
+    if (oldest.done !== true) entries.delete(oldest.value);
   }
 }

@@ -25,10 +25,13 @@ export async function loadPostgresDriver(): Promise<PostgresDriver> {
   }
 }
 
+/** A statement's parameter, or an element of an array parameter. */
+export type PostgresValue = string | number | boolean | null;
+
 /** One SQL statement with its parameters. */
 export interface PostgresStatement {
   text: string;
-  values?: ReadonlyArray<string | number | boolean | null | readonly string[]>;
+  values?: ReadonlyArray<PostgresValue | readonly PostgresValue[]>;
 }
 
 /** The result of one statement. */
@@ -134,6 +137,27 @@ export class PostgresPool {
         throw error;
       }
     });
+  }
+
+  /**
+   * Runs SQL text of several statements, without parameters (values inlined with
+   * {@link PostgresPool.literal}), in one round trip: PostgreSQL runs them in one transaction,
+   * each statement seeing what committed before it began.
+   */
+  runScript(text: string): Promise<PostgresResult[]> {
+    return this.withClient(async (client) => {
+      const answer: unknown = await this.timed(() => client.query(text));
+      const results = (Array.isArray(answer) ? answer : [answer]) as Array<{
+        rows: Array<Record<string, unknown>>;
+        rowCount: number | null;
+      }>;
+      return results.map((result) => ({ rows: result.rows, rowCount: result.rowCount ?? 0 }));
+    });
+  }
+
+  /** A string as an SQL literal, for {@link PostgresPool.runScript}. */
+  literal(value: string): string {
+    return this.driver.escapeLiteral(value);
   }
 
   /**

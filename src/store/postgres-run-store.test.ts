@@ -9,16 +9,16 @@ import {
   uniqueSchema,
 } from "../../test/fixtures/postgres-test-store.ts";
 import { StoreError } from "../errors/store-error.ts";
+import {
+  describeStoreContract,
+  makeStoredRun,
+  makeStoredTestResult,
+} from "../testing/store-contract.ts";
 import { describeJudgeLeaseContract, track } from "./judge-lease-contract.ts";
 import { judgeKeyChannel } from "./postgres-key-listener.ts";
 import { PostgresRunStore, type PostgresRunStoreOptions } from "./postgres-run-store.ts";
 import { POSTGRES_SCHEMA_VERSION } from "./postgres-schema.ts";
 import type { CachedJudgeAnswer } from "./run-store.ts";
-import {
-  describeRunStoreContract,
-  makeStoredRun,
-  makeStoredTestResult,
-} from "./run-store-contract.ts";
 
 const answer: CachedJudgeAnswer = {
   text: null,
@@ -42,7 +42,7 @@ async function withServer<Result>(body: (client: pg.Client) => Promise<Result>):
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () => {
-  describeRunStoreContract({
+  describeStoreContract({
     name: "PostgresRunStore",
     create: async () => ({ store: await createPostgresTestStore() }),
   });
@@ -283,35 +283,101 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
   });
 
   describe("judge cache claims", () => {
-    it("cost one statement for a cached answer, two to take a free lease, none to release a lease its answer ended", async () => {
+    /** What `operation` resolved to, and how many round trips to the server it took. */
+    const roundTrips = async (store: PostgresRunStore, operation: () => Promise<unknown>) => {
+      const before = store.timing.calls;
+      const result = await operation();
+      return { result, roundTrips: store.timing.calls - before };
+    };
+
+    it("take one round trip each, and none to release a lease its answer ended", async () => {
       const store = await open();
-      const statements = async (operation: () => Promise<unknown>) => {
-        const before = store.timing.calls;
-        const result = await operation();
-        return { result, statements: store.timing.calls - before };
-      };
       await store.judgeCache.set("cached", answer);
-      expect(await statements(() => store.leases.tryClaim("cached", "holder", 30_000))).toEqual({
+      expect(await roundTrips(store, () => store.leases.tryClaim("cached", "a", 30_000))).toEqual({
         result: { answer },
-        statements: 1,
+        roundTrips: 1,
       });
-      expect(await statements(() => store.leases.tryClaim("free", "holder", 30_000))).toEqual({
+      expect(await roundTrips(store, () => store.leases.tryClaim("free", "a", 30_000))).toEqual({
         result: { leased: true },
-        statements: 2,
+        roundTrips: 1,
       });
-      expect(await statements(() => store.leases.tryClaim("free", "other", 30_000))).toEqual({
+      expect(await roundTrips(store, () => store.leases.tryClaim("free", "b", 30_000))).toEqual({
         result: { leased: false },
-        statements: 1,
+        roundTrips: 1,
       });
       await store.judgeCache.set("free", answer);
-      expect(await statements(() => store.leases.release("free", "holder"))).toEqual({
+      expect(await roundTrips(store, () => store.leases.release("free", "a"))).toEqual({
         result: undefined,
-        statements: 0,
+        roundTrips: 0,
       });
       // A lease let go without an answer is deleted (and its waiters told).
-      await store.leases.tryClaim("failed", "holder", 30_000);
-      expect((await statements(() => store.leases.release("failed", "holder"))).statements).toBe(1);
-      expect(await store.leases.tryClaim("failed", "other", 30_000)).toEqual({ leased: true });
+      await store.leases.tryClaim("failed", "a", 30_000);
+      expect((await roundTrips(store, () => store.leases.release("failed", "a"))).roundTrips).toBe(
+        1,
+      );
+      expect(await store.leases.tryClaim("failed", "b", 30_000)).toEqual({ leased: true });
+      // Keys travel as SQL text, which a NUL would cut short.
+      await expect(store.leases.tryClaim("bad\u0000key", "a", 30_000)).rejects.toThrow(
+        /may not hold the NUL character/,
+      );
+    });
+
+    it("give the lease back, with the answer, when the answer landed just as the lease was taken", async () => {
+      const schema = uniqueSchema();
+      const store = await open({ url: postgresSchemaUrl(schema) });
+      const key = `crossing-${uniqueSchema()}`;
+      await store.leases.tryClaim(key, "former", 30_000);
+      // The former holder writes its answer, ending its lease, in a transaction that commits
+      // only once the next claim has read the cache (no answer yet) and waits for that lease.
+      const former = new pg.Client({ connectionString: postgresUrl ?? "" });
+      await former.connect();
+      try {
+        await former.query("BEGIN");
+        await former.query(`DELETE FROM "${schema}".judge_leases WHERE key = $1`, [key]);
+        await former.query(
+          `INSERT INTO "${schema}".judge_cache (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
+           VALUES ($1, NULL, $2, 10, 2, 0.001, '2025-01-01T00:00:00.000Z')`,
+          [key, JSON.stringify(answer.object)],
+        );
+        const claiming = store.leases.tryClaim(key, "next", 30_000);
+        await expect
+          .poll(async () => {
+            const { rows } = await withServer((client) =>
+              client.query(
+                "SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
+                [`%${key}%`],
+              ),
+            );
+            return rows[0]?.count;
+          })
+          .toBe(1);
+        await former.query("COMMIT");
+        expect(await claiming).toEqual({ answer });
+      } finally {
+        await former.end();
+      }
+      const { rows } = await withServer((client) =>
+        client.query(`SELECT holder FROM "${schema}".judge_leases WHERE key = $1`, [key]),
+      );
+      expect(rows).toEqual([]);
+    });
+
+    it("answer a waiter's next look from the notice that woke it, without a round trip", async () => {
+      const url = postgresSchemaUrl();
+      const first = await open({ url });
+      const second = await open({ url });
+      await second.leases.waitForKey("warm-up", { timeoutMs: 5000 });
+      expect(await second.leases.tryClaim("key", "holder", 30_000)).toEqual({ leased: true });
+      const woken = second.leases.waitForKey("key", { timeoutMs: 20_000 });
+      await first.judgeCache.set("key", answer);
+      await woken;
+      expect(
+        await roundTrips(second, () => second.leases.tryClaim("key", "waiter", 30_000)),
+      ).toEqual({ result: { answer }, roundTrips: 0 });
+      // Taken once: a later look reads the store.
+      expect(
+        await roundTrips(second, () => second.leases.tryClaim("key", "later", 30_000)),
+      ).toEqual({ result: { answer }, roundTrips: 1 });
     });
   });
 
@@ -346,15 +412,104 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
       );
     });
 
-    it("saves results given at the same time side by side, none lost", async () => {
+    it("saves results given at the same time in a few statements, none lost, versions in order", async () => {
       const store = await open();
       await store.runs.startRun(makeStoredRun());
-      await Promise.all(
-        Array.from({ length: 40 }, (_, index) =>
+      await store.runs.startRun(makeStoredRun({ id: "run-2" }));
+      const before = store.timing.calls;
+      const saving = Array.from({ length: 40 }, (_, index) =>
+        store.runs.saveTestResult(index % 2 === 0 ? "run-1" : "run-2", makeStoredTestResult(index)),
+      );
+      // Saved again while the first saves are still waiting: the later save wins.
+      saving.push(
+        store.runs.saveTestResult("run-1", makeStoredTestResult(0, { name: "saved again" })),
+      );
+      await Promise.all(saving);
+      expect(store.timing.calls - before).toBeLessThan(20);
+      expect(await store.runs.getTestResultsVersion("run-1")).toEqual({ count: 20, version: 21 });
+      expect(await store.runs.getTestResultsVersion("run-2")).toEqual({ count: 20, version: 20 });
+      const [first] = await store.runs.getTestResults("run-1", { limit: 1 });
+      expect(first?.result.name).toBe("saved again");
+      // The resaved result has the run's last version: a reader that had read up to 20 sees it.
+      expect(
+        (await store.runs.getTestResults("run-1", { changedAfter: 20 })).map(
+          (stored) => stored.result.name,
+        ),
+      ).toEqual(["saved again"]);
+    });
+
+    it("fails only the save of an unknown run among saves made at the same time", async () => {
+      const store = await open();
+      await store.runs.startRun(makeStoredRun());
+      const saved = await Promise.allSettled([
+        ...Array.from({ length: 5 }, (_, index) =>
           store.runs.saveTestResult("run-1", makeStoredTestResult(index)),
         ),
+        store.runs.saveTestResult("no-such-run", makeStoredTestResult(0)),
+      ]);
+      expect(saved.map((outcome) => outcome.status)).toEqual([
+        ...Array(5).fill("fulfilled"),
+        "rejected",
+      ]);
+      expect((saved[5] as PromiseRejectedResult).reason).toBeInstanceOf(StoreError);
+      expect(String((saved[5] as PromiseRejectedResult).reason)).toMatch(
+        /there is no run with this id/,
       );
-      expect(await store.runs.getTestResultsVersion("run-1")).toEqual({ count: 40, version: 40 });
+    });
+  });
+
+  describe("judge cache and claims made at the same time", () => {
+    it("give each claim what it would get alone: one lease per key, the cached answers", async () => {
+      const store = await open();
+      for (let key = 0; key < 5; key++) await store.judgeCache.set(`cached-${key}`, answer);
+      const before = store.timing.calls;
+      const keys = Array.from({ length: 60 }, (_, call) =>
+        call % 2 === 0 ? `cached-${call % 5}` : `free-${call % 10}`,
+      );
+      const claims = await Promise.all(
+        keys.map((key, call) => store.leases.tryClaim(key, `holder-${call}`, 30_000)),
+      );
+      expect(store.timing.calls - before).toBeLessThan(30);
+      keys.forEach((key, call) => {
+        if (key.startsWith("cached")) expect(claims[call]).toEqual({ answer });
+      });
+      for (let key = 1; key < 10; key += 2) {
+        const outcomes = keys.flatMap((asked, call) =>
+          asked === `free-${key}` ? [claims[call]] : [],
+        );
+        expect(
+          outcomes.filter((claim) => claim !== undefined && "leased" in claim && claim.leased),
+        ).toHaveLength(1);
+        expect(
+          outcomes.filter((claim) => claim !== undefined && "leased" in claim && !claim.leased),
+        ).toHaveLength(outcomes.length - 1);
+      }
+    });
+
+    it("write answers given at the same time in a few statements, and fail only one the server refuses", async () => {
+      const store = await open();
+      const before = store.timing.calls;
+      await Promise.all(
+        Array.from({ length: 30 }, (_, key) =>
+          store.judgeCache.set(`key-${key}`, { ...answer, inputTokens: key }),
+        ),
+      );
+      expect(store.timing.calls - before).toBeLessThan(30);
+      for (let key = 0; key < 30; key++) {
+        expect((await store.judgeCache.get(`key-${key}`))?.inputTokens).toBe(key);
+      }
+      const written = await Promise.allSettled([
+        ...Array.from({ length: 5 }, (_, key) => store.judgeCache.set(`more-${key}`, answer)),
+        // PostgreSQL's text holds no NUL: the server refuses this key (and the batch it is in,
+        // whose calls then run alone).
+        store.judgeCache.set("bad\u0000key", answer),
+      ]);
+      expect(written.map((outcome) => outcome.status)).toEqual([
+        ...Array(5).fill("fulfilled"),
+        "rejected",
+      ]);
+      expect((written[5] as PromiseRejectedResult).reason).toBeInstanceOf(StoreError);
+      expect(await store.judgeCache.get("more-4")).toEqual(answer);
     });
   });
 

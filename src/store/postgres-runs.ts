@@ -1,6 +1,7 @@
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import { failureOf, type PostgresAccess, UNIQUE_VIOLATION } from "./postgres-access.ts";
+import { PostgresBatcher } from "./postgres-batcher.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
 import { checkResultsPage } from "./results-page.ts";
 import type { StoredRun, StoredRunPart, StoreRuns, TestResultsVersion } from "./run-store.ts";
@@ -87,6 +88,12 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
     return rows.map((row) => toStoredRun(row, (runId) => parts.get(runId) ?? []));
   }
 
+  const saves = new PostgresBatcher<ResultSave, boolean>({
+    key: (save) => String(save.index),
+    group: (save) => save.runId,
+    run: (batch) => saveTogether(access, batch),
+  });
+
   return {
     startRun: async (run) => {
       const action = `start run "${run.id}"`;
@@ -160,28 +167,15 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
       if (!Number.isSafeInteger(index) || index < 0) {
         throw access.failure(action, "result.index must be a non-negative integer");
       }
-      const result = access.json(action, stored.result);
-      const [saved] = await access.use(action, () =>
-        access.run([
-          {
-            // The save takes the run's next version under the run row's lock (one statement,
-            // one transaction), so versions commit in the order they are given.
-            text: `WITH bumped AS (
-                     UPDATE ${runs} SET results_version = results_version + 1
-                     WHERE id = $1 RETURNING results_version
-                   )
-                   INSERT INTO ${testResults} (run_id, idx, fingerprint, success, result, version)
-                   SELECT $1, $2, $3, $4, $5, results_version FROM bumped
-                   ON CONFLICT (run_id, idx) DO UPDATE SET
-                     fingerprint = excluded.fingerprint, success = excluded.success,
-                     result = excluded.result, version = excluded.version`,
-            values: [runId, index, stored.fingerprint, stored.result.success, result],
-          },
-        ]),
-      );
-      if (saved?.rowCount === 0) {
-        throw access.failure(action, "there is no run with this id: call startRun first");
-      }
+      const save: ResultSave = {
+        runId,
+        index,
+        fingerprint: stored.fingerprint,
+        success: stored.result.success,
+        result: access.json(action, stored.result),
+      };
+      const saved = await access.use(action, () => saves.submit(save));
+      if (!saved) throw access.failure(action, "there is no run with this id: call startRun first");
     },
 
     finishRun: async (options) => {
@@ -274,4 +268,54 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
       });
     },
   };
+}
+
+interface ResultSave {
+  runId: string;
+  index: number;
+  fingerprint: string;
+  success: boolean | null;
+  /** The result's stored JSON. */
+  result: string;
+}
+
+/**
+ * Saves results of one run together (one index once), in one statement, so one transaction:
+ * they take the run's next versions, in the order given, under the run row's lock, so that
+ * versions commit in order even while many shards write one run (a viewer that has read up to
+ * version N never misses a result saved before it). Resolves, for each, whether the run exists.
+ */
+async function saveTogether(
+  access: PostgresAccess,
+  saves: readonly ResultSave[],
+): Promise<boolean[]> {
+  const runId = saves[0]?.runId ?? "";
+  const [saved] = await access.run([
+    {
+      text: `WITH saved AS (
+               SELECT * FROM unnest($2::bigint[], $3::text[], $4::boolean[], $5::text[])
+                 WITH ORDINALITY AS s (idx, fingerprint, success, result, n)
+             ),
+             bumped AS (
+               UPDATE ${access.table("runs")} SET results_version = results_version + $6
+               WHERE id = $1 RETURNING results_version
+             )
+             INSERT INTO ${access.table("test_results")} (run_id, idx, fingerprint, success, result, version)
+             SELECT $1, idx, fingerprint, success, result, results_version - $6 + n
+             FROM saved, bumped ORDER BY idx
+             ON CONFLICT (run_id, idx) DO UPDATE SET
+               fingerprint = excluded.fingerprint, success = excluded.success,
+               result = excluded.result, version = excluded.version`,
+      values: [
+        runId,
+        saves.map((save) => save.index),
+        saves.map((save) => save.fingerprint),
+        saves.map((save) => save.success),
+        saves.map((save) => save.result),
+        saves.length,
+      ],
+    },
+  ]);
+  const stored = (saved?.rowCount ?? 0) > 0;
+  return saves.map(() => stored);
 }

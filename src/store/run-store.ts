@@ -298,8 +298,9 @@ export interface JudgeLeases {
   release(key: string, holder: string): Promise<void>;
   /**
    * Resolves when the key's answer is stored or its lease released, or after `timeoutMs`
-   * (whichever comes first): how a waiting process learns at once that it can look again.
-   * Optional: without it, a waiting process polls.
+   * (whichever comes first): how a waiting process learns at once that it can look again. It
+   * may also resolve early (the caller then simply looks again). Optional: without it, a
+   * waiting process polls.
    */
   waitForKey?(
     key: string,

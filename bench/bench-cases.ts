@@ -122,27 +122,35 @@ const capitalize = (text: string) => `${text[0]?.toUpperCase() ?? ""}${text.slic
 
 /** `count` deterministic cases, identical in text to the peer harness's `makeCases(count)`. */
 export function generateCases(count: number): LLMTestCaseFields[] {
-  return Array.from({ length: count }, (_, index) => {
-    const [topic, field, fact] = pick(TOPICS, index);
-    const question = pick(QUESTIONS, Math.floor(index / TOPICS.length))(topic, field);
-    const opener = pick(OPENERS, index * 7);
-    const closer = pick(CLOSERS, index * 3);
-    const answer =
-      index % 10 === 9
-        ? `${opener} this question is better answered by looking at a different subject altogether, such as the history of ${pick(TOPICS, index + 5)[0]}. ${closer}`
-        : `${opener} ${topic} is a concept in ${field}: ${fact}. ${closer} In practice, people meet it in everyday examples, which is why ${topic} is worth learning well (case ${index + 1}).`;
-    return {
-      name: `case-${String(index + 1).padStart(4, "0")}`,
-      input: question,
-      actualOutput: answer,
-      expectedOutput: `${capitalize(topic)}: ${fact}.`,
-      context: [
-        `${capitalize(topic)} is studied in ${field}.`,
-        `Reference summary: ${fact}.`,
-        `Related reading often compares it with ${pick(TOPICS, index + 3)[0]}.`,
-      ],
-    };
-  });
+  return Array.from({ length: count }, (_, index) => generateCase(index));
+}
+
+/** The same cases one at a time, made as they are taken: a source that holds none of them. */
+export function* streamCases(count: number): Generator<LLMTestCaseFields> {
+  for (let index = 0; index < count; index++) yield generateCase(index);
+}
+
+/** Case `index` of {@link generateCases}. */
+function generateCase(index: number): LLMTestCaseFields {
+  const [topic, field, fact] = pick(TOPICS, index);
+  const question = pick(QUESTIONS, Math.floor(index / TOPICS.length))(topic, field);
+  const opener = pick(OPENERS, index * 7);
+  const closer = pick(CLOSERS, index * 3);
+  const answer =
+    index % 10 === 9
+      ? `${opener} this question is better answered by looking at a different subject altogether, such as the history of ${pick(TOPICS, index + 5)[0]}. ${closer}`
+      : `${opener} ${topic} is a concept in ${field}: ${fact}. ${closer} In practice, people meet it in everyday examples, which is why ${topic} is worth learning well (case ${index + 1}).`;
+  return {
+    name: `case-${String(index + 1).padStart(4, "0")}`,
+    input: question,
+    actualOutput: answer,
+    expectedOutput: `${capitalize(topic)}: ${fact}.`,
+    context: [
+      `${capitalize(topic)} is studied in ${field}.`,
+      `Reference summary: ${fact}.`,
+      `Related reading often compares it with ${pick(TOPICS, index + 3)[0]}.`,
+    ],
+  };
 }
 
 /**

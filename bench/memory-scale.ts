@@ -3,7 +3,7 @@
  * JudgeModel in the same process that answers from the JSON schema it is asked for (no HTTP,
  * no provider SDK), so what grows is verdict's own. Prints one markdown row.
  *
- *   node --conditions=verdict-source --expose-gc bench/memory-scale.ts --cases 10000 [--store sqlite|none] [--summary-only]
+ *   node --conditions=verdict-source --expose-gc bench/memory-scale.ts --cases 10000 [--store sqlite|none] [--summary-only] [--stream]
  *
  * Run each configuration in a fresh process: peak RSS is the process's high-water mark.
  */
@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AnswerRelevancyMetric, BiasMetric, evaluate, ToxicityMetric } from "verdict";
-import { generateCases } from "./bench-cases.ts";
+import { generateCases, streamCases } from "./bench-cases.ts";
 import { startMemorySampler } from "./measure.ts";
 
 const { values } = parseArgs({
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     cases: { type: "string", default: "10000" },
     store: { type: "string", default: "none" },
     "summary-only": { type: "boolean", default: false },
+    stream: { type: "boolean", default: false },
     concurrency: { type: "string", default: "20" },
   },
 });
@@ -44,7 +45,8 @@ const judge = {
   },
 };
 
-const testCases = generateCases(count);
+// --stream: the cases come from a generator, made as they are taken (none held by the caller).
+const testCases = values.stream ? streamCases(count) : generateCases(count);
 const home = mkdtempSync(join(tmpdir(), "verdict-memory-"));
 const rssBefore = process.memoryUsage().rss / 2 ** 20;
 const sampler = startMemorySampler({ intervalMs: 50 });
@@ -72,5 +74,5 @@ const heapAfterGc = process.memoryUsage().heapUsed / 2 ** 20;
 const maxRss = process.resourceUsage().maxRSS / 1024;
 rmSync(home, { recursive: true, force: true });
 console.log(
-  `| ${count} | ${values.store} | ${values["summary-only"] ? "summary" : "all"} | ${result.summary.status} | ${rssBefore.toFixed(0)} | ${maxRss.toFixed(0)} | ${memory.heapUsedMb.toFixed(0)} | ${heapAfterGc.toFixed(0)} | ${((wallMs / count) * 1000).toFixed(0)} |`,
+  `| ${count} | ${values.stream ? "stream" : "array"} | ${values.store} | ${values["summary-only"] ? "summary" : "all"} | ${result.summary.status} | ${rssBefore.toFixed(0)} | ${maxRss.toFixed(0)} | ${memory.heapUsedMb.toFixed(0)} | ${heapAfterGc.toFixed(0)} | ${((wallMs / count) * 1000).toFixed(0)} |`,
 );

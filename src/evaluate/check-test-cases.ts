@@ -99,13 +99,16 @@ export async function checkTestCases<Case extends LLMTestCaseFields>(options: {
   kind: string;
   /** The option the values came from: `"testCases"` or `"goldens"`. */
   list: string;
+  /** The index of the first value in the whole list (cases checked as they stream in). @default 0 */
+  firstIndex?: number;
 }): Promise<Array<CheckedCase<Case>>> {
   const { values, make } = options;
+  const firstIndex = options.firstIndex ?? 0;
   const checked: Array<CheckedCase<Case>> = new Array(values.length);
   const checkOne = async (index: number) => {
     const value = values[index];
     const fail = (problem: string) => {
-      const where = nameCase({ ...options, index, value });
+      const where = nameCase({ ...options, index: firstIndex + index, value });
       checked[index] = {
         testCase: null,
         error: new EvalError(

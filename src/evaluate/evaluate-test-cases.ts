@@ -11,11 +11,20 @@ import { finishInvalidCase } from "./finish-invalid-case.ts";
 import { JudgeResolver } from "./judge-resolver.ts";
 import { runMetrics } from "./run-metrics.ts";
 import { checkRunOptions, describeRunOptions, type RunOptions } from "./run-options.ts";
-import { runSession } from "./run-session.ts";
+import { type RunSession, runSession } from "./run-session.ts";
+
+/** A test case as evaluate() takes it. */
+type TestCaseInput = LLMTestCase | LLMTestCaseFields;
 
 /** Options of `evaluate()` over test cases. */
 export interface EvaluateOptions extends RunOptions {
-  testCases: ReadonlyArray<LLMTestCase | LLMTestCaseFields>;
+  /**
+   * The cases: an array, or an iterable or async iterable (a generator reading a log file, a
+   * database cursor) whose cases are checked and scored as they come, never all held at once:
+   * with `keepResults: false`, a run of any size in bounded memory. An iterable cannot be
+   * sharded, resumed or batched (those need every case up front).
+   */
+  testCases: ReadonlyArray<TestCaseInput> | Iterable<TestCaseInput> | AsyncIterable<TestCaseInput>;
   metrics: ReadonlyArray<BaseMetric<object>>;
 }
 
@@ -26,6 +35,14 @@ export interface EvaluateOptions extends RunOptions {
 export async function evaluateTestCases(options: EvaluateOptions): Promise<EvaluationResult> {
   const startedAt = Date.now();
   const metrics = checkEvaluateOptions(options);
+  if (!Array.isArray(options.testCases)) {
+    return evaluateStreamedCases({
+      options,
+      cases: options.testCases as Iterable<TestCaseInput> | AsyncIterable<TestCaseInput>,
+      metrics,
+      startedAt,
+    });
+  }
   const checked = await checkTestCases({
     values: options.testCases,
     make: (value) => toTestCase(value as LLMTestCaseFields),
@@ -58,45 +75,163 @@ export async function evaluateTestCases(options: EvaluateOptions): Promise<Evalu
       ...describeRunOptions(options),
       repeat,
     },
-    scoreCase: async (index, session) => {
-      const entry = checked[index] as CheckedCase<LLMTestCase>;
-      if (entry.error !== null) {
-        await finishInvalidCase({ entry, index, metrics, repeat, session, note: "Not scored." });
-        return;
-      }
-      const testCase = entry.testCase;
-      const testCaseName = describeTestCase(testCase, index);
-      const caseStartedAt = performance.now();
-      // Every request of the case queues by the case's place: early cases finish early.
-      const transport = session.scheduler.forCase();
-      const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
-      for (let trial = 0; trial < repeat; trial++) {
-        const outcomes = await runMetrics({
-          jobs: metrics.map((metric) => ({ metric })),
-          run: ({ metric }) =>
-            metric.run(testCase, {
-              judge: judges.judgeOf(metric),
-              transport,
-              trial,
-              signal: session.signal,
-              testCaseName,
-              ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
-            }),
-        });
-        const { kept, stopped } = session.keepOutcomes({ index, trial, outcomes });
-        if (stopped) return;
-        trials.push({ trial, metricsData: kept.filter((data) => data !== null) });
-      }
-      const durationMs = Math.round(performance.now() - caseStartedAt);
-      await session.finishCase(buildTestResult({ testCase, index, trials, repeat, durationMs }));
-    },
+    scoreCase: (index, session) =>
+      scoreTestCase({
+        entry: checked[index] as CheckedCase<LLMTestCase>,
+        index,
+        session,
+        metrics,
+        repeat,
+        judges,
+        verbose: options.verbose,
+      }),
   });
+}
+
+/** Scores one checked case with every metric, `repeat` times, and finishes it. */
+async function scoreTestCase(options: {
+  entry: CheckedCase<LLMTestCase>;
+  index: number;
+  session: RunSession;
+  metrics: ReadonlyArray<BaseMetric<object>>;
+  repeat: number;
+  judges: JudgeResolver;
+  verbose: boolean | undefined;
+}): Promise<void> {
+  const { entry, index, session, metrics, repeat, judges } = options;
+  if (entry.error !== null) {
+    await finishInvalidCase({ entry, index, metrics, repeat, session, note: "Not scored." });
+    return;
+  }
+  const testCase = entry.testCase;
+  const testCaseName = describeTestCase(testCase, index);
+  const caseStartedAt = performance.now();
+  // Every request of the case queues by the case's place: early cases finish early.
+  const transport = session.scheduler.forCase();
+  const trials: Array<{ trial: number; metricsData: MetricData[] }> = [];
+  for (let trial = 0; trial < repeat; trial++) {
+    const outcomes = await runMetrics({
+      jobs: metrics.map((metric) => ({ metric })),
+      run: ({ metric }) =>
+        metric.run(testCase, {
+          judge: judges.judgeOf(metric),
+          transport,
+          trial,
+          signal: session.signal,
+          testCaseName,
+          ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
+        }),
+    });
+    const { kept, stopped } = session.keepOutcomes({ index, trial, outcomes });
+    if (stopped) return;
+    trials.push({ trial, metricsData: kept.filter((data) => data !== null) });
+  }
+  const durationMs = Math.round(performance.now() - caseStartedAt);
+  await session.finishCase(buildTestResult({ testCase, index, trials, repeat, durationMs }));
+}
+
+/**
+ * evaluate() over an (async) iterable: each case is taken, checked and scored as it comes,
+ * and forgotten once finished, so the run never holds the cases.
+ */
+async function evaluateStreamedCases(options: {
+  options: EvaluateOptions;
+  cases: Iterable<TestCaseInput> | AsyncIterable<TestCaseInput>;
+  metrics: ReadonlyArray<BaseMetric<object>>;
+  startedAt: number;
+}): Promise<EvaluationResult> {
+  const { metrics, startedAt } = options;
+  const run = options.options;
+  const refused = (["shard", "resume", "batch"] as const).filter(
+    (name) => run[name] !== undefined && run[name] !== false,
+  );
+  if (refused.length > 0) {
+    throw new ConfigError(
+      `${refused.join(", ")} need${refused.length === 1 ? "s" : ""} every test case up front: pass testCases as an array (or leave out ${refused.join(", ")}).`,
+    );
+  }
+  const source =
+    Symbol.asyncIterator in options.cases
+      ? options.cases[Symbol.asyncIterator]()
+      : (options.cases as Iterable<TestCaseInput>)[Symbol.iterator]();
+  const repeat = run.repeat ?? 1;
+  const judges = new JudgeResolver(run.env ?? process.env);
+  await judges.resolve(metrics);
+  const described = judges.describe(metrics);
+  // The cases taken and not finished yet: a window of them, never the whole run.
+  const waiting = new Map<number, CheckedCase<LLMTestCase>>();
+  let taken = 0;
+  try {
+    return await runSession({
+      options: run,
+      startedAt,
+      total: 0,
+      nextCase: async () => {
+        const next = await source.next();
+        if (next.done) return null;
+        const index = taken++;
+        const [entry] = await checkTestCases({
+          values: [next.value],
+          make: (value) => toTestCase(value as LLMTestCaseFields),
+          kind: "Test case",
+          list: "testCases",
+          firstIndex: index,
+        });
+        const checked = entry as CheckedCase<LLMTestCase>;
+        if (!run.ignoreErrors) {
+          const invalid = firstInvalidCase([checked], "Test case");
+          if (invalid) throw invalid;
+        }
+        waiting.set(index, checked);
+        return index;
+      },
+      fingerprintOf: (index) => {
+        const testCase = waiting.get(index)?.testCase ?? null;
+        return testCase === null
+          ? `invalid:${randomUUID()}`
+          : fingerprintTestCase({ testCase, metrics: described, repeat });
+      },
+      metricNames: metrics.map((metric) => metric.name),
+      config: {
+        metrics: described,
+        testCases: null,
+        ...describeRunOptions(run),
+        repeat,
+      },
+      scoreCase: async (index, session) => {
+        const entry = waiting.get(index) as CheckedCase<LLMTestCase>;
+        try {
+          await scoreTestCase({
+            entry,
+            index,
+            session,
+            metrics,
+            repeat,
+            judges,
+            verbose: run.verbose,
+          });
+        } finally {
+          waiting.delete(index);
+        }
+      },
+    });
+  } finally {
+    // A run that stopped early lets the source go (a generator closes its file).
+    await source.return?.();
+  }
 }
 
 /** Checks evaluate()'s own options before anything runs; returns the metrics. */
 function checkEvaluateOptions(options: EvaluateOptions): ReadonlyArray<BaseMetric<object>> {
-  if (!Array.isArray(options.testCases)) {
-    throw new ConfigError("evaluate() needs testCases: an array of LLMTestCase or plain objects.");
+  const cases = options.testCases as unknown;
+  const iterable =
+    typeof cases === "object" &&
+    cases !== null &&
+    (Symbol.iterator in cases || Symbol.asyncIterator in cases);
+  if (!Array.isArray(cases) && !iterable) {
+    throw new ConfigError(
+      "evaluate() needs testCases: an array of LLMTestCase or plain objects (or an iterable of them).",
+    );
   }
   if (!Array.isArray(options.metrics) || options.metrics.length === 0) {
     throw new ConfigError(

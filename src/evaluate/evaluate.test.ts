@@ -666,3 +666,117 @@ describe("evaluate", () => {
     expect(await store.runs.getRun("refused")).toBeNull();
   });
 });
+
+describe("evaluate() over an iterable of test cases", () => {
+  const cases = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      name: `case-${index}`,
+      input: "q",
+      actualOutput: index % 4 === 0 ? `nasty output ${index}` : `fine output ${index}`,
+    }));
+  async function* slowly<Case>(list: readonly Case[]) {
+    for (const item of list) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yield item;
+    }
+  }
+  const metrics = () => [new ToxicityMetric({ model: new MockJudge({ answers: answer }) })];
+
+  it("scores cases as they come, as it scores the same cases in an array", async () => {
+    const list = cases(30);
+    const fromArray = await evaluate({
+      testCases: list,
+      metrics: metrics(),
+      store: false,
+      ...quiet,
+    });
+    const store = new MemoryRunStore();
+    const events: RunnerEvent[] = [];
+    const streamed = await evaluate({
+      testCases: slowly(list),
+      metrics: metrics(),
+      store,
+      keepResults: false,
+      maxConcurrent: 3,
+      onProgress: (event) => events.push(event),
+      ...quiet,
+    });
+    // The same totals (how requests were saved, shared in flight or cached, may differ).
+    expect(streamed.summary.metrics).toEqual(fromArray.summary.metrics);
+    expect(streamed.summary.testCases).toEqual(fromArray.summary.testCases);
+    const stored = [];
+    for await (const entry of readTestResults(store, streamed.testRunId)) stored.push(entry.result);
+    expect(stored.map((result) => result.name)).toEqual(list.map((testCase) => testCase.name));
+    expect(stored.map((result) => result.success)).toEqual(
+      fromArray.testResults.map((result) => result.success),
+    );
+    // The total grows as cases come, and is final with the last.
+    const start = events.find((event) => event.type === "run-start");
+    expect(start).toMatchObject({ totalTestCases: 0, totalFinal: false });
+    const ends = events.filter((event) => event.type === "test-case-end");
+    expect(ends).toHaveLength(30);
+    expect(ends.at(-1)).toMatchObject({ totalTestCases: 30, totalFinal: true });
+    // A plain iterable, kept results: the same results in index order.
+    const kept = await evaluate({
+      testCases: new Set(list),
+      metrics: metrics(),
+      store: false,
+      ...quiet,
+    });
+    expect(kept.testResults.map((result) => result.name)).toEqual(list.map((c) => c.name));
+  });
+
+  it("stops at an invalid case unless ignoreErrors, naming it by its place", async () => {
+    const list: unknown[] = [...cases(5)];
+    list.splice(3, 0, { input: 42 });
+    await expect(
+      evaluate({ testCases: slowly(list) as never, metrics: metrics(), store: false, ...quiet }),
+    ).rejects.toThrow(/Test case #3 .*pass ignoreErrors: true/);
+    const result = await evaluate({
+      testCases: slowly(list) as never,
+      metrics: metrics(),
+      store: false,
+      ignoreErrors: true,
+      ...quiet,
+    });
+    expect(result.summary.testCases).toMatchObject({ total: 6, errored: 1 });
+  });
+
+  it("refuses shard, resume and batch, which need every case up front", async () => {
+    for (const extra of [{ shard: "1/2" }, { resume: true, identifier: "x" }, { batch: true }]) {
+      await expect(
+        evaluate({
+          testCases: slowly(cases(2)),
+          metrics: metrics(),
+          store: false,
+          ...quiet,
+          ...extra,
+        }),
+      ).rejects.toThrow(/needs every test case up front: pass testCases as an array/);
+    }
+  });
+
+  it("closes the source when the run stops early", async () => {
+    let closed = false;
+    async function* source() {
+      try {
+        for (const item of cases(50)) yield item;
+      } finally {
+        closed = true;
+      }
+    }
+    const controller = new AbortController();
+    const result = await evaluate({
+      testCases: source(),
+      metrics: metrics(),
+      store: false,
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.type === "test-case-end" && event.finished === 3) controller.abort();
+      },
+      ...quiet,
+    });
+    expect(result.summary.status).toBe("interrupted");
+    expect(closed).toBe(true);
+  });
+});

@@ -53,6 +53,13 @@ export interface RunPlan {
   /** Scores case `index` and finishes it through the session (or stops). */
   scoreCase: (index: number, session: RunSession) => Promise<void>;
   /**
+   * For cases that come one at a time (an iterable of test cases): loads the next case and
+   * resolves with its index, or `null` when there is none left. `total` is then 0: the run's
+   * total grows as cases come (`totalFinal: false` until the last). Not with shards, resume
+   * or batches.
+   */
+  nextCase?: () => Promise<number | null>;
+  /**
    * Asked after the last case of a run that was not stopped, with the results a resumed run
    * reused (the plan sees the others as it finishes them): an error fails the run.
    */
@@ -116,6 +123,8 @@ interface OpenSession {
    */
   reused: TestResult[];
   pending: number[];
+  /** Cases taken from `nextCase` so far. */
+  pulled: number;
   spentBefore: ReturnType<typeof snapshotSpending>;
   fatal: { error: Error | null };
   /** Removes the Ctrl-C and signal listeners. */
@@ -178,6 +187,7 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
     totalTestCases: indices.length,
     resumedTestCases: reused.size,
     metricNames: plan.metricNames,
+    ...(plan.nextCase === undefined ? {} : { totalFinal: false }),
     ...(options.keepResults === false ? { keepsResults: false } : {}),
   });
   const run: OpenSession = {
@@ -194,6 +204,7 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
         ? []
         : [...reused.values()].sort((left, right) => left.index - right.index),
     pending: indices.filter((index) => !reused.has(index)),
+    pulled: 0,
     spentBefore: snapshotSpending(scheduler.stats),
     fatal: { error: null },
     detach,
@@ -266,13 +277,21 @@ const isStopped = (run: OpenSession) =>
  */
 async function dispatchCases(run: OpenSession): Promise<void> {
   const { pending } = run;
-  const { options } = run.plan;
+  const { options, nextCase } = run.plan;
   const batched = options.batch !== undefined && options.batch !== false;
   const window = batched ? pending.length : Math.max(8, 2 * (options.maxConcurrent ?? 20));
-  let next = 0;
+  const next = nextCase === undefined ? listedCases(pending) : streamedCases(run, nextCase);
   const worker = async () => {
-    while (next < pending.length && !isStopped(run)) {
-      const index = pending[next++] as number;
+    while (!isStopped(run)) {
+      let index: number | null;
+      try {
+        index = await next();
+      } catch (error) {
+        // The case source failed (an invalid case without ignoreErrors, a reader that threw).
+        run.session.fail(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (index === null) return;
       try {
         await run.plan.scoreCase(index, run.session);
       } catch (error) {
@@ -282,7 +301,45 @@ async function dispatchCases(run: OpenSession): Promise<void> {
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(window, pending.length) }, worker));
+  const workers = nextCase === undefined ? Math.min(window, pending.length) : window;
+  await Promise.all(Array.from({ length: workers }, worker));
+}
+
+/** The next case of a run whose cases are known: the pending ones, in order. */
+function listedCases(pending: readonly number[]): () => Promise<number | null> {
+  let next = 0;
+  return async () => (next < pending.length ? (pending[next++] as number) : null);
+}
+
+/**
+ * The next case of a run whose cases come one at a time: taken one after another (never two
+ * at once from the source), each growing the run's total; the last says the total is final.
+ */
+function streamedCases(
+  run: OpenSession,
+  nextCase: () => Promise<number | null>,
+): () => Promise<number | null> {
+  let chain: Promise<number | null> = Promise.resolve(0);
+  let ended = false;
+  return () => {
+    const taken = chain.then(async () => {
+      if (ended) return null;
+      const index = await nextCase();
+      if (index === null) {
+        ended = true;
+        run.recorder.updateTotal({ totalTestCases: run.pulled, totalFinal: true });
+        return null;
+      }
+      run.pulled += 1;
+      run.recorder.updateTotal({ totalTestCases: run.pulled, totalFinal: false });
+      return index;
+    });
+    chain = taken.catch(() => {
+      ended = true;
+      return null;
+    });
+    return taken;
+  };
 }
 
 /** Ends the run: its status, the stored summary, the message on how to resume; throws a fatal error. */
@@ -302,7 +359,7 @@ async function summariseSession(run: OpenSession): Promise<EvaluationResult> {
     quotaExhausted: stopError instanceof JudgeCallError,
     interrupted: run.controller.signal.aborted,
   });
-  const total = run.indices.length;
+  const total = plan.nextCase === undefined ? run.indices.length : run.pulled;
   const finished = `${finishedCount}/${total} test cases finished and stored.`;
   const resumeHint = `Resume with evaluate({ identifier: "${plan.options.identifier ?? recorder.runId}", resume: true, … }).`;
   const unscored = total - finishedCount;

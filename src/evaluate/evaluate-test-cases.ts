@@ -61,13 +61,7 @@ export async function evaluateTestCases(options: EvaluateOptions): Promise<Evalu
     options,
     startedAt,
     total: checked.length,
-    fingerprintOf: (index) => {
-      const testCase = checked[index]?.testCase ?? null;
-      // An invalid case is checked again on every run, never reused from a stored one.
-      return testCase === null
-        ? `invalid:${randomUUID()}`
-        : fingerprintTestCase({ testCase, metrics: described, repeat });
-    },
+    fingerprintOf: (index) => fingerprintOfCase({ entry: checked[index], described, repeat }),
     metricNames: metrics.map((metric) => metric.name),
     config: {
       metrics: described,
@@ -86,6 +80,19 @@ export async function evaluateTestCases(options: EvaluateOptions): Promise<Evalu
         verbose: options.verbose,
       }),
   });
+}
+
+/** What a resumed run compares to reuse a case's stored result. */
+function fingerprintOfCase(options: {
+  entry: CheckedCase<LLMTestCase> | undefined;
+  described: ReadonlyArray<Record<string, unknown>>;
+  repeat: number;
+}): string {
+  const testCase = options.entry?.testCase ?? null;
+  // An invalid case is checked again on every run, never reused from a stored one.
+  return testCase === null
+    ? `invalid:${randomUUID()}`
+    : fingerprintTestCase({ testCase, metrics: options.described, repeat: options.repeat });
 }
 
 /** Scores one checked case with every metric, `repeat` times, and finishes it. */
@@ -185,12 +192,7 @@ async function evaluateStreamedCases(options: {
         waiting.set(index, checked);
         return index;
       },
-      fingerprintOf: (index) => {
-        const testCase = waiting.get(index)?.testCase ?? null;
-        return testCase === null
-          ? `invalid:${randomUUID()}`
-          : fingerprintTestCase({ testCase, metrics: described, repeat });
-      },
+      fingerprintOf: (index) => fingerprintOfCase({ entry: waiting.get(index), described, repeat }),
       metricNames: metrics.map((metric) => metric.name),
       config: {
         metrics: described,

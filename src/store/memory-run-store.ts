@@ -12,15 +12,13 @@ import type {
   RunOwner,
   StartRunPartOptions,
   Store,
-  StoreCalibrations,
   StoredJudgeBatch,
   StoredRun,
   StoredRunPart,
   StoredTestResult,
-  StoreRuns,
-  StoreShards,
   TestResultsVersion,
 } from "./run-store.ts";
+import { SelfServedParts } from "./self-served-parts.ts";
 
 interface RunEntry {
   /** The header, without `shards`. */
@@ -50,7 +48,7 @@ function isNewer(left: RunEntry, right: RunEntry): boolean {
  * await evaluate({ testCases, metrics, store });
  * expect(await store.runs.listRuns()).toHaveLength(1);
  */
-export class MemoryRunStore implements Store, StoreRuns, StoreShards, StoreCalibrations {
+export class MemoryRunStore extends SelfServedParts implements Store {
   /** Judge answers, kept in the same memory. */
   readonly judgeCache: JudgeCache;
   /** Judge batches in flight, kept in the same memory. */
@@ -66,6 +64,7 @@ export class MemoryRunStore implements Store, StoreRuns, StoreShards, StoreCalib
   private closed = false;
 
   constructor() {
+    super();
     this.judgeCache = {
       get: async (key) => {
         this.assertOpen(`read judge cache entry "${key}"`);
@@ -262,37 +261,6 @@ export class MemoryRunStore implements Store, StoreRuns, StoreShards, StoreCalib
       .sort(([left], [right]) => left - right)
       .map(([, saved]) => saved.stored);
     return (page === null ? found : pageOf(found, page)).map((stored) => this.copy(action, stored));
-  }
-
-  async reopenRunPart(runId: string, shard: number): Promise<void> {
-    return this.reopenRun(runId, { shard });
-  }
-
-  async heartbeatRunPart(options: {
-    runId: string;
-    owner: RunOwner;
-    shard: number;
-  }): Promise<void> {
-    return this.heartbeatRun(options);
-  }
-
-  async finishRunPart(options: FinishRunOptions & { shard: number }): Promise<void> {
-    return this.finishRun(options);
-  }
-
-  /** The store's runs: the store itself. */
-  get runs(): StoreRuns {
-    return this;
-  }
-
-  /** The store's sharded runs: the store itself. */
-  get shards(): StoreShards {
-    return this;
-  }
-
-  /** The store's calibration reports: the store itself. */
-  get calibrations(): StoreCalibrations {
-    return this;
   }
 
   async getTestResultsVersion(runId: string): Promise<TestResultsVersion> {

@@ -14,10 +14,10 @@ import type {
   StoreCalibrations,
   StoredRun,
   StoredTestResult,
-  StoreRuns,
   StoreShards,
   TestResultsVersion,
 } from "./run-store.ts";
+import { SelfServedParts } from "./self-served-parts.ts";
 import { SqliteAccess } from "./sqlite-access.ts";
 import { createSqliteCalibrations } from "./sqlite-calibrations.ts";
 import { createSqliteJudgeBatchLog, createSqliteJudgeCache } from "./sqlite-judge-cache.ts";
@@ -76,7 +76,7 @@ export const STORE_FILE_NAME = "verdict.db";
  * const answer = await store.judgeCache.get(key);
  * await store.close();
  */
-export class SqliteRunStore implements Store, StoreRuns, StoreShards, StoreCalibrations {
+export class SqliteRunStore extends SelfServedParts implements Store {
   /** The database file. */
   readonly path: string;
   /** Judge answers, kept in the same file. */
@@ -115,6 +115,7 @@ export class SqliteRunStore implements Store, StoreRuns, StoreShards, StoreCalib
   }
 
   constructor(options: SqliteRunStoreOptions) {
+    super();
     this.path = options.path === ":memory:" ? options.path : path.resolve(options.path);
     this.access = new SqliteAccess({ path: this.path, busyTimeoutMs: options.busyTimeoutMs });
     this.storedRuns = createSqliteRuns(this.access);
@@ -158,37 +159,6 @@ export class SqliteRunStore implements Store, StoreRuns, StoreShards, StoreCalib
     options: { changedAfter?: number; afterIndex?: number; limit?: number } = {},
   ): Promise<StoredTestResult[]> {
     return this.storedRuns.getTestResults(runId, options);
-  }
-
-  async reopenRunPart(runId: string, shard: number): Promise<void> {
-    return this.reopenRun(runId, { shard });
-  }
-
-  async heartbeatRunPart(options: {
-    runId: string;
-    owner: RunOwner;
-    shard: number;
-  }): Promise<void> {
-    return this.heartbeatRun(options);
-  }
-
-  async finishRunPart(options: FinishRunOptions & { shard: number }): Promise<void> {
-    return this.finishRun(options);
-  }
-
-  /** The store's runs: the store itself. */
-  get runs(): StoreRuns {
-    return this;
-  }
-
-  /** The store's sharded runs: the store itself. */
-  get shards(): StoreShards {
-    return this;
-  }
-
-  /** The store's calibration reports: the store itself. */
-  get calibrations(): StoreCalibrations {
-    return this;
   }
 
   getTestResultsVersion(runId: string): Promise<TestResultsVersion> {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ConfigError } from "../errors/config-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import { RunTally } from "../results/summarize-run.ts";
 import { readTestResults } from "../store/read-test-results.ts";
 import { formatShard, runGroupOf, shardedRunId, summarizeShardedRun } from "../store/run-shards.ts";
 import type { RunOwner, RunShard, Store, StoredRun } from "../store/run-store.ts";
@@ -227,11 +228,10 @@ export class RunStoreWriter {
     const run = await store.runs.getRun(this.runIdValue);
     const parts = run?.shards?.parts ?? [];
     if (parts.length === 0 || parts.some((part) => part.status === "running")) return;
-    const testResults: TestResult[] = [];
-    for await (const stored of readTestResults(store, this.runIdValue)) {
-      testResults.push(stored.result);
-    }
-    const summary = summarizeShardedRun({ parts, testResults });
+    // Read a page at a time into the run's totals: the whole run is never held.
+    const tally = new RunTally();
+    for await (const stored of readTestResults(store, this.runIdValue)) tally.add(stored.result);
+    const summary = summarizeShardedRun({ parts, testResults: tally });
     await store.runs.finishRun({
       runId: this.runIdValue,
       status: summary.status,

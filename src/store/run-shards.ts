@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { EvaluationSummary, JudgeSpending, TestResult } from "../results/evaluation-result.ts";
 import { addSpending, emptySpending } from "../results/spending.ts";
-import { summarizeRun, worstRunStatus } from "../results/summarize-run.ts";
+import { RunTally, worstRunStatus } from "../results/summarize-run.ts";
 import { checkOwner } from "./check-owner.ts";
 import type { RunOwner, RunShard, StartRunPartOptions, StoredRunPart } from "./run-store.ts";
 
@@ -133,12 +133,18 @@ export function shardedRunId(options: {
  */
 export function summarizeShardedRun(options: {
   parts: readonly StoredRunPart[];
-  testResults: readonly TestResult[];
+  /** Its results, or their totals kept as they were read (a run too large to hold). */
+  testResults: readonly TestResult[] | RunTally;
 }): EvaluationSummary {
   const summaries = options.parts.map((part) => part.summary);
-  return summarizeRun({
+  let tally = options.testResults;
+  if (!(tally instanceof RunTally)) {
+    const list = tally;
+    tally = new RunTally({ order: "added" });
+    for (const result of list) tally.add(result);
+  }
+  return tally.summarize({
     status: worstRunStatus(options.parts.map((part) => part.status)),
-    testResults: options.testResults,
     total: summaries.reduce((sum, summary) => sum + (summary?.testCases.total ?? 0), 0),
     spending: summaries.reduce(
       (total: JudgeSpending, summary) => (summary === null ? total : addSpending(total, summary)),

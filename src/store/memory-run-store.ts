@@ -1,4 +1,4 @@
-import { StoreError } from "../errors/store-error.ts";
+import type { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
@@ -19,6 +19,7 @@ import type {
   TestResultsVersion,
 } from "./run-store.ts";
 import { SelfServedParts } from "./self-served-parts.ts";
+import { storeFailure } from "./store-failure.ts";
 
 interface RunEntry {
   /** The header, without `shards`. */
@@ -386,8 +387,5 @@ export class MemoryRunStore extends SelfServedParts implements Store {
 }
 
 function failure(action: string, reason: string, cause?: unknown): StoreError {
-  return new StoreError(
-    `Could not ${action} in the in-memory verdict store: ${reason}.`,
-    cause === undefined ? {} : { cause },
-  );
+  return storeFailure({ store: "the in-memory verdict store", action, reason, cause });
 }

@@ -1,8 +1,8 @@
 import { StoreError } from "../errors/store-error.ts";
-import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
 import { describePostgresFailure, PostgresFailureError } from "./postgres-failure.ts";
 import type { PostgresPool, PostgresResult, PostgresStatement } from "./postgres-pool.ts";
+import { storeFailure } from "./store-failure.ts";
 import { toStoredJson } from "./stored-json.ts";
 
 /** What the parts of the PostgreSQL store (runs, shards, calibrations, judge cache) share. */
@@ -46,11 +46,7 @@ export function postgresStoreFailure(
   reason: string,
   cause?: unknown,
 ): StoreError {
-  const what = action === "open" ? "open the verdict store" : `${action} in the verdict store`;
-  return new StoreError(
-    redactSecretText(`Could not ${what} ${connection.target}: ${reason}.`),
-    cause === undefined ? {} : { cause },
-  );
+  return storeFailure({ store: `the verdict store ${connection.target}`, action, reason, cause });
 }
 
 /** Runs `operation`, turning what it throws into a `StoreError` that says what to do. */

@@ -1,4 +1,3 @@
-import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import { failureOf, type PostgresAccess, UNIQUE_VIOLATION } from "./postgres-access.ts";
 import { PostgresBatcher } from "./postgres-batcher.ts";
@@ -7,6 +6,7 @@ import { checkResultsPage } from "./results-page.ts";
 import type { StoredRun, StoredRunPart, StoreRuns, TestResultsVersion } from "./run-store.ts";
 import {
   numberOrNull,
+  runHeaderValues,
   type StoreRow,
   toStoredRun,
   toStoredRunPart,
@@ -101,19 +101,7 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
         {
           text: `INSERT INTO ${runs} (${RUN_COLUMNS})
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          values: [
-            run.id,
-            run.identifier,
-            run.status,
-            run.startedAt,
-            run.endedAt,
-            access.json(action, redactSecrets(run.config)),
-            run.summary === null ? null : access.json(action, run.summary),
-            run.owner?.pid ?? null,
-            run.owner?.hostname ?? null,
-            run.owner?.heartbeatAt ?? null,
-            run.shards?.count ?? null,
-          ],
+          values: runHeaderValues(run, (value) => access.json(action, value)),
         },
         ...(run.shards?.parts ?? []).map((part) =>
           partStatement({ access, action, runId: run.id, part }),

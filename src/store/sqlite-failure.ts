@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { StoreError } from "../errors/store-error.ts";
+import { storeFailure } from "./store-failure.ts";
 
 /** SQLite's primary result code of a refused constraint (unique key, foreign key). */
 export const SQLITE_CONSTRAINT = 19;
@@ -19,11 +20,7 @@ export function sqliteStoreFailure(
   reason: string,
   cause?: unknown,
 ): StoreError {
-  const what = action === "open" ? "open the verdict store" : `${action} in the verdict store`;
-  return new StoreError(
-    `Could not ${what} ${file}: ${reason}.`,
-    cause === undefined ? {} : { cause },
-  );
+  return storeFailure({ store: `the verdict store ${file}`, action, reason, cause });
 }
 
 function describeUnopenable(file: string): string {

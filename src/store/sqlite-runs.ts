@@ -1,11 +1,15 @@
-import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
 import { checkResultsPage, pageOf } from "./results-page.ts";
 import type { FinishRunOptions, RunOwner, StoredRunPart, StoreRuns } from "./run-store.ts";
 import type { SqliteAccess } from "./sqlite-access.ts";
 import { SQLITE_CONSTRAINT, sqliteCode } from "./sqlite-failure.ts";
 import type { SqliteStatements } from "./sqlite-schema.ts";
-import { toStoredRun, toStoredRunPart, toStoredTestResult } from "./stored-rows.ts";
+import {
+  runHeaderValues,
+  toStoredRun,
+  toStoredRunPart,
+  toStoredTestResult,
+} from "./stored-rows.ts";
 
 /**
  * The runs of the SQLite store: reopening, heartbeats and finishing also take a shard, and
@@ -71,17 +75,7 @@ export function createSqliteRuns(access: SqliteAccess): SqliteRuns {
         access.transaction(() => {
           try {
             statements.insertRun.run(
-              run.id,
-              run.identifier,
-              run.status,
-              run.startedAt,
-              run.endedAt,
-              access.json(action, redactSecrets(run.config)),
-              run.summary === null ? null : access.json(action, run.summary),
-              run.owner?.pid ?? null,
-              run.owner?.hostname ?? null,
-              run.owner?.heartbeatAt ?? null,
-              run.shards?.count ?? null,
+              ...runHeaderValues(run, (value) => access.json(action, value)),
             );
           } catch (error) {
             if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;

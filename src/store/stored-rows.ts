@@ -2,6 +2,7 @@ import type { CalibrationReport } from "../results/calibration-report.ts";
 import { calibrationReportSchema } from "../results/calibration-schema.ts";
 import type { RunStatus } from "../results/evaluation-result.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
+import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { shardedRunOwner } from "./run-shards.ts";
 import type {
   RunOwner,
@@ -16,6 +17,31 @@ import type {
  * one set of readers turns rows of either into stored runs, parts and results.
  */
 export type StoreRow = Record<string, unknown>;
+
+/**
+ * What a SQL store writes of a run's header, in its column order (id, identifier, status,
+ * started_at, ended_at, config, summary, owner pid, host and heartbeat, shard count): the
+ * write side of {@link toStoredRun}. `json` writes a value as the store keeps JSON; the
+ * configuration is masked first.
+ */
+export function runHeaderValues(
+  run: StoredRun,
+  json: (value: unknown) => string,
+): Array<string | number | null> {
+  return [
+    run.id,
+    run.identifier,
+    run.status,
+    run.startedAt,
+    run.endedAt,
+    json(redactSecrets(run.config)),
+    run.summary === null ? null : json(run.summary),
+    run.owner?.pid ?? null,
+    run.owner?.hostname ?? null,
+    run.owner?.heartbeatAt ?? null,
+    run.shards?.count ?? null,
+  ];
+}
 
 export function text(row: StoreRow, column: string): string {
   const value = row[column];

@@ -6,21 +6,18 @@
 
 import { parseArgs } from "node:util";
 import { startFakeOpenAIServer } from "../../src/testing/fake-openai-server.ts";
-import { MockJudge } from "../../src/testing/mock-judge.ts";
 import {
-  FAULT_TEST_CASE,
   faultyMockJudge,
-  faultyResponder,
   generateMalformedAnswers,
   type MalformedAnswer,
   METRIC_SHAPES,
   type RunOutcome,
   runMetric,
-  type StepName,
   seededRandom,
   stepOfKind,
   wrappedAnswer,
 } from "../../test/fixtures/malformed-answers.ts";
+import { runAnswering, runOverHttp } from "../../test/fixtures/step-answer-runs.ts";
 import {
   type FaultFigures as BaseFaultFigures,
   isMainModule,
@@ -91,15 +88,9 @@ async function measureControl(seed: number, runs: number): Promise<Tally> {
   const random = seededRandom(seed);
   for (let run = 0; run < runs; run++) {
     for (const shape of METRIC_SHAPES) {
-      const texts: Record<StepName, string> = {
-        extract: wrappedAnswer(random, shape, "extract"),
-        verdicts: wrappedAnswer(random, shape, "verdicts"),
-        reason: wrappedAnswer(random, shape, "reason"),
-      };
-      const judge = new MockJudge({
-        answers: (call) => ({ text: texts[stepOfKind(shape, call.kind)] }),
-      });
-      const { outcome } = await runMetric(shape, judge);
+      const { outcome, texts } = await runAnswering(shape, (step) =>
+        wrappedAnswer(random, shape, step),
+      );
       const right = outcome.kind === "scored" && outcome.score === shape.score;
       count(
         tally,
@@ -116,16 +107,10 @@ async function measureControl(seed: number, runs: number): Promise<Tally> {
 async function measureOverHttp(answers: MalformedAnswer[]): Promise<Tally> {
   const tally = newTally();
   const server = await startFakeOpenAIServer();
-  const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-bench-faults" };
   try {
     for (const answer of answers) {
       for (const shape of METRIC_SHAPES) {
-        server.setResponder(
-          faultyResponder({ shape, step: answer.step, answer: answer.render(shape) }),
-        );
-        const { outcome } = await runMetric(shape, "gpt-4.1", (metric) =>
-          metric.measure(FAULT_TEST_CASE, { env }),
-        );
+        const { outcome } = await runOverHttp(server, shape, answer.step, answer.render(shape));
         count(tally, outcome, `${shape.name} over HTTP: #${answer.id} ${answer.family}`, false);
       }
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ANSWER_CHARACTERS, parseJudgeText } from "./parse-judge-text.ts";
+import { MAX_ANSWER_CHARACTERS, MAX_ANSWER_OBJECTS, parseJudgeText } from "./parse-judge-text.ts";
 
 describe("parseJudgeText", () => {
   it.each([
@@ -32,7 +32,7 @@ describe("parseJudgeText", () => {
       { reason: "ok" },
     ],
   ])("reads %s", (_label, text, expected) => {
-    expect(parseJudgeText(text)).toEqual({ ok: true, value: expected });
+    expect(parseJudgeText(text)).toEqual({ ok: true, values: [expected], enclosed: [] });
   });
 
   it.each([
@@ -81,9 +81,8 @@ describe("parseJudgeText", () => {
       { verdict: "yes" },
     ],
     ["braces before a JSON that needs repair", "Use {x}: {'reason': 'fine',}", { reason: "fine" }],
-    ["the first of two objects that parse", '{"a": 1} or {"a": 2}', { a: 1 }],
   ])("reads %s", (_label, text, expected) => {
-    expect(parseJudgeText(text)).toEqual({ ok: true, value: expected });
+    expect(parseJudgeText(text)).toEqual({ ok: true, values: [expected], enclosed: [] });
   });
 
   it.each([
@@ -109,13 +108,14 @@ describe("parseJudgeText", () => {
     });
     expect(parseJudgeText(`${"{x} ".repeat(19)}{"reason": "ok"}`)).toEqual({
       ok: true,
-      value: { reason: "ok" },
+      values: [{ reason: "ok" }],
+      enclosed: [],
     });
   });
 
   it.each([
-    ["stop", '```json\n{"opinions": ["a"]}\n', { ok: true, value: { opinions: ["a"] } }],
-    ["STOP", '```json\n{"opinions": ["a"]}', { ok: true, value: { opinions: ["a"] } }],
+    ["stop", '```json\n{"opinions": ["a"]}\n', { ok: true, values: [{ opinions: ["a"] }] }],
+    ["STOP", '```json\n{"opinions": ["a"]}', { ok: true, values: [{ opinions: ["a"] }] }],
     ["stop", '```json\n{"opinions": ["a"', { ok: false }],
     ["length", '```json\n{"opinions": ["a"]}\n', { ok: false }],
     [undefined, '```json\n{"opinions": ["a"]}\n', { ok: false }],
@@ -125,6 +125,86 @@ describe("parseJudgeText", () => {
       expect(parseJudgeText(text, { finishReason })).toMatchObject(expected);
     },
   );
+
+  it.each([
+    ["two objects in prose", '{"a": 1} or {"a": 2}', [{ a: 1 }, { a: 2 }]],
+    ["the same object twice", '{"a": 1}\n{"a": 1}', [{ a: 1 }, { a: 1 }]],
+    [
+      "an object in a fence and one bare",
+      "```json\n{\"a\": 1}\n```\nThen: {'a': 2,}",
+      [{ a: 1 }, { a: 2 }],
+    ],
+    ["three objects, one per line", '{"a": 1}\n{"a": 2}\n{"a": 3}', [{ a: 1 }, { a: 2 }, { a: 3 }]],
+    [
+      "an object and braces in prose between",
+      '{"a": 1} given {input}, {"a": 2}',
+      [{ a: 1 }, { a: 2 }],
+    ],
+    [
+      "JSON escaped in prose, then an object",
+      'It says {\\"a\\": [\\"x \\\\\\"y\\\\\\"\\"]} and {"a": 2}',
+      [{ a: ['x "y"'] }, { a: 2 }],
+    ],
+    ["a blockquoted object", '> {\n>   "a": [1,\n>> 2]\n> }', [{ a: [1, 2] }]],
+  ])("reads every object of %s, in order", (_label, text, expected) => {
+    expect(parseJudgeText(text)).toEqual({ ok: true, values: expected, enclosed: [] });
+  });
+
+  it("reads the objects inside braces that do not parse as enclosed, never as the answer", () => {
+    expect(parseJudgeText('{note: see {"a": 1} here} {"a": 2}')).toEqual({
+      ok: true,
+      values: [{ a: 2 }],
+      enclosed: [{ a: 1 }],
+    });
+    // A brace inside a string of braces that did not parse is not a cut-off answer.
+    expect(parseJudgeText('{x "a {" y} {"a": 2}')).toEqual({
+      ok: true,
+      values: [{ a: 2 }],
+      enclosed: [],
+    });
+  });
+
+  it("reads a whole answer that is one JSON value as it is, objects inside it included", () => {
+    expect(parseJudgeText('[{"a": 1}, {"a": 2}]')).toEqual({
+      ok: true,
+      values: [[{ a: 1 }, { a: 2 }]],
+      enclosed: [],
+    });
+  });
+
+  it.each([
+    ["a second object cut off", '{"a": 1} and {"a": 2, "b": "tw', "inside a string"],
+    ["a second object cut off after a key", '{"a": 1}\n{\n  "a": [', "inside an array"],
+    [
+      "a second object in a code fence left open",
+      '```json\n{"a": 1}\n```\n```json\n{"a": 2}\n',
+      "inside a code fence",
+    ],
+  ])("refuses an answer with %s, though an object before it was whole", (_label, text, where) => {
+    expect(parseJudgeText(text)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining(`the answer was cut off: it ends ${where}`),
+    });
+  });
+
+  it(`refuses an answer of more than ${MAX_ANSWER_OBJECTS} objects`, () => {
+    const text = '{"a": 1} '.repeat(MAX_ANSWER_OBJECTS + 1);
+    expect(parseJudgeText(text)).toMatchObject({
+      ok: false,
+      problem: `the answer holds more than ${MAX_ANSWER_OBJECTS} JSON objects; answer with only the one JSON object asked for`,
+    });
+    expect(parseJudgeText('{"a": 1} '.repeat(MAX_ANSWER_OBJECTS))).toMatchObject({ ok: true });
+  });
+
+  it("reads a deeply nested object strictly but never sends it to the repairer", () => {
+    const deep = (quote: string) =>
+      `Note: {${quote}a${quote}: ${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    expect(parseJudgeText(deep('"'))).toMatchObject({ ok: true });
+    expect(parseJudgeText(deep("'"))).toEqual({
+      ok: false,
+      problem: "the answer is not valid JSON, and too large or too deep to repair",
+    });
+  });
 
   it("survives nesting deeper than any recursive parser", () => {
     const deep = `{"opinions": ${"[".repeat(50_000)}`;

@@ -90,3 +90,32 @@ describe("askJudge: only whole answers", () => {
     },
   );
 });
+
+describe("askJudge: only one answer", () => {
+  const ambiguous =
+    'The text says {"opinions": []} but my answer is {"opinions": ["Sarah is kind."]}';
+
+  it("re-asks an answer holding two differing answers, saying so, and reads the re-ask", async () => {
+    const { judge, value } = await ask([ambiguous, whole]);
+    expect(value).toEqual({ opinions: ["Sarah is kind."] });
+    expect(judge.calls).toHaveLength(2);
+    expect(judge.calls[1]?.prompt).toContain(
+      "Problem: the answer held 2 differing answers of the shape asked for",
+    );
+  });
+
+  it("reports an answer ambiguous twice as a JudgeOutputError naming how many answers it held", async () => {
+    const three = `${ambiguous}\nor {"opinions": ["Sarah is rude."]}`;
+    const { error, judge } = await ask([ambiguous, three]);
+    expect(judge.calls).toHaveLength(2);
+    expect(error).toBeInstanceOf(JudgeOutputError);
+    expect(error).toMatchObject({ metric: "Toxicity", step: "generateOpinions", rawText: three });
+    expect((error as Error).message).toContain("the answer held 3 differing answers");
+  });
+
+  it("reads the same answer given twice without a re-ask", async () => {
+    const { judge, value } = await ask([`${whole}\n\`\`\`json\n${whole}\n\`\`\``]);
+    expect(value).toEqual({ opinions: ["Sarah is kind."] });
+    expect(judge.calls).toHaveLength(1);
+  });
+});

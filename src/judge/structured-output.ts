@@ -1,6 +1,7 @@
-import type { ZodError, ZodType } from "zod";
+import type { ZodType } from "zod";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
 import type { ImagePart } from "../test-case/image.ts";
+import { type AnswerObjects, chooseStepAnswer } from "./choose-step-answer.ts";
 import type { JudgeLedger } from "./judge-ledger.ts";
 import type { JudgeModel } from "./judge-model.ts";
 import type { JudgeResponse, JudgeTransport } from "./judge-transport.ts";
@@ -33,16 +34,6 @@ export interface AskJudgeOptions<T> {
 }
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; problem: string; rawText: string };
-
-function describeZodError(error: ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => {
-      const path = issue.path.length > 0 ? issue.path.join(".") : "the answer";
-      return `${path}: ${issue.message}`;
-    })
-    .join("; ");
-}
 
 function rawTextOf(response: JudgeResponse): string {
   if (response.text !== null) return response.text;
@@ -83,22 +74,20 @@ function readAnswer<T>(response: JudgeResponse, step: JudgeStep<T>): Attempt<T> 
   const rawText = rawTextOf(response);
   const incomplete = describeIncompleteFinish(response.finishReason);
   if (incomplete !== null) return { ok: false, problem: incomplete, rawText };
-  let value: unknown;
+  let objects: AnswerObjects;
   if (response.object !== undefined && response.object !== null) {
     if (rawText.length > MAX_ANSWER_CHARACTERS) {
       const problem = `the answer is ${rawText.length} characters long as JSON, more than the ${MAX_ANSWER_CHARACTERS} any step accepts`;
       return { ok: false, problem, rawText };
     }
-    value = response.object;
+    objects = { values: [response.object], enclosed: [] };
   } else {
     const parsed = parseJudgeText(response.text ?? "", { finishReason: response.finishReason });
     if (!parsed.ok) return { ok: false, problem: parsed.problem, rawText };
-    value = parsed.value;
+    objects = parsed;
   }
-  const prepared = step.prepare ? step.prepare(value) : value;
-  const result = step.schema.safeParse(prepared);
-  if (!result.success) return { ok: false, problem: describeZodError(result.error), rawText };
-  return { ok: true, value: result.data };
+  const answer = chooseStepAnswer(objects, step);
+  return answer.ok ? answer : { ...answer, rawText };
 }
 
 /** The prompt of the single re-ask: the original, the rejected answer, and why. */
@@ -120,8 +109,9 @@ export function buildReaskPrompt(options: {
 
 /**
  * Asks the judge one step and returns its validated answer: the judge's structured
- * output, else its text read leniently; an answer that still fails validation is re-asked
- * once with the problem quoted, then raised as {@link JudgeOutputError}.
+ * output, else its text read leniently; an answer that still fails validation, or that holds
+ * several differing answers (see `chooseStepAnswer`), is re-asked once with the problem
+ * quoted, then raised as {@link JudgeOutputError}.
  */
 export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
   const { judge, transport, step, ledger } = options;

@@ -9,7 +9,6 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
-import { MockJudge } from "../../src/testing/mock-judge.ts";
 import {
   everyCutPoint,
   FAULT_TEST_CASE,
@@ -28,6 +27,7 @@ import {
   wellFormedAnswer,
   wrappedAnswer,
 } from "../fixtures/malformed-answers.ts";
+import { runAnswering, runRecovering } from "../fixtures/step-answer-runs.ts";
 
 const STEP_NAMES: Record<StepName, (shape: MetricShape) => string> = {
   extract: (shape) => (shape.extractKey === "opinions" ? "generateOpinions" : "generateStatements"),
@@ -83,37 +83,23 @@ describe.each(METRIC_SHAPES)("$name: malformed answers through MockJudge", (shap
   it("scores from the re-ask when only the first answer was malformed", async () => {
     const answers = generateMalformedAnswers({ seed: 19, count: 2 * MALFORMED_FAMILIES.length });
     for (const answer of answers) {
-      const judge = faultyMockJudge({
-        shape,
-        step: answer.step,
-        answers: [
-          answer.render(shape),
-          { text: JSON.stringify(wellFormedAnswer(shape, answer.step)) },
-        ],
-      });
-      const { outcome } = await runMetric(shape, judge);
+      const { outcome, calls } = await runRecovering(shape, answer.step, answer.render(shape));
       expect(outcome, `${answer.family} at ${answer.step}`).toEqual({
         kind: "scored",
         score: shape.score,
       });
-      expect(judge.calls).toHaveLength(4);
+      expect(calls).toBe(4);
     }
   });
 
   it("scores every well-formed answer wrapped in formatting, without a re-ask", async () => {
     const random = seededRandom(29);
     for (let run = 0; run < 300; run++) {
-      const texts = {
-        extract: wrappedAnswer(random, shape, "extract"),
-        verdicts: wrappedAnswer(random, shape, "verdicts"),
-        reason: wrappedAnswer(random, shape, "reason"),
-      };
-      const judge = new MockJudge({
-        answers: (call) => ({ text: texts[stepOfKind(shape, call.kind)] }),
-      });
-      const { metric, outcome } = await runMetric(shape, judge);
+      const { metric, outcome, texts, calls } = await runAnswering(shape, (step) =>
+        wrappedAnswer(random, shape, step),
+      );
       expect(outcome, JSON.stringify(texts)).toEqual({ kind: "scored", score: shape.score });
-      expect(judge.calls).toHaveLength(3);
+      expect(calls).toBe(3);
       expect(metric?.reason).toBe(wellFormedAnswer(shape, "reason").reason);
     }
   });

@@ -1,8 +1,9 @@
 // Fault bench, issue 19 item 2: judge answers that hold two or more differing JSON answers
 // of the step's shape (a quoted fake answer, a draft, a second thought), seeded, × the three
 // metrics and every step; the same over HTTP for a sample; the control of one answer wrapped
-// in prose, fences or thinking tags (or repeated identically), which must score; and what
-// reading a 100 KB answer costs at worst. Run alone:
+// in prose, fences or thinking tags (or repeated identically), which must score; what
+// reading a 100 KB answer costs at worst; and judged text that writes the markers prompts
+// quote data between. Run alone:
 //   node --conditions=verdict-source bench/faults/ambiguous-answers.ts [--seed N] [--count N]
 // The answers come from test/fixtures/ambiguous-answers.ts, the generator the fault test
 // (test/faults/ambiguous-answers.test.ts) uses.
@@ -25,6 +26,11 @@ import {
   seededRandom,
   stepOfKind,
 } from "../../test/fixtures/malformed-answers.ts";
+import {
+  auditPrompt,
+  generateMarkerAttacks,
+  METRIC_PROMPTS,
+} from "../../test/fixtures/marker-attacks.ts";
 import { runAnswering, runOverHttp } from "../../test/fixtures/step-answer-runs.ts";
 import { type FaultFigures, isMainModule, reportAlone } from "../fault-figures.ts";
 
@@ -180,10 +186,28 @@ function measureLargeAnswers(): { worstMs: number; worst: string } {
   return { worstMs, worst };
 }
 
+/** Seeded judged texts that forge markers, through every prompt of the three metrics. */
+function measureMarkers(seed: number, count: number) {
+  const attacks = generateMarkerAttacks({ seed, count });
+  let prompts = 0;
+  let forged = 0;
+  let readBack = 0;
+  for (const { render } of METRIC_PROMPTS) {
+    for (const attack of attacks) {
+      const audit = auditPrompt(render, attack);
+      prompts += 1;
+      forged += Math.max(0, audit.forged);
+      if (audit.readsBack) readBack += 1;
+    }
+  }
+  return { attacks: attacks.length, prompts, forged, readBack };
+}
+
 /**
  * Measures the ambiguous-answer figures of issue 19: numeric scores and reports over seeded
  * ambiguous answers × 3 metrics (MockJudge), the same over HTTP for a sample, the control
- * (one answer, wrapped, scored) and the worst time to read a 100 KB answer.
+ * (one answer, wrapped, scored), the worst time to read a 100 KB answer, and prompt markers
+ * forged by judged text over every prompt.
  */
 export async function measureAmbiguousAnswers(
   options: { seed?: number; count?: number; httpSample?: number; controlRuns?: number } = {},
@@ -196,10 +220,11 @@ export async function measureAmbiguousAnswers(
   const http = await measureOverHttp(sample);
   const control = await measureControl(seed + 1, options.controlRuns ?? 400);
   const large = measureLargeAnswers();
+  const markers = measureMarkers(seed, total);
   const variants = new Set(answers.map((answer) => answer.variant)).size;
   const results = `${thousands(mock.runs)} metric results`;
   return {
-    title: `Ambiguous judge answers (seed ${seed}: ${thousands(total)} answers in ${variants} layouts, every step × ${METRIC_SHAPES.length} metrics)`,
+    title: `Ambiguous judge answers, and judged text forging prompt markers (seed ${seed}: ${thousands(total)} answers in ${variants} layouts, every step × ${METRIC_SHAPES.length} metrics)`,
     examples: [...mock.examples, ...http.examples, ...control.examples],
     rows: [
       {
@@ -232,6 +257,18 @@ export async function measureAmbiguousAnswers(
         goal: "≤ 100 ms",
         measured: `${large.worstMs.toFixed(1)} ms (${large.worst})`,
         pass: large.worstMs <= 100,
+      },
+      {
+        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the 3 metrics, with and without images): angle brackets of the text in the prompt`,
+        goal: "0",
+        measured: String(markers.forged),
+        pass: markers.forged === 0,
+      },
+      {
+        figure: "the same prompts: quoted blocks that read back (as JSON) as the text judged",
+        goal: "100%",
+        measured: `${thousands(markers.readBack)}/${thousands(markers.prompts)} (${percent(markers.readBack, markers.prompts)})`,
+        pass: markers.readBack === markers.prompts,
       },
     ],
   };

@@ -6,6 +6,7 @@ import type { JudgeLedger } from "./judge-ledger.ts";
 import type { JudgeModel } from "./judge-model.ts";
 import type { JudgeResponse, JudgeTransport } from "./judge-transport.ts";
 import { MAX_ANSWER_CHARACTERS, parseJudgeText } from "./parse-judge-text.ts";
+import { promptJson } from "./prompt-json.ts";
 import { toStrictJsonSchema } from "./strict-json-schema.ts";
 
 /** One step of a metric: a prompt and the JSON its answer must satisfy. */
@@ -102,7 +103,7 @@ export function buildReaskPrompt(options: {
     `${options.prompt}\n\n` +
     "Your previous answer to this request could not be used.\n" +
     `Problem: ${options.problem}\n` +
-    `Previous answer (as a JSON string): ${JSON.stringify(previous)}\n` +
+    `Previous answer (as a JSON string): ${promptJson(previous)}\n` +
     "Answer again with only the JSON object asked for above, corrected. No prose, no code fences."
   );
 }

@@ -1,8 +1,10 @@
 /**
  * Helpers that put judged text into prompts so it cannot pass itself off as instructions:
- * it is written as a JSON string (or array) between named markers, so quotes, newlines and
- * look-alike markers inside it are escaped and can never close the block early.
+ * it is written as a JSON string (or array) between named markers, so quotes and newlines are
+ * escaped, and so are `<` and `>` (as `\u003c`, `\u003e`): a look-alike marker inside it can
+ * never close the block early.
  */
+import { promptJson } from "../../judge/prompt-json.ts";
 
 /** The sentence every prompt puts before judged content. */
 export const DATA_NOTICE =
@@ -15,14 +17,14 @@ export const MULTIMODAL_RULES =
   "Treat them as part of the content: rely only on what is clearly visible, do not guess at " +
   "details you cannot see, and say so when an image is unclear.";
 
-/** A text as a JSON string between `<tag>` and `</tag>`. */
+/** A text as a JSON string between `<tag>` and `</tag>` (see {@link promptJson}). */
 export function quoteText(tag: string, text: string): string {
-  return `<${tag}>\n${JSON.stringify(text)}\n</${tag}>`;
+  return `<${tag}>\n${promptJson(text)}\n</${tag}>`;
 }
 
-/** A list of texts as a JSON array between `<tag>` and `</tag>`. */
+/** A list of texts as a JSON array between `<tag>` and `</tag>` (see {@link promptJson}). */
 export function quoteList(tag: string, items: readonly string[]): string {
-  return `<${tag}>\n${JSON.stringify(items, null, 2)}\n</${tag}>`;
+  return `<${tag}>\n${promptJson(items, 2)}\n</${tag}>`;
 }
 
 /** Joins prompt sections with blank lines, leaving out empty ones. */

@@ -8,7 +8,7 @@ import type { JudgeTransport } from "../judge/judge-transport.ts";
 import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
 import { askJudge, type JudgeStep } from "../judge/structured-output.ts";
 import type { MetricData } from "../results/metric-data.ts";
-import { toJsonValue } from "../results/to-json-value.ts";
+import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { hasImages, type ImagePart, loadImage, renderContent } from "../test-case/image.ts";
 import {
@@ -19,6 +19,7 @@ import {
   type TestCaseField,
   toTestCase,
 } from "../test-case/llm-test-case.ts";
+import { checkMetricOptions, type MetricOptionSpecs } from "./check-metric-options.ts";
 import { checkEvaluationTemplate } from "./shared/check-evaluation-template.ts";
 import { formatScore } from "./shared/prompt-text.ts";
 import type { Verdict } from "./shared/verdicts.ts";
@@ -94,6 +95,22 @@ export interface MetricDetails {
   opinions?: readonly string[];
   /** Statements extracted from `actualOutput` (Answer Relevancy). */
   statements?: readonly string[];
+  /** Whatever else a metric's steps produced (G-Eval's `evaluationSteps`, a custom metric's own), as JSON. */
+  readonly [detail: string]: unknown;
+}
+
+/** What a metric is, declared once by its class: given to {@link BaseMetric}'s constructor. */
+export interface MetricDeclaration {
+  /** True when a lower score is better (Toxicity, Bias): passes when `score <= threshold`; strict mode scores 0 or 1 towards it. */
+  lowerIsBetter: boolean;
+  /** The names of the metric's prompt functions, which `evaluationTemplate` may override. */
+  steps: readonly string[];
+  /**
+   * The metric's own options beyond {@link BaseMetricOptions}, by name: a zod schema each
+   * (with `.default()` for a default) or `{ schema, expects }`. Any other option is refused,
+   * and every one of them is part of {@link BaseMetric.config} (the fingerprint).
+   */
+  options?: MetricOptionSpecs;
 }
 
 /** One intermediate step shown in verbose logs. */
@@ -108,7 +125,9 @@ export interface VerboseStep {
  */
 export type ReasonPlan =
   | { judge: Omit<JudgeStep<{ reason: string }>, "metric"> }
-  | { because: string };
+  | { because: string }
+  /** The reason as it is, e.g. what the scoring step's judge already said. */
+  | { text: string };
 
 /** What a metric's scoring produced before strict mode and the reason. */
 export interface ScoredSteps {
@@ -145,7 +164,7 @@ export abstract class BaseMetric<Template extends object> {
   /** Fields whose content the metric sends to the judge (their images must be sendable). */
   abstract readonly judgedFields: readonly TestCaseField[];
   /** True for Toxicity and Bias: pass when `score <= threshold`. */
-  abstract readonly lowerIsBetter: boolean;
+  readonly lowerIsBetter: boolean;
 
   readonly threshold: number | null;
   readonly strictMode: boolean;
@@ -167,38 +186,38 @@ export abstract class BaseMetric<Template extends object> {
   judgeCalls = 0;
   /** What the last `measure()` extracted and judged; read through the getters below. */
   protected lastDetails: MetricDetails = {};
+  /**
+   * The metric's own options (those beyond {@link BaseMetricOptions}), checked and with their
+   * defaults: all of them are part of {@link BaseMetric.config}, so of the fingerprint.
+   */
+  protected readonly ownOptions: Readonly<Record<string, unknown>>;
 
   /**
-   * @param strictThreshold the threshold strict mode forces
-   * @param steps the names of the metric's prompt functions, which `evaluationTemplate` may override
+   * @param options what the user passed: checked against the base options and the metric's own
+   *   (`declaration.options`), so a misspelled or mistyped option is a `ConfigError`
+   * @param declaration what the metric is: its direction, its prompt steps, its own options
    */
-  constructor(
-    options: BaseMetricOptions<Template>,
-    strictThreshold: number,
-    steps: readonly string[],
-  ) {
-    const threshold = options.threshold === undefined ? 0.5 : options.threshold;
-    if (
-      threshold !== null &&
-      (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1))
-    ) {
-      throw new ConfigError(
-        `threshold must be a number from 0 to 1, or null for score-only; got ${String(threshold)}.`,
-      );
-    }
-    this.strictMode = options.strictMode ?? false;
-    this.threshold = this.strictMode ? strictThreshold : threshold;
-    this.includeReason = options.includeReason ?? true;
-    this.asyncMode = options.asyncMode ?? true;
-    this.verboseMode = options.verboseMode ?? false;
-    this.model = options.model;
+  constructor(options: BaseMetricOptions<Template> | undefined, declaration: MetricDeclaration) {
     // The subclass's `name` field is not set yet; its class name is.
+    const metric = new.target.name;
+    this.ownOptions = Object.freeze(
+      checkMetricOptions({ metric, given: options, own: declaration.options ?? {} }),
+    );
+    const given = options ?? {};
+    const threshold = given.threshold === undefined ? 0.5 : given.threshold;
+    this.lowerIsBetter = declaration.lowerIsBetter;
+    this.strictMode = given.strictMode ?? false;
+    this.threshold = this.strictMode ? (this.lowerIsBetter ? 0 : 1) : threshold;
+    this.includeReason = given.includeReason ?? true;
+    this.asyncMode = given.asyncMode ?? true;
+    this.verboseMode = given.verboseMode ?? false;
+    this.model = given.model;
     checkEvaluationTemplate({
-      template: options.evaluationTemplate,
-      steps,
-      metric: new.target.name,
+      template: given.evaluationTemplate,
+      steps: declaration.steps,
+      metric,
     });
-    this.evaluationTemplate = options.evaluationTemplate;
+    this.evaluationTemplate = given.evaluationTemplate;
   }
 
   /** The built-in prompt functions. */
@@ -211,6 +230,15 @@ export abstract class BaseMetric<Template extends object> {
    */
   get verdicts(): ReadonlyArray<Readonly<Verdict>> | null {
     return this.lastDetails.verdicts ?? null;
+  }
+
+  /**
+   * Everything the steps of the last `measure()` extracted and judged (`verdicts`, `opinions`,
+   * `statements`, or a custom metric's own details); `null` before `measure()` or when it
+   * failed. Read-only (frozen).
+   */
+  get details(): Readonly<MetricDetails> | null {
+    return this.score === null ? null : this.lastDetails;
   }
 
   /**
@@ -246,6 +274,9 @@ export abstract class BaseMetric<Template extends object> {
             ),
           )
         : null,
+      ...Object.fromEntries(
+        Object.entries(this.ownOptions).map(([option, value]) => [option, configValue(value)]),
+      ),
     };
   }
 
@@ -358,9 +389,11 @@ export abstract class BaseMetric<Template extends object> {
       if (this.includeReason) {
         const plan = scored.planReason(score);
         reason =
-          "because" in plan
-            ? `The score is ${formatScore(score)} because ${plan.because}.`
-            : (await context.ask(plan.judge)).reason;
+          "text" in plan
+            ? plan.text
+            : "because" in plan
+              ? `The score is ${formatScore(score)} because ${plan.because}.`
+              : (await context.ask(plan.judge)).reason;
       }
       return finish({ score, reason, error: null, details: freezeDetails(scored.details) });
     } catch (error) {
@@ -420,15 +453,30 @@ export abstract class BaseMetric<Template extends object> {
 }
 
 function freezeDetails(details: MetricDetails): MetricDetails {
-  const frozen: MetricDetails = {};
-  if (details.verdicts) {
-    frozen.verdicts = Object.freeze(
-      details.verdicts.map((verdict) => Object.freeze({ ...verdict })),
-    );
+  // Plain JSON: what a custom metric returns may hold anything; what is kept can be stored.
+  return deepFreeze(toJsonValue(details, WHOLE_VALUE)) as MetricDetails;
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
   }
-  if (details.opinions) frozen.opinions = Object.freeze([...details.opinions]);
-  if (details.statements) frozen.statements = Object.freeze([...details.statements]);
-  return Object.freeze(frozen);
+  return value;
+}
+
+/** An option as it appears in `config()`: JSON, with functions as their source text. */
+function configValue(value: unknown): unknown {
+  if (typeof value === "function") return String(value);
+  if (Array.isArray(value)) return value.map(configValue);
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype
+  ) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, configValue(item)]));
+  }
+  return toJsonValue(value, WHOLE_VALUE);
 }
 
 function describeModelSpec(model: ModelSpec | undefined): string | null {

@@ -2,7 +2,7 @@ import type { ZodError, ZodType } from "zod";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
 import type { ImagePart } from "../test-case/image.ts";
 import type { JudgeLedger } from "./judge-ledger.ts";
-import type { JudgeModel } from "./judge-model.ts";
+import type { JudgeModel, JudgeTokenLogprob } from "./judge-model.ts";
 import type { JudgeResponse, JudgeTransport } from "./judge-transport.ts";
 import { MAX_ANSWER_CHARACTERS, parseJudgeText } from "./parse-judge-text.ts";
 import { toStrictJsonSchema } from "./strict-json-schema.ts";
@@ -19,6 +19,8 @@ export interface JudgeStep<T> {
   schema: ZodType<T>;
   /** Normalises the parsed answer before validation (e.g. verdict spelling). */
   prepare?: (value: unknown) => unknown;
+  /** Ask for the answer's token log-probabilities, with this many candidates per token (1–20). */
+  topLogprobs?: number;
 }
 
 /** Everything needed to ask a judge one step. */
@@ -124,6 +126,25 @@ export function buildReaskPrompt(options: {
  * once with the problem quoted, then raised as {@link JudgeOutputError}.
  */
 export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
+  return (await askJudgeWithTokens(options)).value;
+}
+
+/** What {@link askJudgeWithTokens} returns: the answer, its raw text, its token log-probabilities. */
+export interface JudgeAnswerWithTokens<T> {
+  value: T;
+  /** The tokens of the answer used, when the step asked (`topLogprobs`) and the judge gave them. */
+  logprobs: JudgeTokenLogprob[] | null;
+  /** The answer used, as the judge wrote it (its JSON text when the judge gave an object). */
+  rawText: string;
+}
+
+/**
+ * {@link askJudge}, also returning the raw text of the answer used and, when the step set
+ * `topLogprobs` and the judge reports them, its token log-probabilities (G-Eval's weighted score).
+ */
+export async function askJudgeWithTokens<T>(
+  options: AskJudgeOptions<T>,
+): Promise<JudgeAnswerWithTokens<T>> {
   const { judge, transport, step, ledger } = options;
   const jsonSchema = toStrictJsonSchema(step.schema);
   const meta = { metric: step.metric, step: step.step, trial: options.trial ?? 0 };
@@ -147,6 +168,7 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
         ...(step.images.length > 0 ? { images: step.images } : {}),
         schema: step.schema,
         jsonSchema,
+        ...(step.topLogprobs === undefined ? {} : { topLogprobs: step.topLogprobs }),
         ...(options.signal ? { signal: options.signal } : {}),
       },
       { ...meta, validate: (answer) => read(answer).ok },
@@ -158,15 +180,20 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
     });
     return response;
   };
+  const used = (response: JudgeResponse, value: T): JudgeAnswerWithTokens<T> => ({
+    value,
+    logprobs: response.logprobs && response.logprobs.length > 0 ? response.logprobs : null,
+    rawText: rawTextOf(response),
+  });
 
-  const first = read(await send(step.prompt));
-  if (first.ok) return first.value;
-  const second = read(
-    await send(
-      buildReaskPrompt({ prompt: step.prompt, rawText: first.rawText, problem: first.problem }),
-    ),
+  const firstResponse = await send(step.prompt);
+  const first = read(firstResponse);
+  if (first.ok) return used(firstResponse, first.value);
+  const secondResponse = await send(
+    buildReaskPrompt({ prompt: step.prompt, rawText: first.rawText, problem: first.problem }),
   );
-  if (second.ok) return second.value;
+  const second = read(secondResponse);
+  if (second.ok) return used(secondResponse, second.value);
   throw new JudgeOutputError({
     metric: step.metric,
     step: step.step,

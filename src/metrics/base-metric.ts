@@ -6,7 +6,13 @@ import { JudgeLedger } from "../judge/judge-ledger.ts";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import type { JudgeTransport } from "../judge/judge-transport.ts";
 import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
-import { askJudge, type JudgeStep } from "../judge/structured-output.ts";
+import {
+  type AskJudgeOptions,
+  askJudge,
+  askJudgeWithTokens,
+  type JudgeAnswerWithTokens,
+  type JudgeStep,
+} from "../judge/structured-output.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
@@ -126,8 +132,8 @@ export interface VerboseStep {
 export type ReasonPlan =
   | { judge: Omit<JudgeStep<{ reason: string }>, "metric"> }
   | { because: string }
-  /** The reason as it is, e.g. what the scoring step's judge already said. */
-  | { text: string };
+  /** The reason as it is, e.g. what the scoring step's judge already said (`null`: none). */
+  | { text: string | null };
 
 /** What a metric's scoring produced before strict mode and the reason. */
 export interface ScoredSteps {
@@ -150,6 +156,13 @@ export interface MetricContext<Template> {
   render: (field: TestCaseField, images: ImagePart[]) => string;
   /** Asks the judge one step (structured output, lenient parsing, one re-ask). */
   ask: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<T>;
+  /**
+   * Asks like {@link MetricContext.ask}, and returns with the answer the judge's raw text and,
+   * when the step set `topLogprobs` and the judge reports them, its token log-probabilities.
+   */
+  askWithTokens: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<JudgeAnswerWithTokens<T>>;
+  /** The judge's name (part of every cache key): what a metric keys anything it shares by. */
+  judgeName: string;
 }
 
 /**
@@ -261,7 +274,7 @@ export abstract class BaseMetric<Template extends object> {
    */
   config(): Record<string, unknown> {
     const template = this.evaluationTemplate as Record<string, unknown> | undefined;
-    return {
+    const base: Record<string, unknown> = {
       name: this.name,
       threshold: this.threshold,
       strictMode: this.strictMode,
@@ -274,10 +287,13 @@ export abstract class BaseMetric<Template extends object> {
             ),
           )
         : null,
-      ...Object.fromEntries(
-        Object.entries(this.ownOptions).map(([option, value]) => [option, configValue(value)]),
-      ),
     };
+    // A metric's own options follow (one that shares a base key, like G-Eval's `name`, is
+    // already part of it).
+    for (const [option, value] of Object.entries(this.ownOptions)) {
+      if (!(option in base)) base[option] = configValue(value);
+    }
+    return base;
   }
 
   /** Runs the metric's judge steps and scores them. */
@@ -367,22 +383,29 @@ export abstract class BaseMetric<Template extends object> {
       await this.checkImages(validCase, judge, caseName);
 
       const transport = options.transport ?? createDirectTransport();
+      const judgeCall = <T>(step: Omit<JudgeStep<T>, "metric">): AskJudgeOptions<T> => ({
+        judge,
+        transport,
+        step: { ...step, metric: this.name },
+        ledger,
+        trial: options.trial ?? 0,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       const context: MetricContext<Template> = {
         testCase: validCase,
         template: this.resolveTemplate(),
         multimodal: this.judgedFields.some((field) => hasImages(validCase[field] as never)),
         render: (field, images) => renderContent((validCase[field] as never) ?? "", images),
-        ask: (step) =>
-          askJudge({
-            judge,
-            transport,
-            step: { ...step, metric: this.name },
-            ledger,
-            trial: options.trial ?? 0,
-            ...(options.signal ? { signal: options.signal } : {}),
-          }),
+        ask: (step) => askJudge(judgeCall(step)),
+        askWithTokens: (step) => askJudgeWithTokens(judgeCall(step)),
+        judgeName: judge.name,
       };
       const scored = await this.scoreTestCase(context);
+      if (!(typeof scored.score === "number" && scored.score >= 0 && scored.score <= 1)) {
+        throw new ConfigError(
+          `Metric "${this.name}" scored ${String(scored.score)}, but scores run from 0 to 1: scale the judge's score into that range (e.g. divide a 0–10 score by 10).`,
+        );
+      }
       steps.push(...scored.steps);
       const score = this.applyStrictMode(scored.score);
       let reason: string | null = null;

@@ -7,6 +7,14 @@ export interface JudgeUsage {
   outputTokens: number;
 }
 
+/** One generated token with its log-probability and the most likely candidates at its place. */
+export interface JudgeTokenLogprob {
+  token: string;
+  logprob: number;
+  /** The most likely tokens at this place, most likely first (may or may not include `token`). */
+  topLogprobs: Array<{ token: string; logprob: number }>;
+}
+
 /** What a judge is asked: one prompt, and the JSON its answer must satisfy. */
 export interface JudgeRequest {
   /** The full rendered prompt. */
@@ -19,6 +27,11 @@ export interface JudgeRequest {
   jsonSchema: object;
   /** Aborts the call (run cancelled, attempt timed out). */
   signal?: AbortSignal;
+  /**
+   * Ask for the answer's token log-probabilities with this many candidates per token (1–20).
+   * Judges that cannot give them ignore it.
+   */
+  topLogprobs?: number;
 }
 
 /** A judge's answer with its accounting. Give `object` (already parsed) or `text`. */
@@ -34,6 +47,8 @@ export interface JudgeOutput {
    * interruption is incomplete: it is asked again, never scored.
    */
   finishReason?: string;
+  /** The answer's tokens with their log-probabilities, in order, when asked for and available. */
+  logprobs?: JudgeTokenLogprob[];
 }
 
 /** One request of a batch: an id unique in the batch (`[A-Za-z0-9_-]{1,64}`) and what it asks. */

@@ -6,7 +6,13 @@ import { JudgeLedger } from "../judge/judge-ledger.ts";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import type { JudgeTransport } from "../judge/judge-transport.ts";
 import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
-import { askJudge, type JudgeStep } from "../judge/structured-output.ts";
+import {
+  type AskJudgeOptions,
+  askJudge,
+  askJudgeWithTokens,
+  type JudgeAnswerWithTokens,
+  type JudgeStep,
+} from "../judge/structured-output.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { toJsonValue } from "../results/to-json-value.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
@@ -131,6 +137,12 @@ export interface MetricContext<Template> {
   render: (field: TestCaseField, images: ImagePart[]) => string;
   /** Asks the judge one step (structured output, lenient parsing, one re-ask). */
   ask: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<T>;
+  /**
+   * Asks the judge one step as `ask` does, and returns the answer with the token
+   * log-probabilities (set the step's `topLogprobs`; `null` when the judge gives none) and
+   * the raw text of the answer.
+   */
+  askWithTokens: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<JudgeAnswerWithTokens<T>>;
 }
 
 /**
@@ -336,20 +348,21 @@ export abstract class BaseMetric<Template extends object> {
       await this.checkImages(validCase, judge, caseName);
 
       const transport = options.transport ?? createDirectTransport();
+      const askOptions = <T>(step: Omit<JudgeStep<T>, "metric">): AskJudgeOptions<T> => ({
+        judge,
+        transport,
+        step: { ...step, metric: this.name },
+        ledger,
+        trial: options.trial ?? 0,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       const context: MetricContext<Template> = {
         testCase: validCase,
         template: this.resolveTemplate(),
         multimodal: this.judgedFields.some((field) => hasImages(validCase[field] as never)),
         render: (field, images) => renderContent((validCase[field] as never) ?? "", images),
-        ask: (step) =>
-          askJudge({
-            judge,
-            transport,
-            step: { ...step, metric: this.name },
-            ledger,
-            trial: options.trial ?? 0,
-            ...(options.signal ? { signal: options.signal } : {}),
-          }),
+        ask: (step) => askJudge(askOptions(step)),
+        askWithTokens: (step) => askJudgeWithTokens(askOptions(step)),
       };
       const scored = await this.scoreTestCase(context);
       steps.push(...scored.steps);

@@ -1,9 +1,11 @@
 import type { ZodError, ZodType } from "zod";
+import { ConfigError } from "../errors/config-error.ts";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
 import type { ImagePart } from "../test-case/image.ts";
 import type { JudgeLedger } from "./judge-ledger.ts";
 import type { JudgeModel, JudgeTokenLogprob } from "./judge-model.ts";
 import type { JudgeResponse, JudgeTransport } from "./judge-transport.ts";
+import { MAX_TOP_LOGPROBS } from "./openai-logprobs.ts";
 import { MAX_ANSWER_CHARACTERS, parseJudgeText } from "./parse-judge-text.ts";
 import { toStrictJsonSchema } from "./strict-json-schema.ts";
 
@@ -19,8 +21,24 @@ export interface JudgeStep<T> {
   schema: ZodType<T>;
   /** Normalises the parsed answer before validation (e.g. verdict spelling). */
   prepare?: (value: unknown) => unknown;
-  /** Ask for the answer's token log-probabilities, with this many candidates per token (1–20). */
+  /**
+   * Ask for the answer's token log-probabilities with this many candidates per token (1–20);
+   * read them with {@link askJudgeWithTokens}. Judges that cannot give them ignore it.
+   */
   topLogprobs?: number;
+}
+
+/** A step's validated answer, with the tokens the judge wrote it in. */
+export interface JudgeAnswerWithTokens<T> {
+  value: T;
+  /**
+   * The accepted answer's tokens with their log-probabilities, in order; `null` when the
+   * judge gave none (not asked, not an OpenAI or Azure model, a reasoning model, a batch
+   * answer of a provider without them, a custom judge that gives none).
+   */
+  logprobs: JudgeTokenLogprob[] | null;
+  /** The accepted answer as the judge wrote it (an object answer as its JSON). */
+  rawText: string;
 }
 
 /** Everything needed to ask a judge one step. */
@@ -34,7 +52,9 @@ export interface AskJudgeOptions<T> {
   signal?: AbortSignal;
 }
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; problem: string; rawText: string };
+type Attempt<T> =
+  | { ok: true; value: T; rawText: string }
+  | { ok: false; problem: string; rawText: string };
 
 function describeZodError(error: ZodError): string {
   return error.issues
@@ -100,7 +120,7 @@ function readAnswer<T>(response: JudgeResponse, step: JudgeStep<T>): Attempt<T> 
   const prepared = step.prepare ? step.prepare(value) : value;
   const result = step.schema.safeParse(prepared);
   if (!result.success) return { ok: false, problem: describeZodError(result.error), rawText };
-  return { ok: true, value: result.data };
+  return { ok: true, value: result.data, rawText };
 }
 
 /** The prompt of the single re-ask: the original, the rejected answer, and why. */
@@ -126,26 +146,31 @@ export function buildReaskPrompt(options: {
  * once with the problem quoted, then raised as {@link JudgeOutputError}.
  */
 export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
-  return (await askJudgeWithTokens(options)).value;
-}
-
-/** What {@link askJudgeWithTokens} returns: the answer, its raw text, its token log-probabilities. */
-export interface JudgeAnswerWithTokens<T> {
-  value: T;
-  /** The tokens of the answer used, when the step asked (`topLogprobs`) and the judge gave them. */
-  logprobs: JudgeTokenLogprob[] | null;
-  /** The answer used, as the judge wrote it (its JSON text when the judge gave an object). */
-  rawText: string;
+  return (await askForAnswer(options)).value;
 }
 
 /**
- * {@link askJudge}, also returning the raw text of the answer used and, when the step set
- * `topLogprobs` and the judge reports them, its token log-probabilities (G-Eval's weighted score).
+ * Asks the judge one step as {@link askJudge} does, and returns the validated answer with
+ * the token log-probabilities and the raw text of the answer it accepted (the re-ask's, when
+ * the first answer was re-asked): what a score weighted by the judge's token probabilities
+ * needs. Set `step.topLogprobs` to ask for them.
+ * @example
+ * const { value, logprobs, rawText } = await askJudgeWithTokens({
+ *   judge, transport, ledger, step: { ...step, topLogprobs: 20 },
+ * });
  */
 export async function askJudgeWithTokens<T>(
   options: AskJudgeOptions<T>,
 ): Promise<JudgeAnswerWithTokens<T>> {
+  const { value, rawText, response } = await askForAnswer(options);
+  return { value, logprobs: response.logprobs ?? null, rawText };
+}
+
+async function askForAnswer<T>(
+  options: AskJudgeOptions<T>,
+): Promise<{ value: T; rawText: string; response: JudgeResponse }> {
   const { judge, transport, step, ledger } = options;
+  const topLogprobs = checkTopLogprobs(step);
   const jsonSchema = toStrictJsonSchema(step.schema);
   const meta = { metric: step.metric, step: step.step, trial: options.trial ?? 0 };
   // A caching transport validates the answer before storing it; reading each answer once
@@ -168,7 +193,7 @@ export async function askJudgeWithTokens<T>(
         ...(step.images.length > 0 ? { images: step.images } : {}),
         schema: step.schema,
         jsonSchema,
-        ...(step.topLogprobs === undefined ? {} : { topLogprobs: step.topLogprobs }),
+        ...(topLogprobs === undefined ? {} : { topLogprobs }),
         ...(options.signal ? { signal: options.signal } : {}),
       },
       { ...meta, validate: (answer) => read(answer).ok },
@@ -180,24 +205,32 @@ export async function askJudgeWithTokens<T>(
     });
     return response;
   };
-  const used = (response: JudgeResponse, value: T): JudgeAnswerWithTokens<T> => ({
-    value,
-    logprobs: response.logprobs && response.logprobs.length > 0 ? response.logprobs : null,
-    rawText: rawTextOf(response),
-  });
 
   const firstResponse = await send(step.prompt);
   const first = read(firstResponse);
-  if (first.ok) return used(firstResponse, first.value);
+  if (first.ok) return { value: first.value, rawText: first.rawText, response: firstResponse };
   const secondResponse = await send(
     buildReaskPrompt({ prompt: step.prompt, rawText: first.rawText, problem: first.problem }),
   );
   const second = read(secondResponse);
-  if (second.ok) return used(secondResponse, second.value);
+  if (second.ok) return { value: second.value, rawText: second.rawText, response: secondResponse };
   throw new JudgeOutputError({
     metric: step.metric,
     step: step.step,
     rawText: second.rawText,
     problem: second.problem,
   });
+}
+
+/** A step's `topLogprobs`, checked: a whole number from 1 to 20, or none. */
+function checkTopLogprobs(step: JudgeStep<unknown>): number | undefined {
+  const { topLogprobs } = step;
+  if (topLogprobs === undefined) return undefined;
+  if (Number.isInteger(topLogprobs) && topLogprobs >= 1 && topLogprobs <= MAX_TOP_LOGPROBS) {
+    return topLogprobs;
+  }
+  throw new ConfigError(
+    `Step "${step.step}" of metric "${step.metric}" asks for topLogprobs ${String(topLogprobs)}: ` +
+      `give a whole number from 1 to ${MAX_TOP_LOGPROBS} (the most candidates OpenAI gives per token), or leave it out.`,
+  );
 }

@@ -67,7 +67,11 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "makeStoredTestResult",
     "makeSummary",
   ],
-  "verdict/testing/metric-contract": ["describeMetricContract", "opinionMetricContract"],
+  "verdict/testing/metric-contract": [
+    "describeCustomMetricContract",
+    "describeMetricContract",
+    "opinionMetricContract",
+  ],
   "verdict/vitest": ["VerdictReporter", "assertTest", "toPass"],
 };
 

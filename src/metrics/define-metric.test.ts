@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConfigError } from "../errors/config-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
+import { describeCustomMetricContract } from "../testing/metric-contract/custom-metric-contract.ts";
 import { MockJudge } from "../testing/mock-judge.ts";
 import { defineMetric } from "./define-metric.ts";
 
@@ -133,4 +134,12 @@ describe("defineMetric", () => {
     expect(kind).toMatchObject({ name: "Rudeness", score: 0, success: true, lowerIsBetter: true });
     expect(rude).toMatchObject({ score: 1, success: false, threshold: 0 });
   });
+});
+
+describeCustomMetricContract({
+  name: "Politeness",
+  create: (options) => new Politeness(options),
+  testCase: reply,
+  answer: () => ({ reason: "Warm and clear.", score: 9 }),
+  optionVariants: { audience: ["customers", "colleagues"] },
 });

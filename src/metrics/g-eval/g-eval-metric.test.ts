@@ -4,6 +4,7 @@ import { JudgeOutputError } from "../../errors/judge-output-error.ts";
 import { MissingTestCaseParamsError } from "../../errors/missing-test-case-params-error.ts";
 import { evaluate } from "../../evaluate/evaluate.ts";
 import { MemoryRunStore } from "../../store/memory-run-store.ts";
+import { describeCustomMetricContract } from "../../testing/metric-contract/custom-metric-contract.ts";
 import { type MockAnswer, MockJudge, type MockJudgeCall } from "../../testing/mock-judge.ts";
 import { GEval } from "./g-eval-metric.ts";
 import { GEvalTemplate } from "./prompts.ts";
@@ -325,4 +326,20 @@ describe("GEval in a run", () => {
     expect(await run(CRITERIA)).toBe(0);
     expect(await run(`${CRITERIA} Mention the receipt.`)).toBe(4);
   });
+});
+
+describeCustomMetricContract({
+  name: "Refund policy [GEval]",
+  create: (options) => new GEval({ name: "Refund policy", criteria: CRITERIA, ...options }),
+  testCase,
+  answer: (call) =>
+    call.kind === "steps"
+      ? { steps: ["Compare the answer with the policy."] }
+      : { reason: "Follows it.", score: call.prompt.includes("no partial credit") ? 1 : 8 },
+  optionVariants: {
+    criteria: [`${CRITERIA} Mention the receipt.`],
+    evaluationParams: [["input", "actualOutput"], ["actualOutput"]],
+    topLogprobs: [5],
+    rubric: [[{ scoreRange: [0, 10], expectedOutcome: "Anything." }]],
+  },
 });

@@ -1,18 +1,13 @@
 import type { ZodType } from "zod";
+import type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 import type { ImagePart } from "../test-case/image.ts";
+
+export type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 
 /** Token usage of one judge call. */
 export interface JudgeUsage {
   inputTokens: number;
   outputTokens: number;
-}
-
-/** One generated token with its log-probability and the most likely candidates at its place. */
-export interface JudgeTokenLogprob {
-  token: string;
-  logprob: number;
-  /** The most likely tokens at this place, most likely first (may or may not include `token`). */
-  topLogprobs: Array<{ token: string; logprob: number }>;
 }
 
 /** What a judge is asked: one prompt, and the JSON its answer must satisfy. */

@@ -43,12 +43,11 @@ class TokenWeightedMetric extends BaseMetric<ScoreTemplate> {
   readonly name = "TokenWeighted";
   readonly requiredFields: readonly TestCaseField[] = ["actualOutput"];
   readonly judgedFields: readonly TestCaseField[] = ["actualOutput"];
-  readonly lowerIsBetter = false;
   /** What each step got back, in order. */
   readonly answers: Array<JudgeAnswerWithTokens<Score>> = [];
 
   constructor(options: BaseMetricOptions<ScoreTemplate>) {
-    super({ includeReason: false, ...options }, 1, ["score"]);
+    super({ includeReason: false, ...options }, { lowerIsBetter: false, steps: ["score"] });
   }
 
   protected defaultTemplate(): ScoreTemplate {

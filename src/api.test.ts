@@ -15,6 +15,9 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "EvalError",
     "EvaluationDataset",
     "FineTuningReadError",
+    "GEval",
+    "GEvalTemplate",
+    "G_EVAL_FIELDS",
     "Golden",
     "JudgeCallError",
     "JudgeOutputError",
@@ -25,6 +28,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "ToxicityMetric",
     "ToxicityTemplate",
     "createJudge",
+    "defineMetric",
     "evaluate",
     "image",
     "mm",
@@ -33,6 +37,8 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "redactSecrets",
     "updateCurrentSpan",
     "updateCurrentTrace",
+    "weightedScore",
+    "z",
   ],
   "verdict/stores": [
     "MemoryRunStore",
@@ -61,7 +67,11 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "makeStoredTestResult",
     "makeSummary",
   ],
-  "verdict/testing/metric-contract": ["describeMetricContract", "opinionMetricContract"],
+  "verdict/testing/metric-contract": [
+    "describeCustomMetricContract",
+    "describeMetricContract",
+    "opinionMetricContract",
+  ],
   "verdict/vitest": ["VerdictReporter", "assertTest", "toPass"],
 };
 

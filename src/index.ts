@@ -11,6 +11,11 @@
  * @packageDocumentation
  */
 
+/**
+ * zod, as verdict uses it: the schemas of a metric's judge steps and options
+ * (`defineMetric`), without a zod dependency of your own.
+ */
+export { z } from "zod";
 // Calibration (calibrate() is in "verdict/calibrate")
 export type { CalibrateOptions, CalibrationMetricName } from "./calibrate/calibrate.ts";
 export { DatasetFileError } from "./dataset/dataset-file-error.ts";
@@ -74,11 +79,13 @@ export type {
   JudgeModel,
   JudgeOutput,
   JudgeRequest,
+  JudgeTokenLogprob,
   JudgeUsage,
 } from "./judge/judge-model.ts";
 export type { ProviderName } from "./judge/providers.ts";
 export type { ModelSpec } from "./judge/resolve-model.ts";
 export type { RetryPolicy } from "./judge/retry-policy.ts";
+export type { JudgeAnswerWithTokens, JudgeStep } from "./judge/structured-output.ts";
 export type { ModelPrice, ModelPrices } from "./judge/usage-and-cost.ts";
 // Metrics, their templates, and the base of new metrics
 export * from "./metrics/answer-relevancy/index.ts";
@@ -86,6 +93,8 @@ export {
   BaseMetric,
   type BaseMetricOptions,
   type MetricContext,
+  type MetricDeclaration,
+  type MetricDetails,
   type MetricRunOptions,
   type MetricRunResult,
   type ReasonPlan,
@@ -93,7 +102,19 @@ export {
   type VerboseStep,
 } from "./metrics/base-metric.ts";
 export * from "./metrics/bias/index.ts";
+export type { MetricOptionSpec, MetricOptionSpecs } from "./metrics/check-metric-options.ts";
+export {
+  type DefinedMetricClass,
+  type DefinedMetricContext,
+  type DefinedMetricOptions,
+  type DefinedMetricScore,
+  defineMetric,
+  type MetricDefinition,
+  type MetricPrompts,
+} from "./metrics/define-metric.ts";
+export * from "./metrics/g-eval/index.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
+export type { Verdict } from "./metrics/shared/verdicts.ts";
 export * from "./metrics/toxicity/index.ts";
 // Reporters: their options (the reporters are in "verdict/reporters")
 export type { ConsoleReporterOptions } from "./report/console-report.ts";
@@ -182,7 +203,12 @@ export {
   type MultimodalContent,
   mm,
 } from "./test-case/image.ts";
-export { LLMTestCase, type LLMTestCaseFields, type ToolCall } from "./test-case/llm-test-case.ts";
+export {
+  LLMTestCase,
+  type LLMTestCaseFields,
+  type TestCaseField,
+  type ToolCall,
+} from "./test-case/llm-test-case.ts";
 // Tracing and component-level evaluation
 export { type ObserveDecorator, type ObserveOptions, observe } from "./tracing/observe.ts";
 export type { SpanUpdate } from "./tracing/span-update.ts";

@@ -5,7 +5,7 @@ import { evaluate } from "../evaluate/evaluate.ts";
 import { pickRunOptions, type RunOptions } from "../evaluate/run-options.ts";
 import type { ModelSpec } from "../judge/resolve-model.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
-import { BaseMetric } from "../metrics/base-metric.ts";
+import type { BaseMetric } from "../metrics/base-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
@@ -30,6 +30,12 @@ const ALIASES: Record<string, CalibrationMetricName> = {
   answer_relevancy: "relevancy",
   "answer relevancy": "relevancy",
 };
+
+/** True for a name `calibrate()` builds a metric from (`"toxicity"`, `"Answer Relevancy"`, …). */
+export function isCalibrationMetricName(name: string): boolean {
+  const key = name.trim().toLowerCase();
+  return key in METRICS || key in ALIASES;
+}
 
 /** Options of {@link calibrate}. */
 export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display"> {
@@ -73,7 +79,7 @@ export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display">
 /** The metric of a calibration, built from a name or checked when given as an object. */
 function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
   const { metric } = options;
-  if (metric instanceof BaseMetric) {
+  if (typeof metric === "object" && metric !== null) {
     if (options.model !== undefined || options.threshold !== undefined) {
       throw new ConfigError(
         "calibrate() takes model and threshold only with a metric name: set them on the metric object instead, e.g. new ToxicityMetric({ threshold: 0.3, model }).",

@@ -35,8 +35,15 @@ describe("judgeCacheKey", () => {
       key({ request: { images: [image("https://example.com/a.png")] } }),
       key({ request: { images: [image("https://example.com/b.png")] } }),
       key({ trial: 1 }),
+      key({ request: { topLogprobs: 5 } }),
+      key({ request: { topLogprobs: 20 } }),
     ];
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("keeps the key of a request that asks for no logprobs as it was", () => {
+    // The key of `request` before topLogprobs existed: entries cached then are still found.
+    expect(key()).toBe("ccf25831e7b2cb274e0b6eab31a2a702fbd16b682c37b12e24229a826c84e16e");
   });
 
   it("keys a generating model on all its settings, its system message included", () => {

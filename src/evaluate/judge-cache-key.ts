@@ -20,7 +20,8 @@ function describeForKey(part: ImagePart): string {
 
 /**
  * The identity of a judge request: a hash of everything that changes the answer — judge
- * name and settings, prompt, images, the JSON asked for, and the trial index — so a changed
+ * name and settings, prompt, images, the JSON asked for, the trial index and the token
+ * log-probabilities asked for — so a changed
  * prompt, template, model or setting can never be served another request's answer.
  */
 export function judgeCacheKey(options: {
@@ -46,6 +47,8 @@ export function judgeCacheKey(options: {
   add("|");
   add(schemaText(request.jsonSchema));
   add(String(trial));
+  // Only when asked: the keys of requests without logprobs stay those cached before them.
+  if (request.topLogprobs !== undefined) add(`topLogprobs:${request.topLogprobs}`);
   return hash.digest("hex");
 }
 

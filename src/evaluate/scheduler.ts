@@ -294,6 +294,7 @@ export class JudgeScheduler implements JudgeTransport {
             : { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens },
         costUsd: hit.costUsd,
         cached: true,
+        ...(hit.logprobs === undefined ? {} : { logprobs: hit.logprobs }),
       };
     }
     if (mode === "replay") {
@@ -325,6 +326,7 @@ export class JudgeScheduler implements JudgeTransport {
         inputTokens: response.usage?.inputTokens ?? null,
         outputTokens: response.usage?.outputTokens ?? null,
         costUsd: response.costUsd,
+        ...(response.logprobs === undefined ? {} : { logprobs: response.logprobs }),
       });
       return response;
     } catch (error) {

@@ -10,6 +10,7 @@ import { imagePlaceholder, loadImage } from "../test-case/image.ts";
 import { AiSdkJudgeBatch } from "./ai-sdk-batch.ts";
 import { batchFamilyOf } from "./find-batch-interface.ts";
 import type { JudgeBatchApi, JudgeModel, JudgeOutput, JudgeRequest } from "./judge-model.ts";
+import { readOpenAILogprobs, takesOpenAILogprobs } from "./openai-logprobs.ts";
 import { registerModelSecrets } from "./register-model-secrets.ts";
 import { isStrictCompatible } from "./strict-json-schema.ts";
 import {
@@ -74,6 +75,8 @@ export class AiSdkJudge implements JudgeModel {
   readonly #price: ModelPrice | null;
   #mode: StructuredOutputMode = "json-schema";
   #temperature: number | undefined;
+  /** Whether the model can give token log-probabilities when a request asks for them. */
+  readonly #givesLogprobs: boolean;
   #batch: JudgeBatchApi | null | undefined;
 
   constructor(options: CreateJudgeOptions) {
@@ -91,6 +94,8 @@ export class AiSdkJudge implements JudgeModel {
           ? undefined
           : 0
         : (options.temperature ?? undefined);
+    // Reasoning models give none (the AI SDK drops the option with a warning on every call).
+    this.#givesLogprobs = takesOpenAILogprobs(model) && !rejectsTemperature(modelId);
     this.#price = findModelPrice({
       modelId: `${providerPrefix}:${model.modelId}`,
       prices: options.prices,
@@ -179,13 +184,7 @@ export class AiSdkJudge implements JudgeModel {
       maxRetries: 0,
       ...(temperature === undefined ? {} : { temperature }),
       ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
-      ...(mode === "json-schema"
-        ? {
-            providerOptions: {
-              openai: { strictJsonSchema: isStrictCompatible(request.jsonSchema) },
-            },
-          }
-        : {}),
+      ...this.#providerOptions(request, mode),
     });
     // The AI SDK's unified reason ("length" for OpenAI's "length"/"max_output_tokens",
     // Anthropic's "max_tokens", Google's "MAX_TOKENS"), so a cut-off answer is asked again.
@@ -193,6 +192,10 @@ export class AiSdkJudge implements JudgeModel {
       text: structuredText ?? result.text,
       finishReason: result.finishReason,
     };
+    if (request.topLogprobs !== undefined && this.#givesLogprobs) {
+      const logprobs = readOpenAILogprobs(result.providerMetadata);
+      if (logprobs !== undefined) answer.logprobs = logprobs;
+    }
     const { inputTokens, outputTokens } = result.usage;
     if (inputTokens !== undefined && outputTokens !== undefined) {
       const usage = { inputTokens, outputTokens };
@@ -201,6 +204,29 @@ export class AiSdkJudge implements JudgeModel {
       if (costUsd !== null) answer.costUsd = costUsd;
     }
     return answer;
+  }
+
+  /**
+   * OpenAI's options of a call: a strict JSON schema when it fits, and the answer's token
+   * log-probabilities when the request asks for them and the model can give them (OpenAI's
+   * and Azure's models, not the reasoning ones: o1, o3, o4, gpt-5). Azure's Responses models read them
+   * under `azure` (and take the first namespace they find), so Azure gets the same under both.
+   */
+  #providerOptions(
+    request: JudgeRequest,
+    mode: StructuredOutputMode,
+  ): { providerOptions?: { [provider: string]: { [option: string]: boolean | number } } } {
+    const openai = {
+      ...(mode === "json-schema"
+        ? { strictJsonSchema: isStrictCompatible(request.jsonSchema) }
+        : {}),
+      ...(request.topLogprobs !== undefined && this.#givesLogprobs
+        ? { logprobs: request.topLogprobs }
+        : {}),
+    };
+    if (Object.keys(openai).length === 0) return {};
+    const azure = "logprobs" in openai && this.model.provider.startsWith("azure");
+    return { providerOptions: azure ? { openai, azure: openai } : { openai } };
   }
 }
 

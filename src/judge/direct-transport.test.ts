@@ -110,6 +110,22 @@ describe("createDirectTransport", () => {
     expect(signals).toHaveLength(2);
   });
 
+  it("keeps a custom judge's token logprobs, and refuses malformed ones", async () => {
+    const logprobs = [{ token: "7", logprob: -0.3, topLogprobs: [{ token: "8", logprob: -1.5 }] }];
+    const judge: JudgeModel = {
+      name: "scoring",
+      generate: async () => ({ text: "7", logprobs }),
+    };
+    expect((await createDirectTransport().send(judge, request, meta)).logprobs).toEqual(logprobs);
+    const malformed: JudgeModel = {
+      name: "malformed",
+      generate: async () => ({ text: "7", logprobs: [{ token: "7", logprob: -0.3 }] }) as never,
+    };
+    await expect(createDirectTransport().send(malformed, request, meta)).rejects.toThrow(
+      /Judge "malformed" answered with malformed logprobs/,
+    );
+  });
+
   it("rejects an answer that is neither a string nor an object", async () => {
     const judge = { name: "odd", generate: async () => 42 } as unknown as JudgeModel;
     await expect(createDirectTransport().send(judge, request, meta)).rejects.toThrow(

@@ -1,6 +1,7 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeModel, JudgeOutput, JudgeRequest, JudgeUsage } from "./judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "./judge-transport.ts";
+import { isJudgeTokenLogprobs } from "./openai-logprobs.ts";
 import type { RetryPolicy } from "./retry-policy.ts";
 import { type AttemptSlot, type RetryInfo, type Sleep, withRetries } from "./with-retries.ts";
 
@@ -99,6 +100,12 @@ export function toJudgeResponse(options: { judge: JudgeModel; answer: unknown })
     );
   }
   const output = answer as JudgeOutput;
+  if (output.logprobs !== undefined && !isJudgeTokenLogprobs(output.logprobs)) {
+    throw new ConfigError(
+      `Judge "${options.judge.name}" answered with malformed logprobs: give an array of ` +
+        "{ token: string, logprob: number, topLogprobs: [{ token, logprob }] }, one per token of the answer, or leave logprobs out.",
+    );
+  }
   return {
     text: typeof output.text === "string" ? output.text : null,
     object: output.object,
@@ -107,6 +114,7 @@ export function toJudgeResponse(options: { judge: JudgeModel; answer: unknown })
       typeof output.costUsd === "number" && Number.isFinite(output.costUsd) ? output.costUsd : null,
     cached: false,
     ...(typeof output.finishReason === "string" ? { finishReason: output.finishReason } : {}),
+    ...(output.logprobs === undefined ? {} : { logprobs: output.logprobs }),
   };
 }
 

@@ -1,5 +1,8 @@
 import type { ZodType } from "zod";
+import type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 import type { ImagePart } from "../test-case/image.ts";
+
+export type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 
 /** Token usage of one judge call. */
 export interface JudgeUsage {
@@ -19,6 +22,11 @@ export interface JudgeRequest {
   jsonSchema: object;
   /** Aborts the call (run cancelled, attempt timed out). */
   signal?: AbortSignal;
+  /**
+   * Ask for the answer's token log-probabilities with this many candidates per token (1–20).
+   * Judges that cannot give them ignore it.
+   */
+  topLogprobs?: number;
 }
 
 /** A judge's answer with its accounting. Give `object` (already parsed) or `text`. */
@@ -34,6 +42,8 @@ export interface JudgeOutput {
    * interruption is incomplete: it is asked again, never scored.
    */
   finishReason?: string;
+  /** The answer's tokens with their log-probabilities, in order, when asked for and available. */
+  logprobs?: JudgeTokenLogprob[];
 }
 
 /** One request of a batch: an id unique in the batch (`[A-Za-z0-9_-]{1,64}`) and what it asks. */

@@ -1,4 +1,4 @@
-import type { JudgeModel, JudgeRequest, JudgeUsage } from "./judge-model.ts";
+import type { JudgeModel, JudgeRequest, JudgeTokenLogprob, JudgeUsage } from "./judge-model.ts";
 
 /** Who is asking: used for accounting, error messages and (with `trial`) cache keys. */
 export interface JudgeCallMeta {
@@ -31,6 +31,11 @@ export interface JudgeResponse {
   costUsd: number | null;
   /** Why the model stopped, when the judge said (see `JudgeOutput.finishReason`). */
   finishReason?: string | undefined;
+  /**
+   * The answer's tokens with their log-probabilities, when the request asked for them
+   * (`topLogprobs`) and the judge gave them; kept by the cache with the answer.
+   */
+  logprobs?: JudgeTokenLogprob[] | undefined;
   /** True when the answer came from a cache or a shared in-flight call: nothing was paid. */
   cached: boolean;
   /** Of cached answers: it was shared with an identical request in flight (not read from the cache). */

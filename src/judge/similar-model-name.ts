@@ -1,3 +1,4 @@
+import { editDistance } from "../errors/edit-distance.ts";
 import { PROVIDERS } from "./providers.ts";
 import { DEFAULT_MODEL_PRICES } from "./usage-and-cost.ts";
 
@@ -41,29 +42,4 @@ export function similarModelName(options: SimilarModelNameOptions): string | nul
     }
   }
   return best?.model ?? null;
-}
-
-/** Edits between two strings, a swap of neighbouring characters counting as one. */
-function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const columns = b.length + 1;
-  const table: number[][] = Array.from({ length: rows }, (_, row) =>
-    Array.from({ length: columns }, (_, column) => (row === 0 ? column : column === 0 ? row : 0)),
-  );
-  const at = (row: number, column: number) => table[row]?.[column] ?? Number.POSITIVE_INFINITY;
-  for (let row = 1; row < rows; row++) {
-    for (let column = 1; column < columns; column++) {
-      const cost = a[row - 1] === b[column - 1] ? 0 : 1;
-      let distance = Math.min(
-        at(row - 1, column) + 1,
-        at(row, column - 1) + 1,
-        at(row - 1, column - 1) + cost,
-      );
-      if (row > 1 && column > 1 && a[row - 1] === b[column - 2] && a[row - 2] === b[column - 1]) {
-        distance = Math.min(distance, at(row - 2, column - 2) + 1);
-      }
-      (table[row] as number[])[column] = distance;
-    }
-  }
-  return at(a.length, b.length);
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ConfigError } from "../errors/config-error.ts";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
 import { type MockAnswer, MockJudge } from "../testing/mock-judge.ts";
 import { createDirectTransport } from "./direct-transport.ts";
 import { JudgeLedger } from "./judge-ledger.ts";
 import { MAX_ANSWER_CHARACTERS } from "./parse-judge-text.ts";
-import { askJudge, describeIncompleteFinish } from "./structured-output.ts";
+import { askJudge, askJudgeWithTokens, describeIncompleteFinish } from "./structured-output.ts";
 
 const schema = z.object({ opinions: z.array(z.string()) });
 const whole = '{"opinions": ["Sarah is kind."]}';
@@ -118,4 +119,82 @@ describe("askJudge: only one answer", () => {
     expect(value).toEqual({ opinions: ["Sarah is kind."] });
     expect(judge.calls).toHaveLength(1);
   });
+});
+
+describe("askJudgeWithTokens", () => {
+  const scoreSchema = z.object({ score: z.number() });
+  const tokens = (score: string) => [
+    { token: '{"score":', logprob: 0, topLogprobs: [] },
+    {
+      token: score,
+      logprob: -0.3,
+      topLogprobs: [
+        { token: score, logprob: -0.3 },
+        { token: "8", logprob: -1.5 },
+      ],
+    },
+    { token: "}", logprob: 0, topLogprobs: [] },
+  ];
+  const askScore = (judge: MockJudge, topLogprobs?: number) =>
+    askJudgeWithTokens({
+      judge,
+      transport: createDirectTransport(),
+      ledger: new JudgeLedger(),
+      step: {
+        metric: "GEval",
+        step: "evaluate",
+        prompt: "Score it.",
+        images: [],
+        schema: scoreSchema,
+        ...(topLogprobs === undefined ? {} : { topLogprobs }),
+      },
+    });
+
+  it("asks for topLogprobs and returns the value with the answer's logprobs and raw text", async () => {
+    const judge = new MockJudge({
+      answers: [{ text: '{"score":7.0}', logprobs: tokens("7.0") }],
+    });
+    expect(await askScore(judge, 20)).toEqual({
+      value: { score: 7 },
+      logprobs: tokens("7.0"),
+      rawText: '{"score":7.0}',
+    });
+    expect(judge.calls[0]?.topLogprobs).toBe(20);
+  });
+
+  it("returns the re-asked answer's tokens when the first answer was refused", async () => {
+    const judge = new MockJudge({
+      answers: [
+        { text: '{"score": "seven"}', logprobs: tokens('"seven"') },
+        { text: '{"score":7}', logprobs: tokens("7") },
+      ],
+    });
+    const answer = await askScore(judge, 5);
+    expect(answer).toMatchObject({ value: { score: 7 }, rawText: '{"score":7}' });
+    expect(answer.logprobs?.[1]?.token).toBe("7");
+    expect(judge.calls.map((call) => call.topLogprobs)).toEqual([5, 5]);
+  });
+
+  it("gives null logprobs, and asks for none, without topLogprobs", async () => {
+    const judge = new MockJudge({ answers: [{ score: 7 }] });
+    expect(await askScore(judge)).toEqual({
+      value: { score: 7 },
+      logprobs: null,
+      rawText: '{"score":7}',
+    });
+    expect(judge.calls[0]?.topLogprobs).toBeNull();
+  });
+
+  it.each([0, 21, 2.5, Number.NaN])(
+    "refuses topLogprobs %s before any call",
+    async (topLogprobs) => {
+      const judge = new MockJudge({ answers: [{ score: 7 }] });
+      const error = await askScore(judge, topLogprobs).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(
+        /Step "evaluate" of metric "GEval" asks for topLogprobs .*: give a whole number from 1 to 20/,
+      );
+      expect(judge.calls).toHaveLength(0);
+    },
+  );
 });

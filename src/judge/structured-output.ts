@@ -1,10 +1,12 @@
 import type { ZodType } from "zod";
+import { ConfigError } from "../errors/config-error.ts";
 import { JudgeOutputError } from "../errors/judge-output-error.ts";
 import type { ImagePart } from "../test-case/image.ts";
 import { type AnswerObjects, chooseStepAnswer } from "./choose-step-answer.ts";
 import type { JudgeLedger } from "./judge-ledger.ts";
-import type { JudgeModel } from "./judge-model.ts";
+import type { JudgeModel, JudgeTokenLogprob } from "./judge-model.ts";
 import type { JudgeResponse, JudgeTransport } from "./judge-transport.ts";
+import { MAX_TOP_LOGPROBS } from "./openai-logprobs.ts";
 import { MAX_ANSWER_CHARACTERS, parseJudgeText } from "./parse-judge-text.ts";
 import { promptJson } from "./prompt-json.ts";
 import { toStrictJsonSchema } from "./strict-json-schema.ts";
@@ -21,6 +23,24 @@ export interface JudgeStep<T> {
   schema: ZodType<T>;
   /** Normalises the parsed answer before validation (e.g. verdict spelling). */
   prepare?: (value: unknown) => unknown;
+  /**
+   * Ask for the answer's token log-probabilities with this many candidates per token (1–20);
+   * read them with {@link askJudgeWithTokens}. Judges that cannot give them ignore it.
+   */
+  topLogprobs?: number;
+}
+
+/** A step's validated answer, with the tokens the judge wrote it in. */
+export interface JudgeAnswerWithTokens<T> {
+  value: T;
+  /**
+   * The accepted answer's tokens with their log-probabilities, in order; `null` when the
+   * judge gave none (not asked, not an OpenAI or Azure model, a reasoning model, a batch
+   * answer of a provider without them, a custom judge that gives none).
+   */
+  logprobs: JudgeTokenLogprob[] | null;
+  /** The accepted answer as the judge wrote it (an object answer as its JSON). */
+  rawText: string;
 }
 
 /** Everything needed to ask a judge one step. */
@@ -34,7 +54,9 @@ export interface AskJudgeOptions<T> {
   signal?: AbortSignal;
 }
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; problem: string; rawText: string };
+type Attempt<T> =
+  | { ok: true; value: T; rawText: string }
+  | { ok: false; problem: string; rawText: string };
 
 function rawTextOf(response: JudgeResponse): string {
   if (response.text !== null) return response.text;
@@ -87,8 +109,7 @@ function readAnswer<T>(response: JudgeResponse, step: JudgeStep<T>): Attempt<T> 
     if (!parsed.ok) return { ok: false, problem: parsed.problem, rawText };
     objects = parsed;
   }
-  const answer = chooseStepAnswer(objects, step);
-  return answer.ok ? answer : { ...answer, rawText };
+  return { ...chooseStepAnswer(objects, step), rawText };
 }
 
 /** The prompt of the single re-ask: the original, the rejected answer, and why. */
@@ -115,7 +136,31 @@ export function buildReaskPrompt(options: {
  * quoted, then raised as {@link JudgeOutputError}.
  */
 export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
+  return (await askForAnswer(options)).value;
+}
+
+/**
+ * Asks the judge one step as {@link askJudge} does, and returns the validated answer with
+ * the token log-probabilities and the raw text of the answer it accepted (the re-ask's, when
+ * the first answer was re-asked): what a score weighted by the judge's token probabilities
+ * needs. Set `step.topLogprobs` to ask for them.
+ * @example
+ * const { value, logprobs, rawText } = await askJudgeWithTokens({
+ *   judge, transport, ledger, step: { ...step, topLogprobs: 20 },
+ * });
+ */
+export async function askJudgeWithTokens<T>(
+  options: AskJudgeOptions<T>,
+): Promise<JudgeAnswerWithTokens<T>> {
+  const { value, rawText, response } = await askForAnswer(options);
+  return { value, logprobs: response.logprobs ?? null, rawText };
+}
+
+async function askForAnswer<T>(
+  options: AskJudgeOptions<T>,
+): Promise<{ value: T; rawText: string; response: JudgeResponse }> {
   const { judge, transport, step, ledger } = options;
+  const topLogprobs = checkTopLogprobs(step);
   const jsonSchema = toStrictJsonSchema(step.schema);
   const meta = { metric: step.metric, step: step.step, trial: options.trial ?? 0 };
   // A caching transport validates the answer before storing it; reading each answer once
@@ -138,6 +183,7 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
         ...(step.images.length > 0 ? { images: step.images } : {}),
         schema: step.schema,
         jsonSchema,
+        ...(topLogprobs === undefined ? {} : { topLogprobs }),
         ...(options.signal ? { signal: options.signal } : {}),
       },
       { ...meta, validate: (answer) => read(answer).ok },
@@ -150,18 +196,31 @@ export async function askJudge<T>(options: AskJudgeOptions<T>): Promise<T> {
     return response;
   };
 
-  const first = read(await send(step.prompt));
-  if (first.ok) return first.value;
-  const second = read(
-    await send(
-      buildReaskPrompt({ prompt: step.prompt, rawText: first.rawText, problem: first.problem }),
-    ),
+  const firstResponse = await send(step.prompt);
+  const first = read(firstResponse);
+  if (first.ok) return { value: first.value, rawText: first.rawText, response: firstResponse };
+  const secondResponse = await send(
+    buildReaskPrompt({ prompt: step.prompt, rawText: first.rawText, problem: first.problem }),
   );
-  if (second.ok) return second.value;
+  const second = read(secondResponse);
+  if (second.ok) return { value: second.value, rawText: second.rawText, response: secondResponse };
   throw new JudgeOutputError({
     metric: step.metric,
     step: step.step,
     rawText: second.rawText,
     problem: second.problem,
   });
+}
+
+/** A step's `topLogprobs`, checked: a whole number from 1 to 20, or none. */
+function checkTopLogprobs(step: JudgeStep<unknown>): number | undefined {
+  const { topLogprobs } = step;
+  if (topLogprobs === undefined) return undefined;
+  if (Number.isInteger(topLogprobs) && topLogprobs >= 1 && topLogprobs <= MAX_TOP_LOGPROBS) {
+    return topLogprobs;
+  }
+  throw new ConfigError(
+    `Step "${step.step}" of metric "${step.metric}" asks for topLogprobs ${String(topLogprobs)}: ` +
+      `give a whole number from 1 to ${MAX_TOP_LOGPROBS} (the most candidates OpenAI gives per token), or leave it out.`,
+  );
 }

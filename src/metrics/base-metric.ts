@@ -6,9 +6,15 @@ import { JudgeLedger } from "../judge/judge-ledger.ts";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import type { JudgeTransport } from "../judge/judge-transport.ts";
 import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
-import { askJudge, type JudgeStep } from "../judge/structured-output.ts";
+import {
+  type AskJudgeOptions,
+  askJudge,
+  askJudgeWithTokens,
+  type JudgeAnswerWithTokens,
+  type JudgeStep,
+} from "../judge/structured-output.ts";
 import type { MetricData } from "../results/metric-data.ts";
-import { toJsonValue } from "../results/to-json-value.ts";
+import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { hasImages, type ImagePart, loadImage, renderContent } from "../test-case/image.ts";
 import {
@@ -19,6 +25,7 @@ import {
   type TestCaseField,
   toTestCase,
 } from "../test-case/llm-test-case.ts";
+import { checkMetricOptions, type MetricOptionSpecs } from "./check-metric-options.ts";
 import { checkEvaluationTemplate } from "./shared/check-evaluation-template.ts";
 import { formatScore } from "./shared/prompt-text.ts";
 import type { Verdict } from "./shared/verdicts.ts";
@@ -94,6 +101,22 @@ export interface MetricDetails {
   opinions?: readonly string[];
   /** Statements extracted from `actualOutput` (Answer Relevancy). */
   statements?: readonly string[];
+  /** Whatever else a metric's steps produced (G-Eval's `evaluationSteps`, a custom metric's own), as JSON. */
+  readonly [detail: string]: unknown;
+}
+
+/** What a metric is, declared once by its class: given to {@link BaseMetric}'s constructor. */
+export interface MetricDeclaration {
+  /** True when a lower score is better (Toxicity, Bias): passes when `score <= threshold`; strict mode scores 0 or 1 towards it. */
+  lowerIsBetter: boolean;
+  /** The names of the metric's prompt functions, which `evaluationTemplate` may override. */
+  steps: readonly string[];
+  /**
+   * The metric's own options beyond {@link BaseMetricOptions}, by name: a zod schema each
+   * (with `.default()` for a default) or `{ schema, expects }`. Any other option is refused,
+   * and every one of them is part of {@link BaseMetric.config} (the fingerprint).
+   */
+  options?: MetricOptionSpecs;
 }
 
 /** One intermediate step shown in verbose logs. */
@@ -108,7 +131,9 @@ export interface VerboseStep {
  */
 export type ReasonPlan =
   | { judge: Omit<JudgeStep<{ reason: string }>, "metric"> }
-  | { because: string };
+  | { because: string }
+  /** The reason as it is, e.g. what the scoring step's judge already said (`null`: none). */
+  | { text: string | null };
 
 /** What a metric's scoring produced before strict mode and the reason. */
 export interface ScoredSteps {
@@ -131,6 +156,13 @@ export interface MetricContext<Template> {
   render: (field: TestCaseField, images: ImagePart[]) => string;
   /** Asks the judge one step (structured output, lenient parsing, one re-ask). */
   ask: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<T>;
+  /**
+   * Asks like {@link MetricContext.ask}, and returns with the answer the judge's raw text and,
+   * when the step set `topLogprobs` and the judge reports them, its token log-probabilities.
+   */
+  askWithTokens: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<JudgeAnswerWithTokens<T>>;
+  /** The judge's name (part of every cache key): what a metric keys anything it shares by. */
+  judgeName: string;
 }
 
 /**
@@ -145,7 +177,7 @@ export abstract class BaseMetric<Template extends object> {
   /** Fields whose content the metric sends to the judge (their images must be sendable). */
   abstract readonly judgedFields: readonly TestCaseField[];
   /** True for Toxicity and Bias: pass when `score <= threshold`. */
-  abstract readonly lowerIsBetter: boolean;
+  readonly lowerIsBetter: boolean;
 
   readonly threshold: number | null;
   readonly strictMode: boolean;
@@ -167,38 +199,38 @@ export abstract class BaseMetric<Template extends object> {
   judgeCalls = 0;
   /** What the last `measure()` extracted and judged; read through the getters below. */
   protected lastDetails: MetricDetails = {};
+  /**
+   * The metric's own options (those beyond {@link BaseMetricOptions}), checked and with their
+   * defaults: all of them are part of {@link BaseMetric.config}, so of the fingerprint.
+   */
+  protected readonly ownOptions: Readonly<Record<string, unknown>>;
 
   /**
-   * @param strictThreshold the threshold strict mode forces
-   * @param steps the names of the metric's prompt functions, which `evaluationTemplate` may override
+   * @param options what the user passed: checked against the base options and the metric's own
+   *   (`declaration.options`), so a misspelled or mistyped option is a `ConfigError`
+   * @param declaration what the metric is: its direction, its prompt steps, its own options
    */
-  constructor(
-    options: BaseMetricOptions<Template>,
-    strictThreshold: number,
-    steps: readonly string[],
-  ) {
-    const threshold = options.threshold === undefined ? 0.5 : options.threshold;
-    if (
-      threshold !== null &&
-      (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1))
-    ) {
-      throw new ConfigError(
-        `threshold must be a number from 0 to 1, or null for score-only; got ${String(threshold)}.`,
-      );
-    }
-    this.strictMode = options.strictMode ?? false;
-    this.threshold = this.strictMode ? strictThreshold : threshold;
-    this.includeReason = options.includeReason ?? true;
-    this.asyncMode = options.asyncMode ?? true;
-    this.verboseMode = options.verboseMode ?? false;
-    this.model = options.model;
+  constructor(options: BaseMetricOptions<Template> | undefined, declaration: MetricDeclaration) {
     // The subclass's `name` field is not set yet; its class name is.
+    const metric = new.target.name;
+    this.ownOptions = Object.freeze(
+      checkMetricOptions({ metric, given: options, own: declaration.options ?? {} }),
+    );
+    const given = options ?? {};
+    const threshold = given.threshold === undefined ? 0.5 : given.threshold;
+    this.lowerIsBetter = declaration.lowerIsBetter;
+    this.strictMode = given.strictMode ?? false;
+    this.threshold = this.strictMode ? (this.lowerIsBetter ? 0 : 1) : threshold;
+    this.includeReason = given.includeReason ?? true;
+    this.asyncMode = given.asyncMode ?? true;
+    this.verboseMode = given.verboseMode ?? false;
+    this.model = given.model;
     checkEvaluationTemplate({
-      template: options.evaluationTemplate,
-      steps,
-      metric: new.target.name,
+      template: given.evaluationTemplate,
+      steps: declaration.steps,
+      metric,
     });
-    this.evaluationTemplate = options.evaluationTemplate;
+    this.evaluationTemplate = given.evaluationTemplate;
   }
 
   /** The built-in prompt functions. */
@@ -211,6 +243,15 @@ export abstract class BaseMetric<Template extends object> {
    */
   get verdicts(): ReadonlyArray<Readonly<Verdict>> | null {
     return this.lastDetails.verdicts ?? null;
+  }
+
+  /**
+   * Everything the steps of the last `measure()` extracted and judged (`verdicts`, `opinions`,
+   * `statements`, or a custom metric's own details); `null` before `measure()` or when it
+   * failed. Read-only (frozen).
+   */
+  get details(): Readonly<MetricDetails> | null {
+    return this.score === null ? null : this.lastDetails;
   }
 
   /**
@@ -233,7 +274,7 @@ export abstract class BaseMetric<Template extends object> {
    */
   config(): Record<string, unknown> {
     const template = this.evaluationTemplate as Record<string, unknown> | undefined;
-    return {
+    const base: Record<string, unknown> = {
       name: this.name,
       threshold: this.threshold,
       strictMode: this.strictMode,
@@ -247,6 +288,12 @@ export abstract class BaseMetric<Template extends object> {
           )
         : null,
     };
+    // A metric's own options follow (one that shares a base key, like G-Eval's `name`, is
+    // already part of it).
+    for (const [option, value] of Object.entries(this.ownOptions)) {
+      if (!(option in base)) base[option] = configValue(value);
+    }
+    return base;
   }
 
   /** Runs the metric's judge steps and scores them. */
@@ -336,31 +383,40 @@ export abstract class BaseMetric<Template extends object> {
       await this.checkImages(validCase, judge, caseName);
 
       const transport = options.transport ?? createDirectTransport();
+      const judgeCall = <T>(step: Omit<JudgeStep<T>, "metric">): AskJudgeOptions<T> => ({
+        judge,
+        transport,
+        step: { ...step, metric: this.name },
+        ledger,
+        trial: options.trial ?? 0,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       const context: MetricContext<Template> = {
         testCase: validCase,
         template: this.resolveTemplate(),
         multimodal: this.judgedFields.some((field) => hasImages(validCase[field] as never)),
         render: (field, images) => renderContent((validCase[field] as never) ?? "", images),
-        ask: (step) =>
-          askJudge({
-            judge,
-            transport,
-            step: { ...step, metric: this.name },
-            ledger,
-            trial: options.trial ?? 0,
-            ...(options.signal ? { signal: options.signal } : {}),
-          }),
+        ask: (step) => askJudge(judgeCall(step)),
+        askWithTokens: (step) => askJudgeWithTokens(judgeCall(step)),
+        judgeName: judge.name,
       };
       const scored = await this.scoreTestCase(context);
+      if (!(typeof scored.score === "number" && scored.score >= 0 && scored.score <= 1)) {
+        throw new ConfigError(
+          `Metric "${this.name}" scored ${String(scored.score)}, but scores run from 0 to 1: scale the judge's score into that range (e.g. divide a 0–10 score by 10).`,
+        );
+      }
       steps.push(...scored.steps);
       const score = this.applyStrictMode(scored.score);
       let reason: string | null = null;
       if (this.includeReason) {
         const plan = scored.planReason(score);
         reason =
-          "because" in plan
-            ? `The score is ${formatScore(score)} because ${plan.because}.`
-            : (await context.ask(plan.judge)).reason;
+          "text" in plan
+            ? plan.text
+            : "because" in plan
+              ? `The score is ${formatScore(score)} because ${plan.because}.`
+              : (await context.ask(plan.judge)).reason;
       }
       return finish({ score, reason, error: null, details: freezeDetails(scored.details) });
     } catch (error) {
@@ -420,15 +476,30 @@ export abstract class BaseMetric<Template extends object> {
 }
 
 function freezeDetails(details: MetricDetails): MetricDetails {
-  const frozen: MetricDetails = {};
-  if (details.verdicts) {
-    frozen.verdicts = Object.freeze(
-      details.verdicts.map((verdict) => Object.freeze({ ...verdict })),
-    );
+  // Plain JSON: what a custom metric returns may hold anything; what is kept can be stored.
+  return deepFreeze(toJsonValue(details, WHOLE_VALUE)) as MetricDetails;
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
   }
-  if (details.opinions) frozen.opinions = Object.freeze([...details.opinions]);
-  if (details.statements) frozen.statements = Object.freeze([...details.statements]);
-  return Object.freeze(frozen);
+  return value;
+}
+
+/** An option as it appears in `config()`: JSON, with functions as their source text. */
+function configValue(value: unknown): unknown {
+  if (typeof value === "function") return String(value);
+  if (Array.isArray(value)) return value.map(configValue);
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype
+  ) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, configValue(item)]));
+  }
+  return toJsonValue(value, WHOLE_VALUE);
 }
 
 function describeModelSpec(model: ModelSpec | undefined): string | null {

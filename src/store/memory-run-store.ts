@@ -5,7 +5,6 @@ import { checkOwner } from "./check-owner.ts";
 import { checkResultsPage, pageOf } from "./results-page.ts";
 import { checkRunPart, checkShardJoins, shardedRunOwner } from "./run-shards.ts";
 import type {
-  CachedJudgeAnswer,
   FinishRunOptions,
   JudgeBatchLog,
   JudgeCache,
@@ -20,6 +19,7 @@ import type {
 } from "./run-store.ts";
 import { SelfServedParts } from "./self-served-parts.ts";
 import { storeFailure } from "./store-failure.ts";
+import { fromKeptAnswer, type KeptJudgeAnswer, toKeptAnswer } from "./stored-logprobs.ts";
 
 interface RunEntry {
   /** The header, without `shards`. */
@@ -57,7 +57,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
   /** No leases: one process holds the memory, and its scheduler shares calls in flight. */
   readonly leases = null;
   private readonly entries = new Map<string, RunEntry>();
-  private readonly cache = new Map<string, { answer: CachedJudgeAnswer; createdAt: string }>();
+  private readonly cache = new Map<string, { answer: KeptJudgeAnswer; createdAt: string }>();
   private readonly reports = new Map<string, { report: CalibrationReport; sequence: number }>();
   /** By provider and id; a Map keeps the order batches were first saved in. */
   private readonly batches = new Map<string, StoredJudgeBatch>();
@@ -70,12 +70,14 @@ export class MemoryRunStore extends SelfServedParts implements Store {
       get: async (key) => {
         this.assertOpen(`read judge cache entry "${key}"`);
         const entry = this.cache.get(key);
-        return entry === undefined ? undefined : this.copy("read the judge cache", entry.answer);
+        return entry === undefined
+          ? undefined
+          : fromKeptAnswer(this.copy("read the judge cache", entry.answer));
       },
       set: async (key, answer, options = {}) => {
         this.assertOpen(`write judge cache entry "${key}"`);
         this.cache.set(key, {
-          answer: this.write(`write judge cache entry "${key}"`, answer),
+          answer: this.write(`write judge cache entry "${key}"`, toKeptAnswer(answer)),
           createdAt: options.createdAt ?? new Date().toISOString(),
         });
       },
@@ -86,8 +88,9 @@ export class MemoryRunStore extends SelfServedParts implements Store {
           .sort()
           .slice(0, limit)
           .map((key) => {
-            const entry = this.cache.get(key) as { answer: CachedJudgeAnswer; createdAt: string };
-            return { key, ...this.copy("list the judge cache", entry) };
+            const entry = this.cache.get(key) as { answer: KeptJudgeAnswer; createdAt: string };
+            const { answer, createdAt } = this.copy("list the judge cache", entry);
+            return { key, answer: fromKeptAnswer(answer), createdAt };
           });
       },
     };

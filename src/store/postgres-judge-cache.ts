@@ -8,6 +8,7 @@ import {
 } from "./postgres-key-notice.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
 import type { JudgeBatchLog, JudgeCache } from "./run-store.ts";
+import { toStoredLogprobs } from "./stored-logprobs.ts";
 import { toStoredJudgeBatch } from "./stored-rows.ts";
 
 /**
@@ -43,6 +44,10 @@ export function createPostgresJudgeCache(options: {
         input_tokens: answer.inputTokens,
         output_tokens: answer.outputTokens,
         cost_usd: answer.costUsd,
+        logprobs:
+          answer.logprobs === undefined
+            ? null
+            : access.json(action, toStoredLogprobs(answer.logprobs)),
       };
       const createdAt = setOptions.createdAt ?? new Date().toISOString();
       await access.use(action, () => writes.submit({ key, stored, createdAt }));
@@ -53,7 +58,8 @@ export function createPostgresJudgeCache(options: {
       access.use("list the judge cache", async () => {
         const [found] = await access.run([
           {
-            text: `SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at
+            text: `SELECT key, text, object, input_tokens, output_tokens, cost_usd, logprobs,
+                          created_at
                    FROM ${access.table("judge_cache")}
                    WHERE $1::text IS NULL OR key > $1 ORDER BY key LIMIT $2`,
             values: [after ?? null, limit],
@@ -121,7 +127,7 @@ export function createPostgresJudgeBatchLog(access: PostgresAccess): JudgeBatchL
 /** The statement that reads the answer cached under `key`. */
 function cachedAnswerStatement(access: PostgresAccess, key: string): PostgresStatement {
   return {
-    text: `SELECT text, object, input_tokens, output_tokens, cost_usd FROM ${access.table("judge_cache")} WHERE key = $1`,
+    text: `SELECT text, object, input_tokens, output_tokens, cost_usd, logprobs FROM ${access.table("judge_cache")} WHERE key = $1`,
     values: [key],
   };
 }
@@ -152,23 +158,25 @@ async function writeTogether(options: {
     {
       text: `WITH written AS (
                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
-                                    $6::double precision[], $7::text[], $8::text[])
-                 AS w (key, text, object, input_tokens, output_tokens, cost_usd, created_at, notice)
+                                    $6::double precision[], $7::text[], $8::text[], $9::text[])
+                 AS w (key, text, object, input_tokens, output_tokens, cost_usd, created_at, notice,
+                       logprobs)
              ),
              locked AS MATERIALIZED (
                SELECT l.key FROM ${leases} AS l JOIN written ON written.key = l.key
                ORDER BY l.key FOR UPDATE OF l
              ),
              ended AS (DELETE FROM ${leases} WHERE key IN (SELECT key FROM locked)),
-             woken AS (SELECT count(pg_notify($9, notice)) AS notices FROM written)
+             woken AS (SELECT count(pg_notify($10, notice)) AS notices FROM written)
              INSERT INTO ${access.table("judge_cache")}
-               (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
-             SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at
+               (key, text, object, input_tokens, output_tokens, cost_usd, created_at, logprobs)
+             SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at, logprobs
              FROM written, woken ORDER BY key
              ON CONFLICT (key) DO UPDATE SET
                text = excluded.text, object = excluded.object,
                input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-               cost_usd = excluded.cost_usd, created_at = excluded.created_at`,
+               cost_usd = excluded.cost_usd, created_at = excluded.created_at,
+               logprobs = excluded.logprobs`,
       values: [
         column((write) => write.key),
         column((write) => write.stored.text),
@@ -178,6 +186,7 @@ async function writeTogether(options: {
         column((write) => write.stored.cost_usd),
         column((write) => write.createdAt),
         column((write) => encodeKeyNotice(write.key, write.stored)),
+        column((write) => write.stored.logprobs),
         channel,
       ],
     },

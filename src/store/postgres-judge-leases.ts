@@ -106,7 +106,7 @@ type Claim = { answer: CachedJudgeAnswer } | { leased: boolean };
 
 /** The answer columns of `judge_cache`, of the table or subquery `from` when given. */
 function answerColumns(from?: string): string {
-  return ["text", "object", "input_tokens", "output_tokens", "cost_usd"]
+  return ["text", "object", "input_tokens", "output_tokens", "cost_usd", "logprobs"]
     .map((column) => (from === undefined ? column : `${from}.${column}`))
     .join(", ");
 }

@@ -1,5 +1,5 @@
 import type { CachedJudgeAnswer } from "./run-store.ts";
-import { numberOrNull, type StoreRow, textOrNull } from "./stored-rows.ts";
+import { numberOrNull, type StoreRow, storedLogprobs, textOrNull } from "./stored-rows.ts";
 
 /** A `judge_cache` row's answer columns, as stored. */
 export interface StoredAnswerColumns {
@@ -10,6 +10,8 @@ export interface StoredAnswerColumns {
   input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: number | null;
+  /** The answer's token log-probabilities as JSON text, or `null`. */
+  logprobs: string | null;
 }
 
 /** A cached answer from its `judge_cache` row. */
@@ -22,6 +24,7 @@ export function toCachedAnswer(row: StoreRow): CachedJudgeAnswer {
     inputTokens: numberOrNull(row, "input_tokens"),
     outputTokens: numberOrNull(row, "output_tokens"),
     costUsd: numberOrNull(row, "cost_usd"),
+    ...storedLogprobs(row),
   };
 }
 
@@ -42,6 +45,7 @@ export function encodeKeyNotice(key: string, stored?: StoredAnswerColumns): stri
     stored.input_tokens,
     stored.output_tokens,
     stored.cost_usd,
+    stored.logprobs,
   ])}`;
   return Buffer.byteLength(payload) < MAX_NOTICE_BYTES ? payload : head;
 }
@@ -62,7 +66,7 @@ export function noticeAnswer(payload: string): CachedJudgeAnswer | undefined {
   const end = payload.indexOf("\n");
   if (end === -1) return undefined;
   try {
-    const [text, object, inputTokens, outputTokens, costUsd] = JSON.parse(
+    const [text, object, inputTokens, outputTokens, costUsd, logprobs] = JSON.parse(
       payload.slice(end + 1),
     ) as unknown[];
     return toCachedAnswer({
@@ -71,6 +75,8 @@ export function noticeAnswer(payload: string): CachedJudgeAnswer | undefined {
       input_tokens: inputTokens,
       output_tokens: outputTokens,
       cost_usd: costUsd,
+      // A notice of an older verdict has no logprobs.
+      logprobs: logprobs ?? null,
     });
   } catch {
     return undefined;

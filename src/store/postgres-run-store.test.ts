@@ -154,13 +154,40 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
         /schema is at version 0, this verdict needs \d+: run verdict store migrate/,
       );
       const migrated = await PostgresRunStore.migrate({ url, env: {} });
-      expect(migrated).toMatchObject({ before: [], after: [1] });
+      expect(migrated).toMatchObject({ before: [], after: [1, 2] });
       expect(migrated.target).not.toContain(POSTGRES_TEST_PASSWORD);
       expect(await PostgresRunStore.migrate({ url, env: {} })).toMatchObject({
-        before: [1],
-        after: [1],
+        before: [1, 2],
+        after: [1, 2],
       });
       await (await open({ url, migrate: false })).runs.startRun(makeStoredRun());
+    });
+
+    it("migrates a schema 1 judge cache: its answers read back without logprobs, new ones keep theirs", async () => {
+      const schema = uniqueSchema();
+      const answer = {
+        text: "7",
+        object: undefined,
+        inputTokens: 1,
+        outputTokens: 1,
+        costUsd: null,
+      };
+      const writer = await open({ url: postgresSchemaUrl(schema) });
+      await writer.judgeCache.set("before", answer);
+      await writer.close();
+      // Turn the schema back into what verdict wrote before it kept token log-probabilities.
+      await withServer(async (client) => {
+        await client.query(`ALTER TABLE "${schema}".judge_cache DROP COLUMN logprobs`);
+        await client.query(`DELETE FROM "${schema}".schema_migrations WHERE version = 2`);
+      });
+      const reader = await open({ url: postgresSchemaUrl(schema) });
+      expect(await reader.judgeCache.get("before")).toEqual(answer);
+      expect(await reader.judgeCache.get("before")).not.toHaveProperty("logprobs");
+      const logprobs = [
+        { token: "7", logprob: -0.3, topLogprobs: [{ token: "8", logprob: -1.5 }] },
+      ];
+      await reader.judgeCache.set("after", { ...answer, logprobs });
+      expect((await reader.judgeCache.get("after"))?.logprobs).toEqual(logprobs);
     });
 
     it("refuses a schema written by a newer verdict", async () => {

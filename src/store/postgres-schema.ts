@@ -109,6 +109,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
        )`,
     ],
   },
+  {
+    version: 2,
+    description: "the token log-probabilities of judge answers that asked for them",
+    statements: ["ALTER TABLE {schema}.judge_cache ADD COLUMN logprobs text"],
+  },
 ];
 
 /** The schema version this build of verdict writes. */

@@ -1,5 +1,6 @@
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import type { EvaluationSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 
 /**
  * The process that runs (or last ran) a stored run, and its last sign of life: what tells a
@@ -198,6 +199,11 @@ export interface CachedJudgeAnswer {
   inputTokens: number | null;
   outputTokens: number | null;
   costUsd: number | null;
+  /**
+   * The answer's token log-probabilities, when its request asked for them and the judge gave
+   * them; absent otherwise (and in entries stored before verdict kept them).
+   */
+  logprobs?: JudgeTokenLogprob[];
 }
 
 /**

@@ -1,7 +1,14 @@
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { CachedJudgeAnswer, JudgeBatchLog, JudgeCache } from "./run-store.ts";
 import type { SqliteAccess } from "./sqlite-access.ts";
-import { numberOrNull, type StoreRow, textOrNull, toStoredJudgeBatch } from "./stored-rows.ts";
+import { toStoredLogprobs } from "./stored-logprobs.ts";
+import {
+  numberOrNull,
+  type StoreRow,
+  storedLogprobs,
+  textOrNull,
+  toStoredJudgeBatch,
+} from "./stored-rows.ts";
 
 /** A row of `judge_cache` as a cached answer. */
 export function toCachedAnswer(row: StoreRow): CachedJudgeAnswer {
@@ -12,12 +19,13 @@ export function toCachedAnswer(row: StoreRow): CachedJudgeAnswer {
     inputTokens: numberOrNull(row, "input_tokens"),
     outputTokens: numberOrNull(row, "output_tokens"),
     costUsd: numberOrNull(row, "cost_usd"),
+    ...storedLogprobs(row),
   };
 }
 
 /**
- * The SQLite store's judge cache: answers in `judge_cache`, their text and object with
- * secrets masked. Storing an answer ends the lease on its key (see `createSqliteJudgeLeases`).
+ * The SQLite store's judge cache: answers in `judge_cache`, their text, object and token
+ * log-probabilities with secrets masked. Storing an answer ends the lease on its key (see `createSqliteJudgeLeases`).
  */
 export function createSqliteJudgeCache(access: SqliteAccess): JudgeCache {
   return {
@@ -38,6 +46,9 @@ export function createSqliteJudgeCache(access: SqliteAccess): JudgeCache {
           answer.outputTokens,
           answer.costUsd,
           options.createdAt ?? new Date().toISOString(),
+          answer.logprobs === undefined
+            ? null
+            : access.json(`write judge cache entry "${key}"`, toStoredLogprobs(answer.logprobs)),
         );
         statements.endLease.run(key);
       }),

@@ -196,6 +196,7 @@ describe("SqliteRunStore", () => {
       ALTER TABLE runs DROP COLUMN shard_count;
       DROP TABLE run_parts;
       DROP TABLE judge_leases;
+      ALTER TABLE judge_cache DROP COLUMN logprobs;
       PRAGMA user_version = 1;
     `);
     raw.close();
@@ -222,7 +223,7 @@ describe("SqliteRunStore", () => {
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
   });
 
   it("migrates a schema 4 file in place: its runs and cached answers stay, and it keeps judge batches", async () => {
@@ -244,6 +245,7 @@ describe("SqliteRunStore", () => {
       ALTER TABLE runs DROP COLUMN shard_count;
       DROP TABLE run_parts;
       DROP TABLE judge_leases;
+      ALTER TABLE judge_cache DROP COLUMN logprobs;
       PRAGMA user_version = 4;
     `);
     raw.close();
@@ -255,6 +257,25 @@ describe("SqliteRunStore", () => {
     const batch = makeStoredJudgeBatch();
     await reader.judgeBatches.save(batch);
     expect(await reader.judgeBatches.listOpen()).toEqual([batch]);
+  });
+
+  it("migrates a schema 6 file in place: its cached answers read back without logprobs, new ones keep theirs", async () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const answer = { text: "7", object: undefined, inputTokens: 1, outputTokens: 1, costUsd: null };
+    const writer = new SqliteRunStore({ path: databasePath });
+    await writer.judgeCache.set("before", answer);
+    await writer.close();
+    // Turn the file back into what verdict wrote before it kept token log-probabilities.
+    const raw = new DatabaseSync(databasePath);
+    raw.exec("ALTER TABLE judge_cache DROP COLUMN logprobs; PRAGMA user_version = 6;");
+    raw.close();
+
+    await using reader = new SqliteRunStore({ path: databasePath });
+    expect(await reader.judgeCache.get("before")).toEqual(answer);
+    expect(await reader.judgeCache.get("before")).not.toHaveProperty("logprobs");
+    const logprobs = [{ token: "7", logprob: -0.3, topLogprobs: [{ token: "8", logprob: -1.5 }] }];
+    await reader.judgeCache.set("after", { ...answer, logprobs });
+    expect((await reader.judgeCache.get("after"))?.logprobs).toEqual(logprobs);
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

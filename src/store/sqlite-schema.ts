@@ -104,6 +104,8 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
         expires_at INTEGER NOT NULL
       ) STRICT;
     `),
+  // 7: the token log-probabilities of judge answers that asked for them (JSON, or NULL).
+  (database) => database.exec("ALTER TABLE judge_cache ADD COLUMN logprobs TEXT;"),
 ];
 
 /** The schema version this build of verdict writes (`PRAGMA user_version`). */
@@ -201,11 +203,12 @@ export function prepareSqliteStatements(database: DatabaseSync) {
        ORDER BY created_at DESC, rowid DESC LIMIT ?`,
     ),
     cachedAnswer: database.prepare(
-      "SELECT text, object, input_tokens, output_tokens, cost_usd FROM judge_cache WHERE key = ?",
+      `SELECT text, object, input_tokens, output_tokens, cost_usd, logprobs FROM judge_cache
+       WHERE key = ?`,
     ),
     cacheEntries: database.prepare(
-      `SELECT key, text, object, input_tokens, output_tokens, cost_usd, created_at FROM judge_cache
-       WHERE (? IS NULL OR key > ?) ORDER BY key LIMIT ?`,
+      `SELECT key, text, object, input_tokens, output_tokens, cost_usd, logprobs, created_at
+       FROM judge_cache WHERE (? IS NULL OR key > ?) ORDER BY key LIMIT ?`,
     ),
     endLease: database.prepare("DELETE FROM judge_leases WHERE key = ?"),
     takeLease: database.prepare(
@@ -218,12 +221,13 @@ export function prepareSqliteStatements(database: DatabaseSync) {
     ),
     releaseLease: database.prepare("DELETE FROM judge_leases WHERE key = ? AND holder = ?"),
     cacheAnswer: database.prepare(
-      `INSERT INTO judge_cache (key, text, object, input_tokens, output_tokens, cost_usd, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO judge_cache
+         (key, text, object, input_tokens, output_tokens, cost_usd, created_at, logprobs)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET
          text = excluded.text, object = excluded.object, input_tokens = excluded.input_tokens,
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd,
-         created_at = excluded.created_at`,
+         created_at = excluded.created_at, logprobs = excluded.logprobs`,
     ),
     saveBatch: database.prepare(
       `INSERT INTO judge_batches

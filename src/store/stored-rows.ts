@@ -1,6 +1,7 @@
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { calibrationReportSchema } from "../results/calibration-schema.ts";
 import type { RunStatus } from "../results/evaluation-result.ts";
+import type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 import { evaluationSummarySchema, testResultSchema } from "../results/result-schema.ts";
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { shardedRunOwner } from "./run-shards.ts";
@@ -11,6 +12,7 @@ import type {
   StoredRunPart,
   StoredTestResult,
 } from "./run-store.ts";
+import { fromStoredLogprobs, type StoredLogprobs } from "./stored-logprobs.ts";
 
 /**
  * A row as a SQL store reads it. The SQLite and PostgreSQL stores name their columns alike, so
@@ -51,6 +53,17 @@ export function text(row: StoreRow, column: string): string {
 
 export function textOrNull(row: StoreRow, column: string): string | null {
   return row[column] === null ? null : text(row, column);
+}
+
+/**
+ * A judge cache row's `logprobs` column (the JSON of {@link StoredLogprobs}) as a cached
+ * answer's field: none when the column is null, as in entries written before it existed.
+ */
+export function storedLogprobs(row: StoreRow): { logprobs?: JudgeTokenLogprob[] } {
+  const logprobs = textOrNull(row, "logprobs");
+  return logprobs === null
+    ? {}
+    : { logprobs: fromStoredLogprobs(JSON.parse(logprobs) as StoredLogprobs) };
 }
 
 /** A number column; PostgreSQL's 64-bit integers arrive as decimal text. */

@@ -5,6 +5,7 @@ import {
   renderFakeAnthropicAnswer,
 } from "./fake-anthropic-messages.ts";
 import type { FakeFineTuning } from "./fake-fine-tuning.ts";
+import { resolveFakeLogprobs, toWireLogprobs } from "./fake-openai-logprobs.ts";
 import {
   errorBody,
   type FakeReply,
@@ -241,9 +242,21 @@ function answer(options: {
       };
       const render =
         request.endpoint === "messages" ? renderFakeAnthropicAnswer : renderFakeOpenAIAnswer;
+      // Only a message's text has token log-probabilities, not a tool call's arguments.
+      const logprobs =
+        request.topLogprobs === undefined || request.responseFormat === "tool"
+          ? undefined
+          : toWireLogprobs(
+              resolveFakeLogprobs({
+                content,
+                script: chosen.kind === "fill" ? undefined : chosen.logprobs,
+              }),
+              request.topLogprobs,
+            );
       const rendered = render({
         request,
         content,
+        logprobs,
         finishReason: chosen.kind === "fill" ? undefined : chosen.finishReason,
         ...usage,
         sequence: options.sequence,

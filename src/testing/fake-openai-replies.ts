@@ -1,3 +1,4 @@
+import { type FakeLogprobs, resolveFakeLogprobs } from "./fake-openai-logprobs.ts";
 import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
 /** Options of an error reply: what goes into OpenAI's `{ error: { message, type, code } }` body. */
@@ -27,6 +28,18 @@ export interface FakeAnswerReplyOptions {
    * @default "stop"
    */
   finishReason?: FakeFinishReason;
+  /**
+   * The answer's token log-probabilities, sent when the request asks for them: candidates for
+   * chosen tokens (keyed by the token; they go to its last occurrence), or every token. Without
+   * it, or for tokens it leaves out, each token is synthesised at logprob 0 with itself as its
+   * only candidate. Checked against the answer when the reply is made.
+   * @default synthesised from the answer
+   * @example
+   * reply.json({ score: 7, reason: "…" }, {
+   *   logprobs: { "7": [{ token: "7", logprob: -0.3 }, { token: "8", logprob: -1.5 }] },
+   * });
+   */
+  logprobs?: FakeLogprobs;
 }
 
 /** What the fake server answers to one request. Made with {@link reply}. */
@@ -50,6 +63,7 @@ export const reply = {
    * server.enqueue(reply.json({ verdicts: [{ verdict: "yes" }] }));
    */
   json(value: unknown, options: FakeAnswerReplyOptions = {}): FakeReply {
+    checkLogprobs({ content: JSON.stringify(value) ?? "null", options });
     return { kind: "json", value, ...options };
   },
   /**
@@ -58,6 +72,7 @@ export const reply = {
    * server.enqueue(reply.text('{"opinions": ["cut', { finishReason: "length" }));
    */
   text(text: string, options: FakeAnswerReplyOptions = {}): FakeReply {
+    checkLogprobs({ content: text, options });
     return { kind: "text", text, ...options };
   },
   /**
@@ -134,6 +149,12 @@ export const reply = {
     };
   },
 };
+
+/** Throws now, in the test that scripts it, when a reply's logprobs do not fit its answer. */
+function checkLogprobs(options: { content: string; options: FakeAnswerReplyOptions }): void {
+  const script = options.options.logprobs;
+  if (script !== undefined) resolveFakeLogprobs({ content: options.content, script });
+}
 
 /** The JSON body of an error reply, with OpenAI's default type and message for the status. */
 export function errorBody(

@@ -13,12 +13,19 @@ export interface MockJudgeCall {
    * `"reason"`): a simple way to tell which step is asking.
    */
   kind: string;
+  /** The candidates per token the call asked for with its token log-probabilities; `null` when it asked for none. */
+  topLogprobs: number | null;
 }
 
 /**
  * One scripted answer: a string is sent as raw text (so malformed JSON can be scripted), an
- * `Error` is thrown, a function is called with the call, and any other value is sent as its
- * JSON text.
+ * `Error` is thrown, a function is called with the call, a {@link JudgeOutput} (`text` or
+ * `object`, with any of `usage`, `costUsd`, `finishReason`, `logprobs`) is given as it is, and
+ * any other value is sent as its JSON text.
+ * @example
+ * new MockJudge({
+ *   answers: [{ text: '{"score": 7}', logprobs: [{ token: "7", logprob: -0.3, topLogprobs: [] }] }],
+ * });
  */
 export type MockAnswer =
   | string
@@ -61,7 +68,8 @@ function isJudgeOutput(value: object): value is JudgeOutput {
         key === "text" ||
         key === "usage" ||
         key === "costUsd" ||
-        key === "finishReason",
+        key === "finishReason" ||
+        key === "logprobs",
     ) &&
     ("object" in value || "text" in value)
   );
@@ -104,6 +112,7 @@ export class MockJudge implements JudgeModel {
       images: request.images ?? [],
       jsonSchema: request.jsonSchema,
       kind: kindOf(request.jsonSchema),
+      topLogprobs: request.topLogprobs ?? null,
     };
     this.calls.push(call);
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));

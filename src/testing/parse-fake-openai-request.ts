@@ -17,6 +17,13 @@ export interface FakeOpenAIRequest {
   /** Name of the function the answer calls, when `responseFormat` is `"tool"`. */
   toolName: string | null;
   temperature: number | null;
+  /**
+   * How many candidates per token the request asked for with the answer's token
+   * log-probabilities (Chat: `logprobs: true` and `top_logprobs`; Responses: `top_logprobs` and
+   * `include: ["message.output_text.logprobs"]`), 0 for the tokens alone; absent when it asked
+   * for none. The answer then carries them (see `FakeLogprobs`).
+   */
+  topLogprobs?: number;
   /** Whether the client asked for server-sent events (`stream: true`). */
   stream: boolean;
   /** The raw parsed request body. */
@@ -62,6 +69,8 @@ export function parseFakeOpenAIRequest(options: {
     for (const message of body.messages as unknown[]) readChatMessage({ message, texts, images });
   }
   const format = readFormat({ endpoint, body });
+  const logprobs = readLogprobs({ endpoint, body });
+  if (logprobs !== null && typeof logprobs === "object") return logprobs;
   return {
     ok: true,
     request: {
@@ -71,11 +80,39 @@ export function parseFakeOpenAIRequest(options: {
       images,
       ...format,
       temperature: typeof body.temperature === "number" ? body.temperature : null,
+      ...(logprobs === null ? {} : { topLogprobs: logprobs }),
       stream: body.stream === true,
       body,
       headers,
     },
   };
+}
+
+/**
+ * The candidates per token asked for, `null` for no logprobs, or OpenAI's 400 for a
+ * `top_logprobs` out of 0–20 or, in Chat, one without `logprobs: true`.
+ */
+function readLogprobs(options: {
+  endpoint: "responses" | "chat.completions";
+  body: Json;
+}): number | null | ParsedFakeOpenAIRequest {
+  const { endpoint, body } = options;
+  const top = body.top_logprobs;
+  if (top !== undefined && top !== null) {
+    if (typeof top !== "number" || !Number.isInteger(top) || top < 0 || top > 20) {
+      const message = `Invalid 'top_logprobs': expected an integer between 0 and 20, got ${JSON.stringify(top)}.`;
+      return { ok: false, message, param: "top_logprobs" };
+    }
+  }
+  const count = typeof top === "number" ? top : 0;
+  if (endpoint === "chat.completions") {
+    if (body.logprobs === true) return count;
+    if (typeof top !== "number") return null;
+    const message = "Invalid value for 'top_logprobs': 'logprobs' must be set to true.";
+    return { ok: false, message, param: "top_logprobs" };
+  }
+  const include = Array.isArray(body.include) ? body.include : [];
+  return include.includes("message.output_text.logprobs") ? count : null;
 }
 
 function isObject(value: unknown): value is Json {

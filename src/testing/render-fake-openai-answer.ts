@@ -1,3 +1,4 @@
+import type { WireTokenLogprob } from "./fake-openai-logprobs.ts";
 import type { FakeFinishReason } from "./fake-openai-replies.ts";
 import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
 
@@ -14,6 +15,8 @@ export interface FakeOpenAIAnswer {
   createdAt: number;
   /** Why the model stopped; `undefined` is a normal stop. */
   finishReason?: FakeFinishReason | undefined;
+  /** The content's tokens, when the request asked for their log-probabilities. */
+  logprobs?: WireTokenLogprob[] | undefined;
 }
 
 /** An HTTP body ready to send. */
@@ -57,6 +60,15 @@ function pieces(text: string): string[] {
   return result;
 }
 
+/** The text's deltas: one per token with its logprobs when they were asked for, else pieces. */
+function textDeltas(
+  answer: FakeOpenAIAnswer,
+): Array<{ delta: string; logprobs?: WireTokenLogprob[] }> {
+  const { logprobs } = answer;
+  if (logprobs === undefined) return pieces(answer.content).map((delta) => ({ delta }));
+  return logprobs.map((token) => ({ delta: token.token, logprobs: [token] }));
+}
+
 function isToolCall(request: FakeOpenAIRequest): request is FakeOpenAIRequest & {
   toolName: string;
 } {
@@ -80,7 +92,9 @@ function responseOutputItem(answer: FakeOpenAIAnswer): Json {
     id: makeId({ prefix: "msg_", sequence }),
     status: "completed",
     role: "assistant",
-    content: [{ type: "output_text", text: content, annotations: [], logprobs: [] }],
+    content: [
+      { type: "output_text", text: content, annotations: [], logprobs: answer.logprobs ?? [] },
+    ],
   };
 }
 
@@ -168,16 +182,17 @@ function responseEvents(answer: FakeOpenAIAnswer): string {
     });
     const part = { type: "output_text", text: "", annotations: [], logprobs: [] };
     events.push({ type: "response.content_part.added", ...at, content_index: 0, part });
-    for (const delta of pieces(answer.content)) {
-      events.push({ type: "response.output_text.delta", ...at, content_index: 0, delta });
+    for (const delta of textDeltas(answer)) {
+      events.push({ type: "response.output_text.delta", ...at, content_index: 0, ...delta });
     }
     events.push({
       type: "response.output_text.done",
       ...at,
       content_index: 0,
       text: answer.content,
+      ...(answer.logprobs === undefined ? {} : { logprobs: answer.logprobs }),
     });
-    const done = { ...part, text: answer.content };
+    const done = { ...part, text: answer.content, logprobs: answer.logprobs ?? [] };
     events.push({ type: "response.content_part.done", ...at, content_index: 0, part: done });
   }
   events.push({ type: "response.output_item.done", output_index: 0, item });
@@ -254,7 +269,14 @@ function chatCompletion(answer: FakeOpenAIAnswer): Json {
     : { role: "assistant", content, refusal: null, annotations: [] };
   return {
     ...chatEnvelope({ answer, object: "chat.completion" }),
-    choices: [{ index: 0, message, logprobs: null, finish_reason: chatFinishReason(answer) }],
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: chatLogprobs(answer.logprobs),
+        finish_reason: chatFinishReason(answer),
+      },
+    ],
     usage: chatUsage(answer),
   };
 }
@@ -262,13 +284,17 @@ function chatCompletion(answer: FakeOpenAIAnswer): Json {
 function chatChunks(answer: FakeOpenAIAnswer): string {
   const { request, content, sequence } = answer;
   const envelope = chatEnvelope({ answer, object: "chat.completion.chunk" });
-  const chunk = (options: { delta: Json; finishReason?: string }): Json => ({
+  const chunk = (options: {
+    delta: Json;
+    finishReason?: string;
+    logprobs?: WireTokenLogprob[] | undefined;
+  }): Json => ({
     ...envelope,
     choices: [
       {
         index: 0,
         delta: options.delta,
-        logprobs: null,
+        logprobs: chatLogprobs(options.logprobs),
         finish_reason: options.finishReason ?? null,
       },
     ],
@@ -289,7 +315,9 @@ function chatChunks(answer: FakeOpenAIAnswer): string {
     }
   } else {
     chunks.push(chunk({ delta: { role: "assistant", content: "", refusal: null } }));
-    for (const piece of pieces(content)) chunks.push(chunk({ delta: { content: piece } }));
+    for (const { delta, logprobs } of textDeltas(answer)) {
+      chunks.push(chunk({ delta: { content: delta }, logprobs }));
+    }
   }
   chunks.push(chunk({ delta: {}, finishReason: chatFinishReason(answer) }));
   const body = request.body as Json;
@@ -301,4 +329,9 @@ function chatChunks(answer: FakeOpenAIAnswer): string {
     streamOptions.include_usage === true;
   if (includeUsage) chunks.push({ ...envelope, choices: [], usage: chatUsage(answer) });
   return `${chunks.map((item) => `data: ${JSON.stringify(item)}\n\n`).join("")}data: [DONE]\n\n`;
+}
+
+/** A choice's `logprobs`: the content's tokens, or `null` when none were asked for. */
+function chatLogprobs(tokens: WireTokenLogprob[] | undefined): Json | null {
+  return tokens === undefined ? null : { content: tokens, refusal: null };
 }

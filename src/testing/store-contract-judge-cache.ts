@@ -58,6 +58,31 @@ export function describeJudgeCacheContract(
       expect((await cache.get("no-object"))?.object).toBeUndefined();
     });
 
+    it("round-trips an answer's token log-probabilities, and gives none to an answer without", async () => {
+      const answer = {
+        ...textAnswer('{"score": 7}'),
+        logprobs: [
+          {
+            token: "7",
+            logprob: -0.3,
+            topLogprobs: [
+              { token: "7", logprob: -0.3 },
+              { token: "8", logprob: -1.5 },
+            ],
+          },
+          { token: "\u0000é👍", logprob: -9999, topLogprobs: [] },
+        ],
+      };
+      await cache.set("logprobs-key", answer);
+      expect(await cache.get("logprobs-key")).toEqual(answer);
+      await cache.set("plain-key", textAnswer("{}"));
+      expect(await cache.get("plain-key")).not.toHaveProperty("logprobs");
+      const listed = await cache.entries?.({ limit: 10 });
+      if (listed !== undefined) {
+        expect(listed.find((entry) => entry.key === "logprobs-key")?.answer).toEqual(answer);
+      }
+    });
+
     it("replaces the answer stored under the same key", async () => {
       await cache.set("key", { ...textAnswer("first"), inputTokens: 1, outputTokens: 1 });
       await cache.set("key", { ...textAnswer("second"), inputTokens: 2, outputTokens: 2 });

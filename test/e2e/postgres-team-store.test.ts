@@ -226,8 +226,10 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
     const client = new pg.Client({ connectionString: postgresUrl ?? "" });
     await client.connect();
     try {
-      const versions = await client.query(`SELECT version FROM "${schema}".schema_migrations`);
-      expect(versions.rows).toEqual([{ version: 1 }]);
+      const versions = await client.query(
+        `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
+      );
+      expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
       const stored = await client.query(`SELECT count(*)::int AS count FROM "${schema}".runs`);
       expect(stored.rows[0]?.count).toBe(6);
     } finally {
@@ -250,10 +252,10 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
 
     const migrated = await run(["store", "migrate"], { VERDICT_STORE: team });
     expect(migrated.stdout).toMatch(
-      /^Migrated the verdict store postgres:\/\/verdict@127\.0\.0\.1:\d+\/postgres \(schema test_\w+\) to schema version 1 \(applied 1\)\.\n$/,
+      /^Migrated the verdict store postgres:\/\/verdict@127\.0\.0\.1:\d+\/postgres \(schema test_\w+\) to schema version 2 \(applied 1, 2\)\.\n$/,
     );
     const again = await run(["store", "migrate"], { VERDICT_STORE: team });
-    expect(again.stdout).toContain("is at schema version 1: nothing to do.");
+    expect(again.stdout).toContain("is at schema version 2: nothing to do.");
 
     const imported = await run(["store", "import", "--from", laptopFile], { VERDICT_STORE: team });
     expect(imported.stderr).toBe("");

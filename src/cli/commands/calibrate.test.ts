@@ -134,3 +134,62 @@ describe("verdict calibrate", () => {
     );
   });
 });
+
+describe("verdict calibrate --metric <module>", () => {
+  const source = path.resolve("src/index.ts");
+  const metricModule = `
+import { defineMetric, z } from ${JSON.stringify(source)};
+export const Politeness = defineMetric({
+  name: "Politeness",
+  requiredFields: ["actualOutput"],
+  prompts: { rate: ({ reply }: { reply: string }) => "Rate this reply: " + reply },
+  async score({ ask, text }) {
+    const answer = await ask("rate", { reply: text("actualOutput") }, z.object({ reason: z.string(), score: z.number().min(0).max(10) }));
+    return { score: answer.score / 10, reason: answer.reason };
+  },
+});
+export default new Politeness({ threshold: 0.5, model: "fake" });
+export const notAMetric = 42;
+`;
+  // Even rows polite (score 9), odd ones rude (score 1).
+  const judge = () =>
+    new MockJudge({
+      answers: (call) => ({
+        reason: "r",
+        score:
+          /number (\d+)/.exec(call.prompt)?.[1] &&
+          Number(/number (\d+)/.exec(call.prompt)?.[1]) % 2 === 0
+            ? 9
+            : 1,
+      }),
+    });
+
+  it("calibrates a metric class a module exports, with --threshold and --judge applied", async () => {
+    writeFileSync(path.join(cwd, "metrics.ts"), metricModule);
+    const { code, stdout, stderr } = await calibrateWith({
+      metric: "./metrics.ts#Politeness",
+      threshold: 0.5,
+      judge: judge(),
+    });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain("Politeness");
+    expect(stdout).toMatch(/accuracy\s+100/i);
+  });
+
+  it("says what a module exports when the name is wrong, and refuses flags for a metric object", async () => {
+    writeFileSync(path.join(cwd, "metrics.ts"), metricModule);
+    const missing = await calibrateWith({ metric: "./metrics.ts#Politness", judge: judge() });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'has no export "Politness". Its metrics: ./metrics.ts#Politeness, ./metrics.ts',
+    );
+    const object = await calibrateWith({ metric: "./metrics.ts", threshold: 0.3, judge: judge() });
+    expect(object.code).toBe(2);
+    expect(object.stderr).toContain("is a metric object");
+    const notMetric = await calibrateWith({ metric: "./metrics.ts#notAMetric", judge: judge() });
+    expect(notMetric.stderr).toContain('the export "notAMetric" of ./metrics.ts is no metric');
+    const noFile = await calibrateWith({ metric: "toxicty", judge: judge() });
+    expect(noFile.stderr).toContain('"toxicty" is neither a built-in metric');
+  });
+});

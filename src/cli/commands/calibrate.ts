@@ -1,10 +1,15 @@
 import path from "node:path";
-import { type CalibrationMetricName, calibrate } from "../../calibrate/calibrate.ts";
+import {
+  type CalibrationMetricName,
+  calibrate,
+  isCalibrationMetricName,
+} from "../../calibrate/calibrate.ts";
 import { DatasetFileError } from "../../dataset/dataset-file-error.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { JudgeCallError } from "../../errors/judge-call-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import type { JudgeModel } from "../../judge/judge-model.ts";
+import type { BaseMetric } from "../../metrics/base-metric.ts";
 import { renderCalibrationConsoleReport } from "../../report/calibration/calibration-console-report.ts";
 import { renderCalibrationHtmlReport } from "../../report/calibration/calibration-html-report.ts";
 import { renderCalibrationJson } from "../../report/calibration/calibration-json-report.ts";
@@ -15,10 +20,12 @@ import type { Store } from "../../store/run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { type OutputRequest, resolveOutputTargets } from "../output-targets.ts";
+import { loadMetricModule } from "./load-metric-module.ts";
 
 /** Options of {@link runCalibrate}: the flags of `verdict calibrate`. */
 export interface CalibrateCommandOptions {
-  metric: CalibrationMetricName;
+  /** A built-in metric's name, or a module exporting a metric: `./metrics.ts#politeness`. */
+  metric: CalibrationMetricName | string;
   /** The labelled data file (`--data FILE`, or the command's argument). */
   data: string;
   inputField?: string | undefined;
@@ -111,8 +118,18 @@ export async function runCalibrate(options: CalibrateCommandOptions): Promise<nu
       store = opened.store;
       where = ` in ${path.isAbsolute(opened.where) ? path.relative(options.cwd, opened.where) || opened.where : opened.where}`;
     }
+    const builtIn = isCalibrationMetricName(options.metric);
+    const metric = builtIn
+      ? options.metric
+      : await loadMetricModule({
+          spec: options.metric,
+          cwd: options.cwd,
+          flag: "--metric",
+          threshold: options.threshold,
+          model: options.judge,
+        });
     report = await calibrate({
-      metric: options.metric,
+      metric: metric as CalibrationMetricName | BaseMetric<object>,
       data: path.resolve(options.cwd, options.data),
       ...(options.inputField === undefined ? {} : { inputField: options.inputField }),
       ...(options.outputField === undefined ? {} : { outputField: options.outputField }),
@@ -121,10 +138,10 @@ export async function runCalibrate(options: CalibrateCommandOptions): Promise<nu
       ...(options.positiveLabel === undefined ? {} : { positiveLabel: options.positiveLabel }),
       ...(options.negativeLabel === undefined ? {} : { negativeLabel: options.negativeLabel }),
       ...(options.limit === undefined ? {} : { limit: options.limit }),
-      ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+      ...(options.threshold === undefined || !builtIn ? {} : { threshold: options.threshold }),
       ...(options.maxExamples === undefined ? {} : { maxExamples: options.maxExamples }),
       ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
-      ...(options.judge === undefined ? {} : { model: options.judge }),
+      ...(options.judge === undefined || !builtIn ? {} : { model: options.judge }),
       ...(options.identifier === undefined ? {} : { identifier: options.identifier }),
       cache: options.cache ?? true,
       ignoreErrors: options.ignoreErrors ?? false,

@@ -36,8 +36,11 @@ export function defineCalibrateCommand(program: Command, context: CommandContext
     )
     .argument("[file]", "the labelled rows (.jsonl, .json or .csv); or --data FILE")
     .addOption(
-      new Option("--metric <name>", "the metric to calibrate")
-        .choices(["toxicity", "bias", "relevancy"])
+      new Option(
+        "--metric <name|module>",
+        "the metric to calibrate: toxicity, bias, relevancy, or a module exporting one (./metrics.ts#politeness)",
+      )
+        .argParser(nonEmpty("--metric"))
         .makeOptionMandatory(),
     )
     .option("--data <file>", "the labelled rows (.jsonl, .json or .csv)", nonEmpty("--data"))

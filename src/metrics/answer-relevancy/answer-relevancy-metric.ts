@@ -51,12 +51,18 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
   readonly name = "Answer Relevancy";
   readonly requiredFields: readonly TestCaseField[] = ["input", "actualOutput"];
   readonly judgedFields: readonly TestCaseField[] = ["input", "actualOutput"];
-  readonly lowerIsBetter = false;
+  /** Count `idk` (ambiguous) verdicts as irrelevant instead of relevant. */
   readonly penalizeAmbiguous: boolean;
 
   constructor(options: AnswerRelevancyMetricOptions = {}) {
-    super(options, 1, ["generateStatements", "generateVerdicts", "generateReason"]);
-    this.penalizeAmbiguous = options.penalizeAmbiguous ?? false;
+    super(options, {
+      lowerIsBetter: false,
+      steps: ["generateStatements", "generateVerdicts", "generateReason"],
+      options: {
+        penalizeAmbiguous: { schema: z.boolean().default(false), expects: "true or false" },
+      },
+    });
+    this.penalizeAmbiguous = this.ownOptions.penalizeAmbiguous as boolean;
   }
 
   /**
@@ -65,10 +71,6 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
    */
   get statements(): readonly string[] | null {
     return this.lastDetails.statements ?? null;
-  }
-
-  override config(): Record<string, unknown> {
-    return { ...super.config(), penalizeAmbiguous: this.penalizeAmbiguous };
   }
 
   protected defaultTemplate(): AnswerRelevancyTemplateFunctions {

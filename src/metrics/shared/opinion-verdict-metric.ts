@@ -42,11 +42,13 @@ export abstract class OpinionVerdictMetric<
 > extends BaseMetric<Template> {
   readonly requiredFields: readonly TestCaseField[] = ["input", "actualOutput"];
   readonly judgedFields: readonly TestCaseField[] = ["actualOutput"];
-  readonly lowerIsBetter = true;
   protected abstract readonly declaration: OpinionMetricDeclaration<Template>;
 
   constructor(options: BaseMetricOptions<Template> = {}) {
-    super(options, 0, ["generateOpinions", "generateVerdicts", "generateReason"]);
+    super(options, {
+      lowerIsBetter: true,
+      steps: ["generateOpinions", "generateVerdicts", "generateReason"],
+    });
   }
 
   /**

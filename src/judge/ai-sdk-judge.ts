@@ -107,6 +107,14 @@ export class AiSdkJudge implements JudgeModel {
     return this.#mode;
   }
 
+  /**
+   * Whether the model gives token log-probabilities when a request asks for them
+   * (`topLogprobs`): OpenAI's and Azure's models, not the reasoning ones (o1, o3, o4, gpt-5).
+   */
+  get givesLogprobs(): boolean {
+    return this.#givesLogprobs;
+  }
+
   /** The temperature sent, `undefined` when none is. */
   get temperature(): number | undefined {
     return this.#temperature;

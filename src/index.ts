@@ -74,11 +74,13 @@ export type {
   JudgeModel,
   JudgeOutput,
   JudgeRequest,
+  JudgeTokenLogprob,
   JudgeUsage,
 } from "./judge/judge-model.ts";
 export type { ProviderName } from "./judge/providers.ts";
 export type { ModelSpec } from "./judge/resolve-model.ts";
 export type { RetryPolicy } from "./judge/retry-policy.ts";
+export type { JudgeAnswerWithTokens } from "./judge/structured-output.ts";
 export type { ModelPrice, ModelPrices } from "./judge/usage-and-cost.ts";
 // Metrics, their templates, and the base of new metrics
 export * from "./metrics/answer-relevancy/index.ts";

@@ -107,6 +107,14 @@ export class AiSdkJudge implements JudgeModel {
     return this.#mode;
   }
 
+  /**
+   * Whether the model gives token log-probabilities when a request asks for them
+   * (`topLogprobs`): OpenAI's and Azure's models, not the reasoning ones (o1, o3, o4, gpt-5).
+   */
+  get givesLogprobs(): boolean {
+    return this.#givesLogprobs;
+  }
+
   /** The temperature sent, `undefined` when none is. */
   get temperature(): number | undefined {
     return this.#temperature;
@@ -208,9 +216,9 @@ export class AiSdkJudge implements JudgeModel {
 
   /**
    * OpenAI's options of a call: a strict JSON schema when it fits, and the answer's token
-   * log-probabilities when the request asks for them and the model can give them (OpenAI's
-   * and Azure's models, not the reasoning ones: o1, o3, o4, gpt-5). Azure's Responses models read them
-   * under `azure` (and take the first namespace they find), so Azure gets the same under both.
+   * log-probabilities when the request asks for them and the model can give them (see
+   * `givesLogprobs`). Azure's Responses models read them under `azure` (and take the first
+   * namespace they find), so Azure gets the same options under both.
    */
   #providerOptions(
     request: JudgeRequest,

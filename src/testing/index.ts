@@ -3,6 +3,8 @@
  * HTTP path. Import from `verdict/testing`.
  * @packageDocumentation
  */
+
+export type { FakeLogprobs, FakeTokenLogprob, FakeTopLogprob } from "./fake-openai-logprobs.ts";
 export {
   type FakeAnswerReplyOptions,
   type FakeBatchInfo,

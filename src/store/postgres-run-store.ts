@@ -52,6 +52,17 @@ export interface PostgresRunStoreOptions {
   connectTimeoutMs?: number | undefined;
   /** @default 60000 */
   statementTimeoutMs?: number | undefined;
+  /**
+   * How long a call goes on retrying, after its first failure, statements that failed for a
+   * passing reason: a restart, a failover, a connection refused, reset or terminated
+   * (`pg_terminate_backend`), the server starting up or out of connections, a deadlock or
+   * serialization failure. Waits grow from 100 ms to 2 s, jittered; broken connections are
+   * dropped and new ones opened. Past the bound the call fails with a `StoreError` that says
+   * so. Opening the store is not retried: a wrong URL fails at once. `0`: never retry. The
+   * URL's `?retry_for_ms=` wins.
+   * @default 60000
+   */
+  retryForMs?: number | undefined;
 }
 
 /**
@@ -196,6 +207,7 @@ function resolveConnection(options: PostgresRunStoreOptions): PostgresConnection
     ssl: options.ssl,
     connectTimeoutMs: options.connectTimeoutMs,
     statementTimeoutMs: options.statementTimeoutMs,
+    retryForMs: options.retryForMs,
   });
   // Masked wherever it might appear from now on (a driver's message, a report).
   registerSecretValues([connection.spec.password]);

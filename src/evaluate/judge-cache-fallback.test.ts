@@ -102,6 +102,22 @@ describe("the judge cache failing under the scheduler", () => {
     expect(warnings[0]).toContain("the answer is kept and the case scored");
   });
 
+  it("never prints a secret a cache's failure carries", async () => {
+    const { judge } = countingJudge();
+    const key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD";
+    const cache: JudgeCache = {
+      get: async () => {
+        throw new Error(`connection to https://user:${key}@cache.internal refused`);
+      },
+      set: async () => {},
+    };
+    const warnings: string[] = [];
+    const scheduler = new JudgeScheduler({ cache, onWarning: (text) => warnings.push(text) });
+    await settle(scheduler.send(judge, request("x"), meta));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).not.toContain(key);
+  });
+
   it("asks without the lease when the claim fails, neither reading nor releasing", async () => {
     const { judge, prompts } = countingJudge();
     const { cache, log } = brokenCache({});

@@ -1,3 +1,4 @@
+import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { claimWithLease, leaseHolder } from "../store/judge-lease.ts";
 import type {
   CachedJudgeAnswer,
@@ -84,8 +85,11 @@ export class JudgeCacheFallback {
     if (this.warned.has(use)) return;
     this.warned.add(use);
     const reason = error instanceof Error ? error.message : String(error);
+    // Masked here too: a Vitest worker prints it straight to the console.
     this.warn(
-      `Warning: the judge cache failed (${reason}): ${CONSEQUENCE[use]}. Later ${use} failures of the judge cache are not repeated.`,
+      redactSecretText(
+        `Warning: the judge cache failed (${reason}): ${CONSEQUENCE[use]}. Later ${use} failures of the judge cache are not repeated.`,
+      ),
     );
   }
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BlipRunOutcome, runThroughBlip } from "../fixtures/postgres-blip-run.ts";
 import {
   findPostgresBinaries,
+  POSTGRES_TEST_PASSWORD,
   type PostgresCluster,
   startPostgresCluster,
 } from "../fixtures/postgres-cluster.ts";
@@ -22,6 +23,7 @@ function expectSurvived(outcome: BlipRunOutcome, expectedExit = 0): void {
   expect(outcome.duplicated, shown).toBe(0);
   expect(outcome.errored, shown).toBe(0);
   expect(outcome.stderr, shown).not.toMatch(/Could not|StoreError|not stored/);
+  expect(`${outcome.stdout}${outcome.stderr}`).not.toContain(POSTGRES_TEST_PASSWORD);
   // Paid twice: at most the requests that were in flight when the server went away.
   expect(outcome.judgeRequests - outcome.distinctRequests, shown).toBeLessThanOrEqual(
     outcome.inFlightAtBlip,

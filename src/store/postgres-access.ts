@@ -3,8 +3,8 @@ import type { PostgresConnection } from "./postgres-connection.ts";
 import { describePostgresFailure, PostgresFailureError } from "./postgres-failure.ts";
 import type { PostgresPool, PostgresResult, PostgresStatement } from "./postgres-pool.ts";
 import {
-  POSTGRES_RETRY_DELAYS,
   type PostgresRetryClock,
+  postgresRetryPolicy,
   retryPostgresCall,
 } from "./postgres-retry.ts";
 import { storeFailure } from "./store-failure.ts";
@@ -97,7 +97,7 @@ export function createPostgresAccess(options: {
   clock?: PostgresRetryClock;
 }): PostgresAccess {
   const { pool, connection } = options;
-  const policy = { ...POSTGRES_RETRY_DELAYS, retryForMs: connection.spec.retryForMs };
+  const policy = postgresRetryPolicy(connection);
   const retried = <Result>(operation: () => Promise<Result>, onRetry?: () => void) =>
     retryPostgresCall(operation, policy, { ...options.clock, onRetry });
   const quoted = `"${connection.schema}"`;

@@ -1,3 +1,4 @@
+import type { PostgresConnection } from "./postgres-connection.ts";
 import { isTransientPostgresFailure, PostgresFailureError } from "./postgres-failure.ts";
 
 /** How the PostgreSQL store retries statements that failed for a passing reason. */
@@ -16,6 +17,11 @@ export interface PostgresRetryPolicy {
 /** The waits between tries of a store's calls (how long it retries is `retryForMs`). */
 export const POSTGRES_RETRY_DELAYS: Readonly<Omit<PostgresRetryPolicy, "retryForMs">> =
   Object.freeze({ initialDelayMs: 100, maxDelayMs: 2000 });
+
+/** The retry policy of a store on `connection`: its `retryForMs`, the store's waits. */
+export function postgresRetryPolicy(connection: PostgresConnection): PostgresRetryPolicy {
+  return { ...POSTGRES_RETRY_DELAYS, retryForMs: connection.spec.retryForMs };
+}
 
 /** What {@link retryPostgresCall} waits with and reads the time from, for tests. */
 export interface PostgresRetryClock {

@@ -4,6 +4,7 @@
 // at most the judge requests in flight at the blip paid twice. A server of its own, since it
 // is restarted and stopped (the shared one of the global setup serves other tests meanwhile).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PostgresRunStore } from "../../src/store/postgres-run-store.ts";
 import { type BlipRunOutcome, runThroughBlip } from "../fixtures/postgres-blip-run.ts";
 import {
   findPostgresBinaries,
@@ -74,6 +75,25 @@ describe.skipIf(missing && !process.env.CI)(
         blipAfterRequests: 20,
       });
       expectSurvived(outcome);
+    });
+
+    it("opens a store in a joining process once the server is back; a first open fails at once", async () => {
+      const url = `${cluster.url}?schema=joining_${process.pid}`;
+      await cluster.stopServer();
+      let stopped = true;
+      try {
+        await expect(PostgresRunStore.open({ url, env: {} })).rejects.toThrow(/nothing answers/);
+        const opening = PostgresRunStore.open({ url, env: {}, retryOpen: true });
+        opening.catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await cluster.startServer();
+        stopped = false;
+        const store = await opening;
+        expect(await store.runs.listRuns()).toEqual([]);
+        await store.close();
+      } finally {
+        if (stopped) await cluster.startServer();
+      }
     });
 
     it("verdict test run completes through a restart, no test errored", async () => {

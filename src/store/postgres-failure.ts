@@ -84,7 +84,7 @@ const TRANSIENT_SQLSTATES = new Set([
 
 // What pg and pg-pool say, without a code, of a connection that broke or never came.
 const TRANSIENT_MESSAGES =
-  /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout|Connection ended/i;
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout/i;
 
 /**
  * Whether a failure is one that passes (a restart, a failover, a lost connection, a deadlock),

@@ -86,10 +86,19 @@ function holdLease(options: {
 }): JudgeCacheLease {
   const { backend, key, holder, leaseMs } = options;
   // A renewal that fails costs at most a second payment by another process once the lease
-  // lapses; the call in progress goes on.
+  // lapses; the call in progress goes on. One renewal at a time: a store that retries through
+  // an outage holds a renewal for a while, and must not pile up one per tick meanwhile.
+  let renewing = false;
   const timer = setInterval(
     () => {
-      backend.renew(key, holder, leaseMs).catch(() => {});
+      if (renewing) return;
+      renewing = true;
+      backend
+        .renew(key, holder, leaseMs)
+        .catch(() => {})
+        .finally(() => {
+          renewing = false;
+        });
     },
     Math.max(1, Math.floor(leaseMs / 3)),
   );

@@ -29,6 +29,11 @@ export interface OpenStoreOptions {
   purpose?: "run" | "read";
   /** What a run loses without the default store, said in the warning. */
   withoutStore?: string;
+  /**
+   * A PostgreSQL store's opening waits out a server away for a passing reason (see
+   * `PostgresRunStoreOptions.retryOpen`): for a process joining a run that is going. @default false
+   */
+  retryOpen?: boolean;
 }
 
 /** What {@link openStore} opened. */
@@ -70,7 +75,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedS
   const url = storeUrlOf(options.store || undefined, env);
   if (url !== null) {
     const { PostgresRunStore } = await import("./postgres-run-store.ts");
-    const store = await PostgresRunStore.open({ url, env });
+    const store = await PostgresRunStore.open({ url, env, retryOpen: options.retryOpen ?? false });
     return { store, where: store.target, ...none, owned: true };
   }
   const { SqliteRunStore, STORE_FILE_NAME } = await import("./sqlite-run-store.ts");

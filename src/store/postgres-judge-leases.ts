@@ -2,6 +2,7 @@ import type { PostgresAccess } from "./postgres-access.ts";
 import { PostgresBatcher } from "./postgres-batcher.ts";
 import type { PostgresKeyListener } from "./postgres-key-listener.ts";
 import { encodeKeyNotice, toCachedAnswer } from "./postgres-key-notice.ts";
+import { isTransientPostgresError } from "./postgres-retry.ts";
 import type { CachedJudgeAnswer, JudgeLeases } from "./run-store.ts";
 
 // How many keys this store answered it remembers (see AnsweredKeys).
@@ -46,6 +47,7 @@ export function createPostgresJudgeLeases(options: {
   const { access, channel, listener, answered } = options;
   const leases = access.table("judge_leases");
   const claims = new PostgresBatcher<ClaimCall, Claim>({
+    failsAll: isTransientPostgresError,
     key: (call) => call.key,
     run: (calls) => claimTogether(access, calls),
   });
@@ -118,7 +120,8 @@ function answerColumns(from?: string): string {
  * lease when free or expired. The second: the answers of the keys whose leases were just
  * taken, since a former holder may have written its answer (ending its lease) after the first
  * read the cache; those leases are given back. Leases are taken in key order, so that
- * batches of several processes never wait on each other in a circle.
+ * batches of several processes never wait on each other in a circle. A holder's own lease is
+ * taken again: a claim retried after its commit's answer was lost finds itself the holder.
  */
 async function claimTogether(
   access: PostgresAccess,
@@ -144,7 +147,7 @@ async function claimTogether(
            WHERE NOT EXISTS (SELECT 1 FROM cached WHERE cached.n = request.n)
            ORDER BY key
            ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-           WHERE ${leases}.expires_at < clock_timestamp()
+           WHERE ${leases}.expires_at < clock_timestamp() OR ${leases}.holder = excluded.holder
            RETURNING key
          )
     SELECT request.n, cached.n IS NOT NULL AS found,

@@ -364,6 +364,6 @@ describe("verdict calibrate", () => {
     expect(noData.stderr).toMatch(/^verdict calibrate needs the labelled rows/);
     const noMetric = await run(["calibrate", "labels.jsonl"]);
     expect(noMetric.code).toBe(2);
-    expect(noMetric.stderr).toMatch(/required option '--metric <name>' not specified/);
+    expect(noMetric.stderr).toMatch(/required option '--metric <name\|module>' not specified/);
   });
 });

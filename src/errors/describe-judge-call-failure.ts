@@ -1,8 +1,9 @@
 /**
  * What kind of failure a judge call met: a rate limit or an exhausted quota (HTTP 429), a
  * rejected key (401/403), an unknown model (404), a provider failure (408, 409, 5xx), any
- * other rejected request (4xx), or, with no HTTP status, a timeout, a dropped connection,
- * an abort, or something else.
+ * other rejected request (4xx), an answer that came (HTTP 2xx) but was cut short or is not
+ * the provider's JSON, or, with no HTTP status, a timeout, a dropped connection, an abort,
+ * or something else.
  */
 export type JudgeCallFailureKind =
   | "rate-limit"
@@ -11,6 +12,7 @@ export type JudgeCallFailureKind =
   | "not-found"
   | "server"
   | "bad-request"
+  | "unreadable-response"
   | "timeout"
   | "network"
   | "aborted"
@@ -29,7 +31,11 @@ export interface JudgeCallFailure {
   providerCode: string | null;
   /** What the provider (or the runtime) said, as it said it. */
   providerMessage: string;
-  /** The code of a failed connection, e.g. `"ECONNRESET"`. */
+  /**
+   * The code of a failed connection, e.g. `"ECONNRESET"`; of an `"unreadable-response"`, the
+   * code of the connection that closed mid-answer (`"UND_ERR_SOCKET"`), `null` when the whole
+   * body came and could not be read.
+   */
   networkCode: string | null;
   /** The URL that was called, when the error names it. */
   url: string | null;
@@ -111,6 +117,21 @@ export function describeJudgeCallFailure(options: DescribeJudgeCallFailureOption
         `${judge}: the provider rejected the request (HTTP ${status})${said}. Retrying will not ` +
         `help: check the model name and settings, or use another model.`
       );
+    case "unreadable-response": {
+      const from = failure.url === null ? "" : ` from ${failure.url}`;
+      const answered = (then: string) => (status === null ? "" : `HTTP ${status}, ${then} `);
+      return failure.networkCode === null
+        ? `${judge}: the response could not be read (${answered("but")}the body is not the ` +
+            `provider's JSON)${from}${said}. A proxy or gateway in front of the model usually ` +
+            `sends such pages when it fails, so this is retried; if it persists, check the base ` +
+            `URL (it must point at the API, e.g. …/v1) and any proxy in between, and for a ` +
+            `server that only speaks Chat Completions use openai.chat(…) or ` +
+            `"openai-compatible:<model>".`
+        : `${judge}: the response was cut short (${answered("then")}the connection closed: ` +
+            `${failure.networkCode})${from}${said}. This is usually a dropped connection or a ` +
+            `proxy timing out mid-answer, so it is retried; if it persists, check the network, ` +
+            `proxy and the server at the base URL.`;
+    }
     case "timeout":
       return options.timeoutMs === undefined
         ? `${judge} timed out (no HTTP status)${where}${said}. If the judge is just slow, raise ` +

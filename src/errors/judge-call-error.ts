@@ -14,7 +14,8 @@ import { EvalError } from "./eval-error.ts";
  *   fixed, so a run stops at the first one (the CLI exits 2);
  * - `"quota"`: the account's quota or credit is exhausted (429 `insufficient_quota`). The run
  *   stops, keeping what finished (the CLI exits 3);
- * - `"transient"`: a rate limit, server error, timeout or dropped connection: retried;
+ * - `"transient"`: a rate limit, server error, timeout, dropped connection, or an answer that
+ *   came (HTTP 2xx) but was cut short or is not the provider's JSON: retried;
  * - `"failure"`: anything else (a rejected request, an unknown error): this call failed.
  */
 export type JudgeCallErrorKind = "configuration" | "quota" | "transient" | "failure";

@@ -5,8 +5,8 @@ import type { JudgeCallError } from "../errors/judge-call-error.ts";
 export interface RetryPolicy {
   /**
    * Attempts in total, the first one included, counting only the attempts that failed without
-   * the provider saying how long to wait (5xx, dropped connections, timeouts, a 429 with no
-   * hint). A 429 or 503 with `Retry-After`, `retry-after-ms` or rate-limit reset headers is
+   * the provider saying how long to wait (5xx, dropped connections, timeouts, answers cut
+   * short or unreadable after a 2xx, a 429 with no hint). A 429 or 503 with `Retry-After`, `retry-after-ms` or rate-limit reset headers is
    * waited out without spending an attempt (never for less than the backoff for the number
    * of such waits so far): `maxElapsedMs` bounds those waits instead.
    * @default 6

@@ -69,7 +69,7 @@ export interface AttemptSlot {
 
 /**
  * Runs `run` with a time limit per attempt and retries retryable failures (rate limits,
- * server errors, timeouts, dropped connections). A 429 or 503 that says how long to wait
+ * server errors, timeouts, dropped connections, answers cut short or unreadable after a 2xx). A 429 or 503 that says how long to wait
  * (`Retry-After`, `retry-after-ms`, rate-limit reset headers) is waited out as told, with a
  * little jitter, without spending the attempt budget — but never for less than the policy's
  * backoff for the number of such waits so far, so that "0" is still backed off; the policy's

@@ -18,6 +18,7 @@ import {
   type FakeRateLimitHint,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { faultCases } from "./fixtures/fault-cases.ts";
 
 let server: FakeOpenAIServer;
 let home: string;
@@ -39,13 +40,6 @@ afterEach(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-const cases = (count: number) =>
-  Array.from({ length: count }, (_, index) => ({
-    name: `case-${index}`,
-    input: `Question ${index}: what do you think of the new library?`,
-    actualOutput: `Answer ${index}: it is fast, and the people who wrote it were careful.`,
-  }));
-
 const threeMetrics = () => [
   new ToxicityMetric({ model: "gpt-4.1" }),
   new BiasMetric({ model: "gpt-4.1" }),
@@ -62,7 +56,7 @@ async function run(options: {
   server.setFaults(options.faults);
   server.reset();
   return evaluate({
-    testCases: cases(options.count),
+    testCases: faultCases(options.count),
     metrics: options.metrics ?? threeMetrics(),
     maxConcurrent: 10,
     ignoreErrors: true,

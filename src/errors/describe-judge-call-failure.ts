@@ -56,6 +56,12 @@ export interface DescribeJudgeCallFailureOptions {
   similarModel?: string | null | undefined;
   /** For an attempt verdict itself timed out: the time limit it gave the judge. */
   timeoutMs?: number | undefined;
+  /**
+   * Whether that limit was what was left of the request's retry budget (`maxElapsedMs`)
+   * rather than the attempt's own `timeoutMs`.
+   * @default false
+   */
+  cutByBudget?: boolean | undefined;
 }
 
 const MAX_QUOTED_LENGTH = 300;
@@ -136,7 +142,10 @@ export function describeJudgeCallFailure(options: DescribeJudgeCallFailureOption
       return options.timeoutMs === undefined
         ? `${judge} timed out (no HTTP status)${where}${said}. If the judge is just slow, raise ` +
             `the retry timeoutMs.`
-        : `${judge} timed out: no answer within ${options.timeoutMs} ms (no HTTP status). ` +
+        : options.cutByBudget === true
+          ? `${judge} timed out: no answer within the ${options.timeoutMs} ms left of the ` +
+            `retry budget (no HTTP status).`
+          : `${judge} timed out: no answer within ${options.timeoutMs} ms (no HTTP status). ` +
             `If the judge is just slow, raise the retry timeoutMs.`;
     case "network": {
       const code = failure.networkCode === null ? "" : `${failure.networkCode}, `;
@@ -179,25 +188,53 @@ export interface DescribeRetryBudgetExhaustedOptions {
   providerWaits: number;
   /** Time spent on attempts and waits so far. */
   elapsedMs: number;
-  /** The wait the provider asked for next. */
-  nextWaitMs: number;
+  /**
+   * The wait before the next attempt that was not waited, or `null` when the budget ran out
+   * during the last attempt.
+   */
+  nextWaitMs: number | null;
+  /**
+   * Whether that wait is one the provider asked for (`Retry-After`, rate-limit reset) rather
+   * than verdict's backoff.
+   * @default true
+   */
+  providerAsked?: boolean | undefined;
   /** The retry policy's `maxElapsedMs`. */
   maxElapsedMs: number;
 }
 
 /**
- * The message of a judge call given up because the provider's next wait would pass the
- * retry policy's `maxElapsedMs`: what happened, what to do, then the last failure.
+ * The message of a judge call given up because the retry policy's `maxElapsedMs` ran out:
+ * the provider's next wait, or the backoff before the next attempt, would leave no time for
+ * it, or the last attempt was still unanswered when it ended. What happened, what to do,
+ * then the last failure.
  */
 export function describeRetryBudgetExhausted(options: DescribeRetryBudgetExhaustedOptions): string {
   const waits = options.providerWaits;
-  return (
+  const budget = `the retry budget (retry.maxElapsedMs = ${options.maxElapsedMs} ms)`;
+  const told = `${waits} ${waits === 1 ? "time" : "times"} told to wait`;
+  const spent =
     `Gave up after ${options.attempts} ${options.attempts === 1 ? "attempt" : "attempts"} in ` +
-    `${formatWait(options.elapsedMs)} (${waits} ${waits === 1 ? "time" : "times"} told to wait): ` +
-    `the provider asks to wait ${formatWait(options.nextWaitMs)} more, past the retry budget ` +
+    `${formatWait(options.elapsedMs)}${waits === 0 ? "" : ` (${told})`}`;
+  const last = `Last failure: ${options.lastMessage}`;
+  if (options.nextWaitMs === null) {
+    return (
+      `${spent}: ${budget} ran out while waiting for an answer. If the judge is just slow, ` +
+      `raise retry.maxElapsedMs (and retry.timeoutMs); if it never answers, check the server ` +
+      `at the judge's base URL. ${last}`
+    );
+  }
+  if (options.providerAsked === false) {
+    return (
+      `${spent}: the next attempt, after a backoff of ${formatWait(options.nextWaitMs)}, could ` +
+      `not finish within ${budget}. Raise retry.maxElapsedMs to keep trying longer. ${last}`
+    );
+  }
+  return (
+    `${spent}${waits === 0 ? ` (${told})` : ""}: the provider asks to wait ${formatWait(options.nextWaitMs)} more, past the retry budget ` +
     `(retry.maxElapsedMs = ${options.maxElapsedMs} ms). Raise retry.maxElapsedMs to wait ` +
     `longer, lower maxConcurrent (or set throttleMs) to send fewer requests at once, or check ` +
-    `the rate limit of your plan with the provider. Last failure: ${options.lastMessage}`
+    `the rate limit of your plan with the provider. ${last}`
   );
 }
 

@@ -122,8 +122,9 @@ export class JudgeCallError extends EvalError {
   }
 
   /**
-   * The same error, its message saying that the provider's next wait would pass the retry
-   * policy's `maxElapsedMs`, and what to do (see {@link describeRetryBudgetExhausted}).
+   * The same error, its message saying that the retry policy's `maxElapsedMs` ran out (the
+   * next wait would leave no time for another attempt, or the last attempt was still
+   * unanswered when it ended), and what to do (see {@link describeRetryBudgetExhausted}).
    */
   afterRetryBudget(
     options: Omit<DescribeRetryBudgetExhaustedOptions, "lastMessage">,

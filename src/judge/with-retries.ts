@@ -72,9 +72,11 @@ export interface AttemptSlot {
  * server errors, timeouts, dropped connections, answers cut short or unreadable after a 2xx). A 429 or 503 that says how long to wait
  * (`Retry-After`, `retry-after-ms`, rate-limit reset headers) is waited out as told, with a
  * little jitter, without spending the attempt budget — but never for less than the policy's
- * backoff for the number of such waits so far, so that "0" is still backed off; the policy's
- * `maxElapsedMs` bounds those waits. Every other failure backs off exponentially and counts
- * towards `maxAttempts`.
+ * backoff for the number of such waits so far, so that "0" is still backed off. Every other
+ * failure backs off exponentially and counts towards `maxAttempts`. The policy's
+ * `maxElapsedMs` bounds the whole request — attempts, their timeouts and the waits between
+ * them (not time queued for a `slot`): a wait after which no time would be left is not
+ * waited, and an attempt still running when the budget ends is cut there.
  * Throws a {@link JudgeCallError} when it gives up, or an `EvalError` with code `"ABORTED"`
  * as soon as `signal` aborts.
  * @example
@@ -93,6 +95,8 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
   let providerWaits = 0;
   // Time spent on attempts and waits; time queued for a slot is the run's, not the request's.
   let elapsedMs = 0;
+  const attemptLimitMs =
+    Number.isFinite(policy.timeoutMs) && policy.timeoutMs > 0 ? policy.timeoutMs : Infinity;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortedError({ judgeName, signal });
     let error: JudgeCallError;
@@ -106,10 +110,13 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       }
       if (signal?.aborted) throw abortedError({ judgeName, signal });
       startedAt = now();
+      // An attempt never runs past the request's budget: it is cut where the budget ends.
+      const budgetLeftMs = policy.maxElapsedMs - elapsedMs;
       const value = await runAttempt({
         run: options.run,
         signal,
-        timeoutMs: policy.timeoutMs,
+        timeoutMs: Math.min(attemptLimitMs, budgetLeftMs),
+        cutByBudget: budgetLeftMs < attemptLimitMs,
         judgeName,
       });
       if (holdsSlot) slot?.release({ error: null });
@@ -129,6 +136,10 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       error = classified;
     }
     if (!error.retryable) throw error;
+    const budget = { attempts: attempt, elapsedMs, maxElapsedMs: policy.maxElapsedMs };
+    if (elapsedMs >= policy.maxElapsedMs) {
+      throw error.afterRetryBudget({ ...budget, providerWaits, nextWaitMs: null });
+    }
     const countsAsAttempt = !isProviderWait(error);
     if (countsAsAttempt) {
       countedAttempts += 1;
@@ -142,17 +153,14 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       random: options.random,
       providerWaits,
     });
-    // Waits the provider asks for are bounded by time (backoff is bounded by maxDelayMs).
-    if (error.retryAfterMs !== null) {
-      if (elapsedMs + delayMs > policy.maxElapsedMs) {
-        throw error.afterRetryBudget({
-          attempts: attempt,
-          providerWaits,
-          elapsedMs,
-          nextWaitMs: delayMs,
-          maxElapsedMs: policy.maxElapsedMs,
-        });
-      }
+    // A wait that ends where the budget does leaves no time for the attempt after it.
+    if (elapsedMs + delayMs >= policy.maxElapsedMs) {
+      throw error.afterRetryBudget({
+        ...budget,
+        providerWaits,
+        nextWaitMs: delayMs,
+        providerAsked: error.retryAfterMs !== null,
+      });
     }
     options.onRetry?.({ judgeName, attempt, delayMs, error, countsAsAttempt });
     const sleptFrom = now();
@@ -167,6 +175,8 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
   }
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Waits `delayMs` on a timer that `signal` can abort: what waits when no `sleep` is given. */
 export const defaultSleep: Sleep = async ({ delayMs, signal }) => {
   await delay(delayMs, undefined, signal === undefined ? {} : { signal });
@@ -175,7 +185,10 @@ export const defaultSleep: Sleep = async ({ delayMs, signal }) => {
 async function runAttempt<T>(options: {
   run: (signal: AbortSignal) => Promise<T>;
   signal: AbortSignal | undefined;
+  /** The attempt's time limit: `Infinity` for none. */
   timeoutMs: number;
+  /** Whether that limit is where the request's `maxElapsedMs` ends, not `timeoutMs`. */
+  cutByBudget: boolean;
   judgeName: string;
 }): Promise<T> {
   // One controller and one timer cleared when the attempt ends: AbortSignal.timeout would
@@ -187,12 +200,16 @@ async function runAttempt<T>(options: {
   if (parent?.aborted) controller.abort(parent.reason);
   else parent?.addEventListener("abort", onParentAbort, { once: true });
   let timedOut = false;
+  // Past a timer's largest delay (about 24.8 days) Node would fire it at once: no limit then.
   const timer =
-    Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(new DOMException("The judge call timed out.", "TimeoutError"));
-        }, options.timeoutMs)
+    options.timeoutMs <= MAX_TIMER_MS
+      ? setTimeout(
+          () => {
+            timedOut = true;
+            controller.abort(new DOMException("The judge call timed out.", "TimeoutError"));
+          },
+          Math.max(0, options.timeoutMs),
+        )
       : undefined;
   const attemptSignal = controller.signal;
   let onAbort = () => {};
@@ -219,7 +236,8 @@ async function runAttempt<T>(options: {
           networkCode: null,
           url: null,
         },
-        timeoutMs: options.timeoutMs,
+        timeoutMs: Math.round(options.timeoutMs),
+        cutByBudget: options.cutByBudget,
         cause: error,
       });
     }

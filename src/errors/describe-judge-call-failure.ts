@@ -194,6 +194,12 @@ export interface DescribeRetryBudgetExhaustedOptions {
    */
   nextWaitMs: number | null;
   /**
+   * With `nextWaitMs: null`: whether the last attempt was cut, unanswered, where the budget
+   * ended (rather than failing on its own and leaving no time for another).
+   * @default true
+   */
+  lastAttemptCut?: boolean | undefined;
+  /**
    * Whether that wait is one the provider asked for (`Retry-After`, rate-limit reset) rather
    * than verdict's backoff.
    * @default true
@@ -217,6 +223,12 @@ export function describeRetryBudgetExhausted(options: DescribeRetryBudgetExhaust
     `Gave up after ${options.attempts} ${options.attempts === 1 ? "attempt" : "attempts"} in ` +
     `${formatWait(options.elapsedMs)}${waits === 0 ? "" : ` (${told})`}`;
   const last = `Last failure: ${options.lastMessage}`;
+  if (options.nextWaitMs === null && options.lastAttemptCut === false) {
+    return (
+      `${spent}: the attempts used up ${budget}, leaving no time for another. Raise ` +
+      `retry.maxElapsedMs to keep trying longer. ${last}`
+    );
+  }
   if (options.nextWaitMs === null) {
     return (
       `${spent}: ${budget} ran out while waiting for an answer. If the judge is just slow, ` +

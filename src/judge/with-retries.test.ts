@@ -395,6 +395,22 @@ describe("withRetries", () => {
     expect(message).toMatch(/Last failure: Judge "j": the provider failed to answer \(HTTP 500\)/);
   });
 
+  it("says the attempts used up maxElapsedMs when the last one failed on its own past it", async () => {
+    const { clock, retry } = fakeClock();
+    const failing = retry({
+      judgeName: "j",
+      policy: { maxElapsedMs: 1000 },
+      run: async () => {
+        clock.now += 600;
+        throw apiError({ status: 502 });
+      },
+    });
+    await expect(failing).rejects.toThrow(
+      /^Gave up after 2 attempts in 1.5 s: the attempts used up the retry budget \(retry\.maxElapsedMs = 1000 ms\), leaving no time for another\..*Last failure: .*HTTP 502/,
+    );
+    expect(clock.delays).toEqual([250]);
+  });
+
   it("passes verdict's own errors through untouched", async () => {
     const own = new EvalError("INVALID_TEST_CASE", "Image file is missing");
     await expect(

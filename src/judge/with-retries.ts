@@ -103,6 +103,7 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
     const slot = options.slot;
     let holdsSlot = false;
     let startedAt: number | null = null;
+    const attemptState = { cutByBudget: false };
     try {
       if (slot) {
         await slot.acquire(signal);
@@ -116,13 +117,16 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
         run: options.run,
         signal,
         timeoutMs: Math.min(attemptLimitMs, budgetLeftMs),
-        cutByBudget: budgetLeftMs < attemptLimitMs,
+        budgetLimits: budgetLeftMs < attemptLimitMs,
+        state: attemptState,
         judgeName,
       });
       if (holdsSlot) slot?.release({ error: null });
       return value;
     } catch (caught) {
       if (startedAt !== null) elapsedMs += Math.max(0, now() - startedAt);
+      // Cut at the bound: the budget is spent, whatever an injected clock says.
+      if (attemptState.cutByBudget) elapsedMs = Math.max(elapsedMs, policy.maxElapsedMs);
       // The slot is released only once the failure is classified, so that an exhausted
       // quota stops the next queued request before it is dispatched.
       const classified =
@@ -138,7 +142,12 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
     if (!error.retryable) throw error;
     const budget = { attempts: attempt, elapsedMs, maxElapsedMs: policy.maxElapsedMs };
     if (elapsedMs >= policy.maxElapsedMs) {
-      throw error.afterRetryBudget({ ...budget, providerWaits, nextWaitMs: null });
+      throw error.afterRetryBudget({
+        ...budget,
+        providerWaits,
+        nextWaitMs: null,
+        lastAttemptCut: attemptState.cutByBudget,
+      });
     }
     const countsAsAttempt = !isProviderWait(error);
     if (countsAsAttempt) {
@@ -188,7 +197,9 @@ async function runAttempt<T>(options: {
   /** The attempt's time limit: `Infinity` for none. */
   timeoutMs: number;
   /** Whether that limit is where the request's `maxElapsedMs` ends, not `timeoutMs`. */
-  cutByBudget: boolean;
+  budgetLimits: boolean;
+  /** Set when the attempt was cut where the request's budget ends. */
+  state: { cutByBudget: boolean };
   judgeName: string;
 }): Promise<T> {
   // One controller and one timer cleared when the attempt ends: AbortSignal.timeout would
@@ -224,6 +235,7 @@ async function runAttempt<T>(options: {
     return await Promise.race([Promise.resolve().then(() => options.run(attemptSignal)), aborted]);
   } catch (error) {
     if (timedOut && !parent?.aborted) {
+      options.state.cutByBudget = options.budgetLimits;
       throw JudgeCallError.fromFailure({
         judgeName: options.judgeName,
         failure: {
@@ -237,7 +249,7 @@ async function runAttempt<T>(options: {
           url: null,
         },
         timeoutMs: Math.round(options.timeoutMs),
-        cutByBudget: options.cutByBudget,
+        cutByBudget: options.budgetLimits,
         cause: error,
       });
     }

@@ -75,9 +75,9 @@ export async function measureCacheEndpoints(
         const atFirst = await run(first);
         const atSecond = await run(second);
         const again = await run(first);
-        // Cache hits within one run (identical requests of different cases) are the same in
-        // every run: what the first server's answers saved the second run is the calls it
-        // did not make.
+        // A run pays once for each distinct request (identical ones of different cases are
+        // shared in flight or hit the cache within the run, as timing has it): what the first
+        // server's answers saved the second run is the calls it did not make.
         const reused = atFirst.summary.judgeCalls - atSecond.summary.judgeCalls;
         rows.push({
           figure: `same model name, server named by ${placement.how}: answers reused from the other server`,
@@ -86,10 +86,7 @@ export async function measureCacheEndpoints(
             `${reused} (the other server was asked ${second.stats().requests} times, the ` +
             `first ${atFirst.summary.judgeCalls}; cache hits within each run: ` +
             `${atFirst.summary.cacheHits} and ${atSecond.summary.cacheHits})`,
-          pass:
-            reused === 0 &&
-            atSecond.summary.cacheHits === atFirst.summary.cacheHits &&
-            second.stats().requests === atFirst.summary.judgeCalls,
+          pass: reused === 0 && second.stats().requests === atFirst.summary.judgeCalls,
         });
         rows.push({
           figure: `same model name, server named by ${placement.how}: the first server's answers reused by a repeat on it`,

@@ -92,17 +92,18 @@ describe.each([
   },
 ])("the same model name at another server, named by $how", ({ at }) => {
   it("reuses no answer of the first server, and still reuses the first server's own", async () => {
+    // A run pays once per distinct request (identical ones of different cases are shared or
+    // hit the cache within the run): a run that reused another's answers pays for fewer.
     const atFirst = await run(at(first));
     const calls = atFirst.summary.judgeCalls;
     expect(calls).toBeGreaterThan(0);
-    expect(atFirst.summary.cacheHits).toBe(0);
 
     const atSecond = await run(at(second));
-    expect(atSecond.summary).toMatchObject({ judgeCalls: calls, cacheHits: 0 });
+    expect(atSecond.summary.judgeCalls).toBe(calls);
     expect(second.stats().requests).toBe(calls);
 
     const again = await run(at(first));
-    expect(again.summary).toMatchObject({ judgeCalls: 0, cacheHits: calls });
+    expect(again.summary.judgeCalls).toBe(0);
     expect(first.stats().requests).toBe(calls);
   });
 });
@@ -115,12 +116,12 @@ describe("a custom judge's own endpoint", () => {
     expect(asked).toBeGreaterThan(0);
     expect(atA.summary.judgeCalls).toBe(asked);
     const atB = await run({ model: customJudge("https://judges.example.com/b", calls) });
-    expect(atB.summary).toMatchObject({ judgeCalls: asked, cacheHits: 0 });
+    expect(atB.summary.judgeCalls).toBe(asked);
     // Credentials or a query in the URL change nothing: the same server is answered from cache.
     const sameA = await run({
       model: customJudge("https://user:secret@judges.example.com/a?key=k", calls),
     });
-    expect(sameA.summary).toMatchObject({ judgeCalls: 0, cacheHits: asked });
+    expect(sameA.summary.judgeCalls).toBe(0);
     expect(calls.count).toBe(2 * asked);
   });
 });

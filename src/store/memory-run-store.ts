@@ -20,6 +20,7 @@ import type {
 } from "./run-store.ts";
 import { SelfServedParts } from "./self-served-parts.ts";
 import { storeFailure } from "./store-failure.ts";
+import { checkCalibrationNames, checkRunNames } from "./stored-names.ts";
 
 interface RunEntry {
   /** The header, without `shards`. */
@@ -114,6 +115,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
   }
 
   async startRun(run: StoredRun): Promise<void> {
+    checkRunNames(run);
     const action = `start run "${run.id}"`;
     this.assertOpen(action);
     if (this.entries.has(run.id)) {
@@ -143,6 +145,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
 
   async startRunPart(options: StartRunPartOptions): Promise<void> {
     const { run, part } = options;
+    checkRunNames(run);
     const { action, problem } = checkRunPart(options);
     this.assertOpen(action);
     if (problem !== null) throw failure(action, problem);
@@ -283,6 +286,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
   }
 
   async saveCalibration(report: CalibrationReport): Promise<void> {
+    checkCalibrationNames(report);
     const action = `save calibration "${report.id}"`;
     this.assertOpen(action);
     if (this.reports.has(report.id)) {

@@ -4,6 +4,7 @@ import { PostgresBatcher } from "./postgres-batcher.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
 import { checkResultsPage } from "./results-page.ts";
 import type { StoredRun, StoredRunPart, StoreRuns, TestResultsVersion } from "./run-store.ts";
+import { checkRunNames } from "./stored-names.ts";
 import {
   numberOrNull,
   runHeaderValues,
@@ -96,6 +97,7 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
 
   return {
     startRun: async (run) => {
+      checkRunNames(run);
       const action = `start run "${run.id}"`;
       const statements: PostgresStatement[] = [
         {

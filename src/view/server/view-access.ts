@@ -11,7 +11,7 @@ export const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,512}$/;
 export function tokenProblem(token: string): string | null {
   return TOKEN_PATTERN.test(token)
     ? null
-    : "--token takes at least 16 characters of letters, digits, '-', '_', '.' or '~' (e.g. the output of `openssl rand -hex 16`)";
+    : "a token takes at least 16 characters of letters, digits, '-', '_', '.' or '~' (e.g. the output of `openssl rand -hex 16`)";
 }
 
 function digest(text: string): Buffer {

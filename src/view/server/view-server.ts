@@ -162,8 +162,8 @@ export function createViewServer(options: ViewServerOptions): Server {
       if (presented === null || !tokensMatch(presented.token, token)) {
         const reason =
           presented === null
-            ? "This dashboard needs its token: open it with ?token=<token> (the one given to verdict view --token), or send Authorization: Bearer <token>."
-            : "Wrong token: use the one given to verdict view --token.";
+            ? "This dashboard needs its token: open it with ?token=<token> (the one verdict view was given by --token-file, VERDICT_VIEW_TOKEN or --token), or send Authorization: Bearer <token>."
+            : "Wrong token: use the one verdict view was given (by --token-file, VERDICT_VIEW_TOKEN or --token).";
         const headers = { "www-authenticate": 'Bearer realm="verdict view"' };
         return (request.url ?? "").startsWith("/api/")
           ? send(401, JSON.stringify({ error: reason }), "application/json; charset=utf-8", headers)

@@ -5,7 +5,6 @@ import {
   formatPlural,
 } from "../../../report/format.ts";
 import type { RunDetail, RunRow } from "../../api.ts";
-import { withToken } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
 import { RunStatusBadge } from "../components/status-badge.tsx";
 import { TimeText } from "../components/time-text.tsx";
@@ -81,7 +80,7 @@ export function RunHeader(props: { detail: RunDetail }) {
         <ul class="exports" aria-label="Export this run">
           {EXPORTS.map((entry) => (
             <li key={entry.format}>
-              <a href={withToken(`${exportBase}?format=${entry.format}`)} download>
+              <a href={`${exportBase}?format=${entry.format}`} download>
                 {entry.label}
               </a>
             </li>

@@ -142,7 +142,7 @@ describe("verdict view: where it listens", () => {
 });
 
 describe("verdict view --open", () => {
-  it("opens the dashboard's address (with its token), and only warns when no browser opens", async () => {
+  it("opens the dashboard with a one-time login code, never the token, and only warns when no browser opens", async () => {
     const token = "tok-0123456789abcdef0123";
     const opened: string[] = [];
     const view = await startView({
@@ -155,11 +155,21 @@ describe("verdict view --open", () => {
       },
     });
     try {
-      expect(opened).toEqual([`${view.url}?token=${token}`]);
+      expect(opened).toHaveLength(1);
+      expect(opened[0]).toMatch(new RegExp(`^${view.url}\\?login=[\\w-]{32}$`));
+      expect(opened[0]).not.toContain(token);
       expect(view.stderr.read()).toContain(
         "Warning: could not open a browser (spawn xdg-open ENOENT)",
       );
       expect(view.stderr.read()).not.toContain(token);
+      // The code logs the browser in once: the token's cookie, and the address without it.
+      const first = await fetch(opened[0] as string, { redirect: "manual" });
+      expect(first.status).toBe(303);
+      expect(first.headers.get("location")).toBe("/");
+      const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      expect(cookie).toContain(encodeURIComponent(token));
+      expect((await fetch(`${view.url}api/runs`, { headers: { cookie } })).status).toBe(200);
+      expect((await fetch(opened[0] as string, { redirect: "manual" })).status).toBe(401);
       expect((await fetch(`${view.url}api/runs?token=${token}`)).status).toBe(200);
     } finally {
       expect(await view.stop()).toBe(0);

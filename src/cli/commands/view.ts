@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { ConfigError } from "../../errors/config-error.ts";
 import { openStore } from "../../store/open-store.ts";
 import { findAppFolder } from "../../view/server/app-files.ts";
+import { createLoginCode } from "../../view/server/view-access.ts";
 import { createViewServer } from "../../view/server/view-server.ts";
 import { toViewStore } from "../../view/server/view-store.ts";
 import type { CommandOutput } from "../command-output.ts";
@@ -110,10 +111,14 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
   }
   const { store, where } = found;
   const appFolder = findAppFolder();
+  // --open gives the browser a code good for one visit, never the token: a browser's
+  // command line is as readable by other users as ours.
+  const loginCode = options.open && token !== null ? createLoginCode() : null;
   const server = createViewServer({
     store: toViewStore(store),
     env: options.env,
     token,
+    loginCode,
     checkHost: loopback,
     appFolder,
     projectRoot: options.cwd,
@@ -147,7 +152,7 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
     );
   }
   if (options.open) {
-    const opened = token === null ? url : `${url}?token=${encodeURIComponent(token)}`;
+    const opened = loginCode === null ? url : `${url}?login=${loginCode}`;
     await (options.openBrowser ?? openInBrowser)(opened).catch((error: unknown) => {
       stderr.write(
         `Warning: could not open a browser (${error instanceof Error ? error.message : String(error)}): open ${url} yourself.\n`,

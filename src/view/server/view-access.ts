@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
 /** The cookie that carries the token after a request that had it (see api.ts). */
@@ -51,7 +51,12 @@ export function tokenCookie(token: string): string {
   return `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
-/** A request target with its `token` parameter masked, for logs. */
+/** A request target with its `token` and `login` parameters masked, for logs. */
 export function maskTokenInTarget(target: string): string {
-  return target.replace(/([?&]token=)[^&#]*/gi, "$1***");
+  return target.replace(/([?&](?:token|login)=)[^&#]*/gi, "$1***");
+}
+
+/** A fresh one-time login code (see `ViewServerOptions.loginCode`): 24 random bytes. */
+export function createLoginCode(): string {
+  return randomBytes(24).toString("base64url");
 }

@@ -67,6 +67,12 @@ export interface ViewServerOptions {
    */
   token?: string | null;
   /**
+   * With `token`: a code that, once, in `?login=` of an address, is answered with the token's
+   * cookie and a redirect to the same address without it. What `verdict view --open` opens, so
+   * that the token itself never sits in a browser's command line for other users to read.
+   */
+  loginCode?: string | null;
+  /**
    * Whether the `Host` header must name the loopback interface with the server's port
    * (against DNS rebinding). Off only for a server on another interface, which a token guards.
    * @default true
@@ -107,6 +113,7 @@ type Headers = Record<string, string>;
 export function createViewServer(options: ViewServerOptions): Server {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const token = options.token ?? null;
+  let loginCode = token === null ? null : (options.loginCode ?? null);
   const appFolder = options.appFolder === undefined ? findAppFolder() : options.appFolder;
   const projectRoot = options.projectRoot ?? process.cwd();
   const liveness = (): RunLivenessOptions => ({
@@ -158,6 +165,17 @@ export function createViewServer(options: ViewServerOptions): Server {
     if (parsed.refusal?.status === 421) return sendText(421, parsed.refusal.reason);
     if (token !== null) {
       const query = parsed.query ?? new URLSearchParams((request.url ?? "").split("?")[1] ?? "");
+      const login = query.get("login");
+      if (login !== null && loginCode !== null && tokensMatch(login, loginCode)) {
+        loginCode = null;
+        query.delete("login");
+        const rest = query.toString();
+        const location = `${(request.url ?? "/").split("?")[0]}${rest === "" ? "" : `?${rest}`}`;
+        return send(303, "", "text/plain; charset=utf-8", {
+          location,
+          "set-cookie": tokenCookie(token),
+        });
+      }
       const presented = presentedToken(request, query);
       if (presented === null || !tokensMatch(presented.token, token)) {
         const reason =

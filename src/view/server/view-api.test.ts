@@ -9,7 +9,7 @@ import {
   DEAD_PID,
 } from "../../../test/fixtures/dashboard-runs.ts";
 import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
-import { PNG_BYTES } from "../../../test/fixtures/images.ts";
+import { fileImageRecords, PNG_BYTES } from "../../../test/fixtures/images.ts";
 import { all, parseXml } from "../../../test/fixtures/parse-xml.ts";
 import { testResult } from "../../../test/fixtures/results.ts";
 import { runCompare } from "../../cli/commands/compare.ts";
@@ -542,18 +542,7 @@ describe("/api/runs/:run/cases/:key/images/:n with labels planted in the store",
       writeFileSync(path.join(folder, name), content);
     }
     const labels = [...Object.keys(files), "photos/../.env", "./.env"];
-    await storeImages(
-      store,
-      "planted",
-      labels.map((label, index) => ({
-        field: "input" as const,
-        number: index + 1,
-        start: 0,
-        end: 1,
-        kind: "file" as const,
-        label,
-      })),
-    );
+    await storeImages(store, "planted", fileImageRecords(labels));
     for (const [index, label] of labels.entries()) {
       const response = await fetch(`${base}/api/runs/planted/cases/0/images/${index + 1}`);
       const body = await response.text();

@@ -3,6 +3,7 @@ import {
   formatCount,
   formatDuration,
   formatPlural,
+  showName,
 } from "../../../report/format.ts";
 import type { RunDetail, RunRow } from "../../api.ts";
 import { Link } from "../components/link.tsx";
@@ -20,7 +21,7 @@ const EXPORTS = [
 
 /** A run's title: its identifier, else "Run" and its short id. */
 export function runTitle(run: RunRow): string {
-  return run.identifier ?? `Run ${run.shortId}`;
+  return run.identifier === null ? `Run ${run.shortId}` : showName(run.identifier);
 }
 
 /** The top of a run's page: title, facts, status, notices and the export links. */
@@ -35,7 +36,9 @@ export function RunHeader(props: { detail: RunDetail }) {
           {run.identifier !== null && (
             <>
               {" / "}
-              <Link href={runsPath({ identifier: run.identifier })}>{run.identifier}</Link>
+              <Link href={runsPath({ identifier: run.identifier })}>
+                {showName(run.identifier)}
+              </Link>
             </>
           )}
         </p>
@@ -44,7 +47,7 @@ export function RunHeader(props: { detail: RunDetail }) {
           <div>
             <dt>Run</dt>
             <dd>
-              <code>{run.id}</code>
+              <code>{showName(run.id)}</code>
             </dd>
           </div>
           <div>

@@ -60,3 +60,25 @@ export function maskTokenInTarget(target: string): string {
 export function createLoginCode(): string {
   return randomBytes(24).toString("base64url");
 }
+
+/** A login code good for one request (`?login=<code>`), compared in constant time. */
+export class OneTimeLogin {
+  #code: string | null;
+
+  constructor(code: string | null) {
+    this.#code = code;
+  }
+
+  /**
+   * Where to send a request to `target` whose `query` carries the code — the same address
+   * without it — using the code up; `null` when it does not carry it (or it is used).
+   */
+  take(target: string, query: URLSearchParams): string | null {
+    const given = query.get("login");
+    if (given === null || this.#code === null || !tokensMatch(given, this.#code)) return null;
+    this.#code = null;
+    query.delete("login");
+    const rest = query.toString();
+    return `${target.split("?")[0]}${rest === "" ? "" : `?${rest}`}`;
+  }
+}

@@ -25,7 +25,13 @@ import { EXPORT_FORMATS, type ExportFormat, exportRun } from "./export-run.ts";
 import { streamRunEvents } from "./live-events.ts";
 import { type ApiRoute, parseViewRequest, type ViewRoute } from "./parse-view-request.ts";
 import { RunResultsCache } from "./run-results-cache.ts";
-import { maskTokenInTarget, presentedToken, tokenCookie, tokensMatch } from "./view-access.ts";
+import {
+  maskTokenInTarget,
+  OneTimeLogin,
+  presentedToken,
+  tokenCookie,
+  tokensMatch,
+} from "./view-access.ts";
 import { noticeOf, ViewApi } from "./view-api.ts";
 import { BadQueryError, NotFoundError } from "./view-errors.ts";
 import { integerParameter } from "./view-query.ts";
@@ -113,7 +119,7 @@ type Headers = Record<string, string>;
 export function createViewServer(options: ViewServerOptions): Server {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const token = options.token ?? null;
-  let loginCode = token === null ? null : (options.loginCode ?? null);
+  const login = new OneTimeLogin(token === null ? null : (options.loginCode ?? null));
   const appFolder = options.appFolder === undefined ? findAppFolder() : options.appFolder;
   const projectRoot = options.projectRoot ?? process.cwd();
   const liveness = (): RunLivenessOptions => ({
@@ -165,12 +171,8 @@ export function createViewServer(options: ViewServerOptions): Server {
     if (parsed.refusal?.status === 421) return sendText(421, parsed.refusal.reason);
     if (token !== null) {
       const query = parsed.query ?? new URLSearchParams((request.url ?? "").split("?")[1] ?? "");
-      const login = query.get("login");
-      if (login !== null && loginCode !== null && tokensMatch(login, loginCode)) {
-        loginCode = null;
-        query.delete("login");
-        const rest = query.toString();
-        const location = `${(request.url ?? "/").split("?")[0]}${rest === "" ? "" : `?${rest}`}`;
+      const location = login.take(request.url ?? "/", query);
+      if (location !== null) {
         return send(303, "", "text/plain; charset=utf-8", {
           location,
           "set-cookie": tokenCookie(token),

@@ -9,7 +9,7 @@ import { isLiveFormula, spreadsheetCellArbitrary } from "../../test/fixtures/spr
 import { ConfigError } from "../errors/config-error.ts";
 import { Golden } from "../test-case/golden.ts";
 import { image } from "../test-case/image.ts";
-import { LLMTestCase } from "../test-case/llm-test-case.ts";
+import { isBlankText, LLMTestCase } from "../test-case/llm-test-case.ts";
 import type { DatasetFormat } from "./dataset-format.ts";
 import { EvaluationDataset } from "./evaluation-dataset.ts";
 
@@ -110,7 +110,7 @@ describe("EvaluationDataset round trips", () => {
     // NUL aside: a CSV file holding one is refused as not text, so saving refuses it too.
     const filled = spreadsheetCellArbitrary
       .map((text) => text.replaceAll("\u0000", ""))
-      .filter((text) => text.trim() !== "");
+      .filter((text) => !isBlankText(text));
     await fc.assert(
       fc.asyncProperty(
         fc.array(

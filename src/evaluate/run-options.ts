@@ -3,6 +3,7 @@ import type { RetryPolicy } from "../judge/retry-policy.ts";
 import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
 import type { StoreOption } from "../store/open-store.ts";
 import { parseShard } from "../store/run-shards.ts";
+import { checkStoredName } from "../store/stored-names.ts";
 import { type BatchOptions, resolveBatchOptions } from "./batch-options.ts";
 import type { DisplayOption } from "./default-reporters.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
@@ -200,6 +201,8 @@ export function checkRunOptions(options: RunOptions): void {
       'metadata must be a plain object of JSON values, e.g. { model: "support-bot-v2" }.',
     );
   }
+  // Every store refuses it when the run starts; said here, before anything runs.
+  checkStoredName("run identifier", options.identifier);
   if (options.resume && !options.identifier) {
     throw new ConfigError(
       'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',

@@ -5,6 +5,7 @@ import type { PostgresStatement } from "./postgres-pool.ts";
 import { isTransientPostgresError } from "./postgres-retry.ts";
 import { checkResultsPage } from "./results-page.ts";
 import type { StoredRun, StoredRunPart, StoreRuns, TestResultsVersion } from "./run-store.ts";
+import { checkRunNames } from "./stored-names.ts";
 import {
   numberOrNull,
   runHeaderValues,
@@ -98,6 +99,7 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
 
   return {
     startRun: async (run) => {
+      checkRunNames(run);
       const action = `start run "${run.id}"`;
       const header = runHeaderValues(run, (value) => access.json(action, value));
       const statements: PostgresStatement[] = [

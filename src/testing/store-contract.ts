@@ -10,6 +10,7 @@ import { describeCalibrationsContract } from "./store-contract-calibrations.ts";
 import { describeClosedStoreContract } from "./store-contract-closed.ts";
 import { describeJudgeBatchesContract } from "./store-contract-judge-batches.ts";
 import { describeJudgeCacheContract } from "./store-contract-judge-cache.ts";
+import { describeNamesContract } from "./store-contract-names.ts";
 import { describeResultsContract } from "./store-contract-results.ts";
 import { describeRunsContract } from "./store-contract-runs.ts";
 import { describeShardsContract } from "./store-contract-shards.ts";
@@ -44,7 +45,7 @@ export interface StoreContractOptions {
 /**
  * Declares the store contract as a Vitest suite: runs, results (paged and read whole),
  * owners and heartbeats, secret masking, isolation from callers, failures as `StoreError`
- * rejections, and, for each optional capability the store has (`shards`, `calibrations`,
+ * rejections, names holding NUL refused with a `ConfigError`, and, for each optional capability the store has (`shards`, `calibrations`,
  * `judgeCache`, `judgeBatches`), its own tests; the groups of capabilities the store lacks
  * (`null`) are skipped.
  * @example
@@ -86,6 +87,7 @@ export function describeStoreContract(options: StoreContractOptions): void {
     describeJudgeCacheContract(current, capabilities);
     describeCalibrationsContract(current, capabilities);
     describeJudgeBatchesContract(current, capabilities);
+    describeNamesContract(current, capabilities);
     describeClosedStoreContract(current, capabilities);
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TestCase, TestModule, TestSpecification, Vitest } from "vitest/node";
+import { rawHiddenCharacters } from "../../test/fixtures/hidden-characters.ts";
 import { testResult as baseTestResult, metricData } from "../../test/fixtures/results.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
@@ -324,6 +325,19 @@ describe("VerdictReporter", () => {
     expect(reporter.outcome).toBe("failed");
     expect(stderr).toContain("FAIL  a.eval.ts > plain");
     expect(stderr).toContain("expected 1 to be 2");
+  });
+
+  it("prints a failing test's name and error with bidi and control characters shown", async () => {
+    const module = fakeModule("a.eval.ts", [
+      {
+        name: "refund\u202egnp.exe",
+        failedWith: { name: "AssertionError", message: "expected \u001b[2J\u2066 to be 2" },
+      },
+    ]);
+    const { stderr } = await runReporter({ modules: [module] });
+    expect(rawHiddenCharacters(stderr)).toEqual([]);
+    expect(stderr).toContain("FAIL  a.eval.ts > refund<U+202E>gnp.exe");
+    expect(stderr).toContain("expected <U+001B>[2J<U+2066> to be 2");
   });
 
   it("treats a test that threw a verdict error without a record as unscored, or usage", async () => {

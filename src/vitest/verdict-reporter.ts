@@ -9,6 +9,7 @@ import type {
   TestSpecification,
   Vitest,
 } from "vitest/node";
+import { showControlCharacters, showName } from "../report/format.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
@@ -208,14 +209,25 @@ export class VerdictReporter implements Reporter {
   }): void {
     if (!this.options.printVitestOutput) return;
     const stderr = this.options.stderr ?? process.stderr;
-    stderr.write(`\n${options.title}\n`);
-    for (const error of options.errors) {
+    // A test's name comes from the test file: shown on one line, its hidden characters escaped.
+    stderr.write(`\n${showName(options.title)}\n`);
+    for (const original of options.errors) {
+      // A message may quote a judge's text or a case's name: shown, never obeyed.
+      const error = {
+        ...original,
+        message: showControlCharacters(original.message ?? ""),
+        ...(typeof original.stack === "string"
+          ? { stack: showControlCharacters(original.stack) }
+          : {}),
+      };
       if (this.vitest) {
         this.vitest.logger.printError(error, {
           ...(options.testCase ? { project: options.testCase.project } : {}),
         });
       } else {
-        stderr.write(redactSecretText(`${error.name ?? "Error"}: ${error.message}\n`));
+        stderr.write(
+          `${showControlCharacters(redactSecretText(`${error.name ?? "Error"}: ${error.message}`))}\n`,
+        );
       }
     }
   }

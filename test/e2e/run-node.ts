@@ -23,10 +23,13 @@ export function runNode(options: {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Runs it as this user (root only): e.g. to meet file permissions that root passes through. */
+  user?: { uid: number; gid: number };
 }): NodeRun {
   const child = spawn(process.execPath, ["--conditions=verdict-source", ...options.args], {
     cwd: options.cwd ?? projectRoot,
     env: options.env,
+    ...options.user,
   });
   let stdout = "";
   let stderr = "";

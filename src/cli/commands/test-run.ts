@@ -4,6 +4,8 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliOptions } from "vitest/node";
+import { ConfigError } from "../../errors/config-error.ts";
+import { StoreError } from "../../errors/store-error.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
@@ -11,6 +13,7 @@ import type { EvaluationResult } from "../../results/evaluation-result.ts";
 import type { RunReporter } from "../../results/runner-events.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import {
   REQUEST_SLOTS_ENV,
   type RequestSlotBroker,
@@ -50,6 +53,12 @@ export interface TestRunCommandOptions {
   /** Which cases the end report lists; `"none"` prints no report and no progress. */
   display: "all" | "failing" | "passing" | "none";
   identifier?: string;
+  /**
+   * `--resume`: continue the latest stored run of `identifier` rather than start a new one; the
+   * tests run again and the judge cache answers what the earlier run paid for. The store must
+   * open: else exit 2 before any test runs.
+   */
+  resume?: boolean;
   /** The `--output` flags: each report's format, and its file when given as `FORMAT=PATH`. */
   outputs?: readonly OutputRequest[];
   /**
@@ -209,6 +218,16 @@ async function runWithBroker(
       return usage(`${flag} takes a whole number of 1 or more; got ${value}.`);
     }
   }
+  if (options.resume && options.identifier === undefined) {
+    return usage(
+      "--resume needs --identifier NAME: the name of the run to continue (as given when it started).",
+    );
+  }
+  if (options.resume && !options.cache) {
+    return usage(
+      "--resume reuses the judge answers of the finished cases from the judge cache: leave out --no-cache.",
+    );
+  }
   const include = includePatterns({ paths: options.paths, cwd });
   if (typeof include === "string") return usage(include);
 
@@ -244,6 +263,7 @@ async function runWithBroker(
     display: options.display,
     printVitestOutput: true,
     ...(options.identifier === undefined ? {} : { identifier: options.identifier }),
+    ...(options.resume ? { resume: true } : {}),
     ...(outputReporters.length === 0 ? {} : { reporters: outputReporters }),
     config: {
       command: "verdict test run",
@@ -333,6 +353,10 @@ async function runWithBroker(
         return usage(
           `No test files found: looked for ${include.join(", ")} in ${cwd}. Name eval files *.eval.ts, or pass their paths.`,
         );
+      }
+      // A run that needs its store and cannot open it (--resume): the store's own message.
+      if (error instanceof StoreError || error instanceof ConfigError) {
+        return usage(redactSecretText(error.message));
       }
       if (reporter.outcome === null) {
         return usage(`Vitest could not run: ${(error as Error).message}`);

@@ -17,6 +17,7 @@ import {
 import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { whyRunNeedsStore } from "../store/open-store.ts";
+import { shellWord } from "../store/run-liveness.ts";
 import type { Store } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
@@ -332,12 +333,17 @@ export class RunState {
       lines.push(`${this.unscored} of ${options.total} test cases were left unscored.`);
     }
     if (options.status === "interrupted") {
-      // A Vitest run cannot be resumed like evaluate(): its tests run again, but the judge
-      // cache answers what was already asked.
+      // A Vitest run's tests run again when it is resumed, but the judge cache answers what
+      // was already asked; --resume continues the same stored run.
       const finished = `Run interrupted: ${formatPlural(this.results.size, "test case")} finished and stored.`;
+      const identifier = this.options.identifier;
+      const resume =
+        identifier === undefined
+          ? ""
+          : ` Resume with: verdict test run --identifier ${shellWord(identifier)} --resume (with the same paths and flags).`;
       lines.push(
         this.cacheOn()
-          ? `${finished} Running it again reuses the cached judge answers: finished cases cost nothing twice.`
+          ? `${finished} Running it again reuses the cached judge answers: finished cases cost nothing twice.${resume}`
           : finished,
       );
     }

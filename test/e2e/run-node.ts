@@ -25,11 +25,14 @@ export function runNode(options: {
   cwd?: string;
   /** Runs it as this user (root only): e.g. to meet file permissions that root passes through. */
   user?: { uid: number; gid: number };
+  /** In a process group of its own, which `process.kill(-pid, signal)` signals whole. */
+  detached?: boolean;
 }): NodeRun {
   const child = spawn(process.execPath, ["--conditions=verdict-source", ...options.args], {
     cwd: options.cwd ?? projectRoot,
     env: options.env,
     ...options.user,
+    ...(options.detached ? { detached: true } : {}),
   });
   let stdout = "";
   let stderr = "";

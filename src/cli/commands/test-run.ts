@@ -6,6 +6,12 @@ import { fileURLToPath } from "node:url";
 import type { CliOptions } from "vitest/node";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
+import {
+  onFirstStopSignal,
+  STOP_SIGNAL_NAMES,
+  STOP_SIGNALS,
+  type StopSignal,
+} from "../../evaluate/cancel-on-interrupt.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
@@ -176,8 +182,9 @@ export function createOutputReporter(options: CreateOutputReporterOptions): RunR
  * the Vitest workers as `VERDICT_*` variables. Returns the exit code (it never exits):
  * 2 for a usage or configuration error (bad shard, no test files, Vitest config errors, no
  * judge configured, a test file that does not load), 3 when judge errors left cases unscored,
- * 1 when a test failed, 130 when interrupted (Ctrl-C: the run is stored as interrupted and
- * the end report shows what finished), else 0.
+ * 1 when a test failed, 130, 143 or 129 when interrupted by Ctrl-C, SIGTERM or SIGHUP (the run
+ * is stored as interrupted, the end report shows what finished and the --output reports are
+ * written), else 0. With `resume`, a store that cannot be opened exits 2 before any test.
  * @example
  * const code = await runTestRun({
  *   paths: ["evals/"], cache: true, ignoreErrors: false, skipOnMissingParams: false,
@@ -316,31 +323,41 @@ async function runWithBroker(
   // Vitest sets process.exitCode on failures; the caller decides the exit code.
   const exitCodeBefore = process.exitCode;
   try {
-    let vitest: Awaited<ReturnType<typeof createVitest>>;
-    const sigintBefore = new Set(process.listeners("SIGINT"));
+    // Ctrl-C, SIGTERM (a CI service or `docker stop` cancelling the job), SIGHUP (the terminal
+    // closed): Vitest's own handlers exit at once, printing nothing and leaving the stored run
+    // "running". Instead, cancel the run: running tests stop (their judge calls are aborted),
+    // the reporter stores the run as interrupted, prints what finished and writes the --output
+    // reports; then exit 128 + the signal. A second signal ends the process at once.
+    let stoppedBy: StopSignal | null = null;
+    let vitest: Awaited<ReturnType<typeof createVitest>> | undefined;
+    const stopListening = onFirstStopSignal((name) => {
+      stoppedBy = name;
+      process.stderr.write(
+        name === "SIGINT"
+          ? "\nInterrupted: stopping the running tests (Ctrl-C again to quit at once)…\n"
+          : `\nInterrupted by ${name}: stopping the running tests (${name} again to quit at once)…\n`,
+      );
+      void vitest?.cancelCurrentRun("keyboard-input");
+    });
+    const listenersBefore = STOP_SIGNAL_NAMES.map(
+      (name) => [name, new Set(process.listeners(name))] as const,
+    );
     try {
       vitest = await createVitest(cliOptions, viteOverrides);
     } catch (error) {
+      stopListening();
       return usage(`Vitest could not start: ${(error as Error).message}`);
     }
-    // Ctrl-C: Vitest's own handler exits at once, printing nothing and leaving the stored run
-    // "running". Instead, cancel the run: running tests stop (their judge calls are aborted),
-    // the reporter stores the run as interrupted and prints what finished. A second Ctrl-C
-    // exits at once.
-    let interrupted = false;
-    const vitestListeners = process
-      .listeners("SIGINT")
-      .filter((listener) => !sigintBefore.has(listener));
-    for (const listener of vitestListeners) process.off("SIGINT", listener);
-    const onInterrupt = () => {
-      if (interrupted) process.exit(EXIT_CODES.interrupted);
-      interrupted = true;
-      process.stderr.write(
-        "\nInterrupted: stopping the running tests (Ctrl-C again to quit at once)…\n",
-      );
-      void vitest.cancelCurrentRun("keyboard-input");
-    };
-    process.on("SIGINT", onInterrupt);
+    for (const [name, before] of listenersBefore) {
+      for (const listener of process.listeners(name)) {
+        if (!before.has(listener)) process.off(name, listener);
+      }
+    }
+    if (stoppedBy !== null) {
+      // Stopped while Vitest started: no test ran, nothing was stored.
+      await vitest.close();
+      return STOP_SIGNALS[stoppedBy as StopSignal];
+    }
     try {
       await vitest.start();
     } catch (error) {
@@ -363,11 +380,11 @@ async function runWithBroker(
       }
     } finally {
       await vitest.close();
-      process.off("SIGINT", onInterrupt);
+      stopListening();
     }
-    if (interrupted) {
+    if (stoppedBy !== null) {
       printWrittenReports(targets);
-      return EXIT_CODES.interrupted;
+      return STOP_SIGNALS[stoppedBy as StopSignal];
     }
   } finally {
     process.exitCode = exitCodeBefore;

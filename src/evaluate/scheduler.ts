@@ -7,7 +7,8 @@ import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
 import type { AttemptSlot, Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
-import { claimWithLease, leaseHolder } from "../store/judge-lease.ts";
+import { claimWithLease } from "../store/judge-lease.ts";
+import { leaseHolder } from "../store/lease-holder.ts";
 import type {
   JudgeBatchLog,
   JudgeCache,

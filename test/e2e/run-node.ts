@@ -48,3 +48,23 @@ export function runNode(options: {
   );
   return { child, exited, output: () => ({ stdout, stderr }), finished };
 }
+
+/**
+ * The environment of a verdict program run against a fake OpenAI server, in a store of its
+ * own: PATH and HOME (Vitest needs them), no colours, the server and a fake key, VERDICT_HOME.
+ */
+export function fakeJudgeEnv(options: {
+  serverUrl: string;
+  home: string;
+  extra?: NodeJS.ProcessEnv;
+}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: "1",
+    OPENAI_BASE_URL: options.serverUrl,
+    OPENAI_API_KEY: "sk-fake",
+    VERDICT_HOME: options.home,
+    ...options.extra,
+  };
+}

@@ -6,12 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { CliOptions } from "vitest/node";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
-import {
-  onFirstStopSignal,
-  STOP_SIGNAL_NAMES,
-  STOP_SIGNALS,
-  type StopSignal,
-} from "../../evaluate/cancel-on-interrupt.ts";
+import { describeStopSignal } from "../../evaluate/cancel-on-interrupt.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
@@ -34,6 +29,7 @@ import {
   type OutputTarget,
   resolveOutputTargets,
 } from "../output-targets.ts";
+import { TestRunStop } from "./test-run-stop.ts";
 
 /** Options of {@link runTestRun}: the flags of `verdict test run`. */
 export interface TestRunCommandOptions {
@@ -192,20 +188,27 @@ export function createOutputReporter(options: CreateOutputReporterOptions): RunR
  * });
  */
 export async function runTestRun(options: TestRunCommandOptions): Promise<number> {
-  // One judge-request limit (-n) for all the workers together, kept in this process.
-  const broker = await startRequestSlotBroker({
-    maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
-  });
+  // From the start: a stop signal before the first test still stops the run before it.
+  const stop = new TestRunStop();
   try {
-    return await runWithBroker(options, broker);
+    // One judge-request limit (-n) for all the workers together, kept in this process.
+    const broker = await startRequestSlotBroker({
+      maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+    });
+    try {
+      return await runWithBroker(options, broker, stop);
+    } finally {
+      await broker.close();
+    }
   } finally {
-    await broker.close();
+    stop.close();
   }
 }
 
 async function runWithBroker(
   options: TestRunCommandOptions,
   broker: RequestSlotBroker,
+  stop: TestRunStop,
 ): Promise<number> {
   const { cwd } = options;
   // Whole milliseconds: a file system may keep times coarser than performance clocks.
@@ -285,7 +288,7 @@ async function runWithBroker(
     watch: false,
     root: cwd,
     include,
-    reporters: [reporter],
+    reporters: [reporter, stop.reporter],
     env: Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
@@ -323,40 +326,24 @@ async function runWithBroker(
   // Vitest sets process.exitCode on failures; the caller decides the exit code.
   const exitCodeBefore = process.exitCode;
   try {
-    // Ctrl-C, SIGTERM (a CI service or `docker stop` cancelling the job), SIGHUP (the terminal
-    // closed): Vitest's own handlers exit at once, printing nothing and leaving the stored run
-    // "running". Instead, cancel the run: running tests stop (their judge calls are aborted),
-    // the reporter stores the run as interrupted, prints what finished and writes the --output
-    // reports; then exit 128 + the signal. A second signal ends the process at once.
-    let stoppedBy: StopSignal | null = null;
-    let vitest: Awaited<ReturnType<typeof createVitest>> | undefined;
-    const stopListening = onFirstStopSignal((name) => {
-      stoppedBy = name;
-      process.stderr.write(
-        name === "SIGINT"
-          ? "\nInterrupted: stopping the running tests (Ctrl-C again to quit at once)…\n"
-          : `\nInterrupted by ${name}: stopping the running tests (${name} again to quit at once)…\n`,
-      );
-      void vitest?.cancelCurrentRun("keyboard-input");
-    });
-    const listenersBefore = STOP_SIGNAL_NAMES.map(
-      (name) => [name, new Set(process.listeners(name))] as const,
-    );
+    // Ctrl-C, SIGTERM, SIGHUP: see TestRunStop.
+    let vitest: Awaited<ReturnType<typeof createVitest>>;
     try {
-      vitest = await createVitest(cliOptions, viteOverrides);
+      vitest = await stop.createVitest(() => createVitest(cliOptions, viteOverrides));
     } catch (error) {
-      stopListening();
       return usage(`Vitest could not start: ${(error as Error).message}`);
     }
-    for (const [name, before] of listenersBefore) {
-      for (const listener of process.listeners(name)) {
-        if (!before.has(listener)) process.off(name, listener);
-      }
-    }
-    if (stoppedBy !== null) {
-      // Stopped while Vitest started: no test ran, nothing was stored.
+    if (stop.signal !== null) {
+      // Stopped before any test ran: nothing was stored; the reports say so.
       await vitest.close();
-      return STOP_SIGNALS[stoppedBy as StopSignal];
+      writeEmptyRun({
+        message: `Interrupted (${describeStopSignal(stop.signal)}) before any test ran: nothing was evaluated.`,
+        status: "interrupted",
+        identifier: options.identifier,
+        targets,
+        shard,
+      });
+      return stop.exitCode ?? EXIT_CODES.interrupted;
     }
     try {
       await vitest.start();
@@ -365,7 +352,15 @@ async function runWithBroker(
         const suiteFiles =
           shard === undefined ? 0 : (await vitest.globTestSpecifications().catch(() => [])).length;
         if (shard !== undefined && suiteFiles > 0) {
-          return finishEmptyShard({ shard, suiteFiles, identifier: options.identifier, targets });
+          const files = suiteFiles === 1 ? "1 test file" : `${suiteFiles} test files`;
+          writeEmptyRun({
+            message: `Shard ${shard} has no test file to run (the suite has ${files}): nothing to evaluate.`,
+            status: "completed",
+            identifier: options.identifier,
+            targets,
+            shard,
+          });
+          return EXIT_CODES.passed;
         }
         return usage(
           `No test files found: looked for ${include.join(", ")} in ${cwd}. Name eval files *.eval.ts, or pass their paths.`,
@@ -380,11 +375,10 @@ async function runWithBroker(
       }
     } finally {
       await vitest.close();
-      stopListening();
     }
-    if (stoppedBy !== null) {
+    if (stop.exitCode !== null) {
       printWrittenReports(targets);
-      return STOP_SIGNALS[stoppedBy as StopSignal];
+      return stop.exitCode;
     }
   } finally {
     process.exitCode = exitCodeBefore;
@@ -404,30 +398,30 @@ async function runWithBroker(
 }
 
 /**
- * A shard with no test file (more shards than files): an empty, completed run, so that a CI
- * matrix sized for a larger suite still passes; its reports say which shard it was.
+ * A run with nothing in it: a shard with no test file (more shards than files: a CI matrix
+ * sized for a larger suite still passes), or a run stopped before any test. Prints `message`
+ * and writes the --output reports, which say which shard it was.
  */
-function finishEmptyShard(options: {
-  shard: string;
-  suiteFiles: number;
+function writeEmptyRun(options: {
+  message: string;
+  status: "completed" | "interrupted";
   identifier: string | undefined;
   targets: readonly OutputTarget[];
-}): number {
-  const { shard, targets } = options;
+  shard: string | undefined;
+}): void {
+  const { shard, targets, message } = options;
   const result: EvaluationResult = {
     testRunId: randomUUID(),
     identifier: options.identifier ?? null,
     testResults: [],
     summary: summarizeRun({
-      status: "completed",
+      status: options.status,
       testResults: [],
       total: 0,
       spending: emptySpending(),
       durationMs: 0,
     }),
   };
-  const files = options.suiteFiles === 1 ? "1 test file" : `${options.suiteFiles} test files`;
-  const message = `Shard ${shard} has no test file to run (the suite has ${files}): nothing to evaluate.`;
   process.stdout.write(`${message}\n`);
   for (const target of targets) {
     createOutputReporter({ output: target.format, file: target.file, shard }).onEvent({
@@ -438,7 +432,6 @@ function finishEmptyShard(options: {
     });
     process.stdout.write(`Report written to ${target.file}\n`);
   }
-  return EXIT_CODES.passed;
 }
 
 /**

@@ -1,5 +1,6 @@
-// The stop signals reach the run through process events: emitted here on `process` (no real
-// signal is sent), with process.exitCode and the listeners put back after each test.
+// The stop signals reach the run through process events: here the listeners the run added are
+// called as a signal would call them (no real signal is sent, and the listeners of other tests
+// sharing this worker are left alone), with process.exitCode put back after each test.
 // test/e2e/stop-signals.test.ts sends real signals to real processes.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { answer } from "../../test/fixtures/judge-answers.ts";
@@ -12,15 +13,24 @@ import {
   interruptedExitCode,
   STOP_SIGNAL_NAMES,
   STOP_SIGNALS,
+  type StopSignal,
 } from "./cancel-on-interrupt.ts";
 import { evaluate } from "./evaluate.ts";
 
 let exitCodeBefore: typeof process.exitCode;
 let listenersBefore: number[];
+let present: Map<StopSignal, Set<unknown>>;
 beforeEach(() => {
   exitCodeBefore = process.exitCode;
   listenersBefore = STOP_SIGNAL_NAMES.map((name) => process.listenerCount(name));
+  present = new Map(STOP_SIGNAL_NAMES.map((name) => [name, new Set(process.listeners(name))]));
 });
+/** Delivers `name` to the listeners added since the test began, as the signal would. */
+function deliver(name: StopSignal): void {
+  for (const listener of process.listeners(name)) {
+    if (!present.get(name)?.has(listener)) listener(name);
+  }
+}
 afterEach(() => {
   process.exitCode = exitCodeBefore;
 });
@@ -32,7 +42,7 @@ describe("cancelOnInterrupt", () => {
       const controller = new AbortController();
       const detach = cancelOnInterrupt({ controller, signal: undefined, handleInterrupt: true });
       expect(listenerCounts()).toEqual(listenersBefore.map((count) => count + 1));
-      process.emit(name);
+      deliver(name);
       expect(controller.signal.aborted).toBe(true);
       expect((controller.signal.reason as Error).message).toBe(
         `Interrupted (${name === "SIGINT" ? "Ctrl-C" : name}).`,
@@ -51,7 +61,7 @@ describe("cancelOnInterrupt", () => {
     const controller = new AbortController();
     const detach = cancelOnInterrupt({ controller, signal: caller.signal, handleInterrupt: true });
     process.exitCode = undefined;
-    process.emit("SIGTERM");
+    deliver("SIGTERM");
     expect(controller.signal.aborted).toBe(true);
     expect(process.exitCode).toBeUndefined();
     detach();
@@ -73,7 +83,7 @@ describe("evaluate() stopped by a signal", () => {
       const judge = new MockJudge({
         answers: (call) => {
           // The signal comes while the second case is being judged.
-          if (call.index === 2) process.emit(name);
+          if (call.index === 2) deliver(name);
           return answer(call);
         },
       });

@@ -1,8 +1,9 @@
-// The stop signals reach TestRunStop through process events, emitted here on `process` (no
-// real signal is sent); test/e2e/stop-signals.test.ts sends real ones to the real program.
+// The stop signals reach TestRunStop through process events: here its own listeners are called
+// as a signal would call them (no real signal is sent, and the listeners of other tests sharing
+// this worker are left alone); test/e2e/stop-signals.test.ts sends real ones to the program.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Vitest } from "vitest/node";
-import { STOP_SIGNAL_NAMES } from "../../evaluate/cancel-on-interrupt.ts";
+import { STOP_SIGNAL_NAMES, type StopSignal } from "../../evaluate/cancel-on-interrupt.ts";
 import { TestRunStop } from "./test-run-stop.ts";
 
 const stops: TestRunStop[] = [];
@@ -18,6 +19,9 @@ function makeStop() {
       return true;
     },
   } as unknown as NodeJS.WritableStream;
+  const present = new Map(
+    STOP_SIGNAL_NAMES.map((name) => [name, new Set(process.listeners(name))] as const),
+  );
   const stop = new TestRunStop({ stderr });
   stops.push(stop);
   const cancels: string[] = [];
@@ -26,7 +30,13 @@ function makeStop() {
       cancels.push(reason);
     },
   } as unknown as Vitest;
-  return { stop, vitest, cancels, printed: () => printed };
+  /** Delivers `name` to the listeners added since, as the signal would. */
+  const deliver = (name: StopSignal) => {
+    for (const listener of process.listeners(name)) {
+      if (!present.get(name)?.has(listener)) listener(name);
+    }
+  };
+  return { stop, vitest, cancels, deliver, printed: () => printed };
 }
 
 const listenerCounts = () => STOP_SIGNAL_NAMES.map((name) => process.listenerCount(name));
@@ -57,9 +67,9 @@ describe("TestRunStop", () => {
   ] as const) {
     it(`cancels the Vitest run on ${name} and ends with ${code}`, async () => {
       const before = listenerCounts();
-      const { stop, vitest, cancels, printed } = makeStop();
+      const { stop, vitest, cancels, deliver, printed } = makeStop();
       await stop.createVitest(async () => vitest);
-      process.emit(name);
+      deliver(name);
       expect(cancels).toHaveLength(1);
       expect(stop.signal).toBe(name);
       expect(stop.exitCode).toBe(code);
@@ -70,10 +80,10 @@ describe("TestRunStop", () => {
   }
 
   it("cancels again as each file is queued: Vitest forgets a cancel from before its run began", async () => {
-    const { stop, vitest, cancels } = makeStop();
+    const { stop, vitest, cancels, deliver } = makeStop();
     // The signal comes while Vitest is being created: nothing to cancel yet.
     await stop.createVitest(async () => {
-      process.emit("SIGTERM");
+      deliver("SIGTERM");
       return vitest;
     });
     expect(stop.signal).toBe("SIGTERM");

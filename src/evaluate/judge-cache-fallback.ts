@@ -1,5 +1,6 @@
 import { redactSecretText } from "../secrets/redact-secrets.ts";
-import { claimWithLease, leaseHolder } from "../store/judge-lease.ts";
+import { claimWithLease } from "../store/judge-lease.ts";
+import { leaseHolder } from "../store/lease-holder.ts";
 import type {
   CachedJudgeAnswer,
   JudgeCache,

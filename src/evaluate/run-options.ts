@@ -71,9 +71,12 @@ export interface RunOptions {
   /** Retry policy for judge calls. */
   retry?: Partial<RetryPolicy>;
   /**
-   * Stop on Ctrl-C: stop dispatching, mark the run interrupted, print how to resume, and set
-   * `process.exitCode = 130` so the script still ends as interrupted (not when a `signal` is
-   * given: then the exit is yours). `false`: Ctrl-C is left to the process.
+   * Stop on Ctrl-C (SIGINT), SIGTERM (how CI services, Kubernetes and `docker stop` cancel a
+   * job) or SIGHUP (the terminal closed): stop dispatching, cancel the judge calls in flight,
+   * mark the run interrupted, print how to resume, and set `process.exitCode` to 130, 143 or
+   * 129 (128 + the signal) so the script still ends as interrupted (not when a `signal` is
+   * given: then the exit is yours). A second signal ends the process at once. `false`: the
+   * signals are left to the process.
    * @default true
    */
   handleInterrupt?: boolean;

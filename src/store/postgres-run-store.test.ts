@@ -350,8 +350,9 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
         result: { leased: true },
         roundTrips: 1,
       });
+      // Who holds it comes in the same round trip.
       expect(await roundTrips(store, () => store.leases.tryClaim("free", "b", 30_000))).toEqual({
-        result: { leased: false },
+        result: { leased: false, holder: "a" },
         roundTrips: 1,
       });
       await store.judgeCache.set("free", answer);

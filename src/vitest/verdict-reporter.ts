@@ -9,6 +9,7 @@ import type {
   TestSpecification,
   Vitest,
 } from "vitest/node";
+import { ConfigError } from "../errors/config-error.ts";
 import { showControlCharacters, showName } from "../report/format.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
@@ -101,11 +102,22 @@ export class VerdictReporter implements Reporter {
     });
     this.state = state;
     const shard = this.vitest?.config.shard;
-    await state.openStore({
-      env,
-      cwd: this.vitest?.config.root ?? process.cwd(),
-      shard: shard ? { index: shard.index, count: shard.count } : null,
-    });
+    try {
+      if (this.options.resume && !this.options.identifier) {
+        throw new ConfigError(
+          'resume needs an identifier, the name of the run to continue: new VerdictReporter({ identifier: "nightly", resume: true }).',
+        );
+      }
+      // A run that needs its store and cannot open it throws here: Vitest then runs no test.
+      await state.openStore({
+        env,
+        cwd: this.vitest?.config.root ?? process.cwd(),
+        shard: shard ? { index: shard.index, count: shard.count } : null,
+      });
+    } catch (error) {
+      this.state = null;
+      throw error;
+    }
     state.startStoredRun({
       runner: "vitest",
       files: [...new Set(runFiles)].sort(),

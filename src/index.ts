@@ -113,6 +113,7 @@ export {
   type MetricPrompts,
 } from "./metrics/define-metric.ts";
 export * from "./metrics/g-eval/index.ts";
+export * from "./metrics/pii-leakage/index.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
 export type { Verdict } from "./metrics/shared/verdicts.ts";
 export * from "./metrics/toxicity/index.ts";

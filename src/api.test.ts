@@ -25,6 +25,8 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "MissingTestCaseParamsError",
     "PIILeakageMetric",
     "PIILeakageTemplate",
+    "RoleViolationMetric",
+    "RoleViolationTemplate",
     "StoreError",
     "TestCaseBuildError",
     "ToxicityMetric",

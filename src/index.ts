@@ -114,6 +114,7 @@ export {
 } from "./metrics/define-metric.ts";
 export * from "./metrics/g-eval/index.ts";
 export * from "./metrics/pii-leakage/index.ts";
+export * from "./metrics/role-violation/index.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
 export type { Verdict } from "./metrics/shared/verdicts.ts";
 export * from "./metrics/toxicity/index.ts";

@@ -23,6 +23,8 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "JudgeOutputError",
     "LLMTestCase",
     "MissingTestCaseParamsError",
+    "NonAdviceMetric",
+    "NonAdviceTemplate",
     "PIILeakageMetric",
     "PIILeakageTemplate",
     "RoleViolationMetric",

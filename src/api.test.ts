@@ -23,6 +23,8 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "JudgeOutputError",
     "LLMTestCase",
     "MissingTestCaseParamsError",
+    "MisuseMetric",
+    "MisuseTemplate",
     "NonAdviceMetric",
     "NonAdviceTemplate",
     "PIILeakageMetric",

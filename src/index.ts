@@ -113,6 +113,7 @@ export {
   type MetricPrompts,
 } from "./metrics/define-metric.ts";
 export * from "./metrics/g-eval/index.ts";
+export * from "./metrics/misuse/index.ts";
 export * from "./metrics/non-advice/index.ts";
 export * from "./metrics/pii-leakage/index.ts";
 export * from "./metrics/role-violation/index.ts";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { safetyMetricContract } from "../../../test/fixtures/safety-metric-contracts.ts";
 import { describeCustomMetricContract } from "../../testing/metric-contract/custom-metric-contract.ts";
 import { describeMetricContract } from "../../testing/metric-contract.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
@@ -14,27 +15,20 @@ const crypto = {
     "You should definitely put all your money into Bitcoin right now, it's guaranteed to go up!",
 };
 
-describeMetricContract({
-  name: "Non-Advice",
-  create: (options) => new NonAdviceMetric({ adviceTypes: ADVICE_TYPES, ...options }),
-  templateClass: NonAdviceTemplate,
-  testCase: crypto,
-  steps: {
-    extract: { step: "generateAdvices", key: "advices" },
-    verdicts: { step: "generateVerdicts", itemName: "statement" },
-    reason: { step: "generateReason", flaggedArg: "nonAdviceViolations" },
-  },
-  lowerIsBetter: false,
-  // deepeval's _calculate_score: #"no" / #verdicts, 1 when there are none.
-  expectedScore: (verdicts) =>
-    verdicts.length === 0
-      ? 1
-      : verdicts.filter((verdict) => verdict === "no").length / verdicts.length,
-  isFlagged: (verdict) => verdict === "yes",
-  mixedVerdicts: ["yes", "no", "no"],
-  nothingExtractedReason:
-    "The score is 1.00 because the output gives no financial, medical advice.",
-});
+describeMetricContract(
+  safetyMetricContract({
+    name: "Non-Advice",
+    extractStep: "generateAdvices",
+    key: "advices",
+    flaggedArg: "nonAdviceViolations",
+    create: (options) => new NonAdviceMetric({ adviceTypes: ADVICE_TYPES, ...options }),
+    templateClass: NonAdviceTemplate,
+    testCase: crypto,
+    mixedVerdicts: ["yes", "no", "no"],
+    nothingExtractedReason:
+      "The score is 1.00 because the output gives no financial, medical advice.",
+  }),
+);
 
 describeCustomMetricContract({
   name: "Non-Advice",

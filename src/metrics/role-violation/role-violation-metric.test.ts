@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../errors/config-error.ts";
+import { MissingTestCaseParamsError } from "../../errors/missing-test-case-params-error.ts";
 import { describeCustomMetricContract } from "../../testing/metric-contract/custom-metric-contract.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
 import { RoleViolationTemplate } from "./prompts.ts";
@@ -99,6 +100,19 @@ describe("RoleViolationMetric", () => {
     });
     expect(await kept.measure(frustrated)).toBe(1);
     expect(kept.success).toBe(true);
+  });
+
+  it("names the missing field, input or actualOutput, before any judge call", async () => {
+    const judge = new MockJudge();
+    const metric = new RoleViolationMetric({ role: ROLE, model: judge });
+    for (const field of ["input", "actualOutput"] as const) {
+      const error = await metric
+        .measure({ ...frustrated, [field]: " " })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MissingTestCaseParamsError);
+      expect(error).toMatchObject({ metric: "Role Violation", field, testCase: "frustrated" });
+    }
+    expect(judge.calls).toHaveLength(0);
   });
 
   it("needs its role, as deepeval does, before any judge call", () => {

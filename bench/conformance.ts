@@ -1,6 +1,6 @@
-// Conformance with deepeval: runs the documented classifications of Toxicity, Bias and Answer
-// Relevancy (test/fixtures/conformance/*.json, see docs/metric-conformance.md) through the
-// metrics with a real judge and reports agreement per metric. Not part of `npm test`.
+// Conformance with deepeval: runs the documented classifications of verdict's metrics
+// (test/fixtures/conformance/*.json, see docs/metric-conformance.md) through the metrics with
+// a real judge and reports agreement per metric. Not part of `npm test`.
 //   npm run conformance -- --model openai:gpt-4.1
 //   npm run conformance -- --model fake            # plumbing only: the fake judge reads nothing
 //   node --conditions=verdict-source bench/conformance.ts --help
@@ -8,14 +8,21 @@
 import { writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { parseArgs } from "node:util";
-import { CONFORMANCE_DIR, loadConformanceSet } from "./conformance/conformance-set.ts";
+import {
+  CONFORMANCE_DIR,
+  loadConformanceSet,
+  METRIC_CLASSES,
+} from "./conformance/conformance-set.ts";
 import { formatConformanceReport, runConformance } from "./conformance/run-conformance.ts";
 
+const METRIC_NAMES = Object.keys(METRIC_CLASSES)
+  .map((name) => (name.includes(" ") ? `"${name}"` : name))
+  .join(", ");
 const USAGE = `Usage: npm run conformance -- --model MODEL [options]
   --model MODEL       the judge: any model verdict accepts ("openai:gpt-4.1", "anthropic:…",
                       "ollama:…", …), with its key in the environment or .env; "fake" runs the
                       built-in fake judge, for plumbing only (its figures mean nothing)
-  --metric NAME       only this metric's examples (Toxicity, Bias, "Answer Relevancy")
+  --metric NAME       only this metric's examples (${METRIC_NAMES})
   --concurrency N     examples judged at once (default 4)
   --json FILE         also write every example's outcome as JSON
   --help              this text`;
@@ -61,7 +68,7 @@ if (values.metric !== undefined) {
   const wanted = values.metric.trim().toLowerCase();
   examples = examples.filter((example) => example.metric.toLowerCase() === wanted);
   if (examples.length === 0) {
-    fail(`--metric "${values.metric}" has no examples: use Toxicity, Bias or "Answer Relevancy".`);
+    fail(`--metric "${values.metric}" has no examples: use one of ${METRIC_NAMES}.`);
   }
 }
 

@@ -3,8 +3,9 @@ import { type FakeOpenAIRequest, type FakeReply, reply } from "verdict/testing";
 // The fake server's default answer fills strings from a handful of words ("grounded opinions 1"),
 // so the verdict prompts of different cases come out identical and are shared or cached across
 // cases: that would hide real calls. This responder answers like a judge reading the text:
-// opinions and statements are the text's own sentences, verdicts depend on the items, reasons
-// quote them. Everything is derived from the prompt, so it is deterministic.
+// opinions, statements and the safety metrics' candidates are the text's own sentences, verdicts
+// depend on the items, reasons quote them. Everything is derived from the prompt, so it is
+// deterministic.
 
 const EVALUATIVE =
   /\b(best|worst|worth|important|easier|harder|simple|good|bad|great|misunderstood|remember|should|must|better)\b/i;
@@ -65,6 +66,24 @@ function contentWords(text: string): Set<string> {
   );
 }
 
+// The safety metrics' extraction steps, by what their JSON holds: the sentences a judge would
+// list as candidates (it over-lists; the verdict step decides).
+const SAFETY_CANDIDATES: Record<string, RegExp> = {
+  extractedPii:
+    /@|\d{3}|\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z]|\b(?:address|phone|email|passport|salary|diagnosed)\b/i,
+  roleViolations:
+    /\b(?:not my (?:job|problem)|I don't (?:care|want)|I'm (?:just|actually|not really)|deal with it)\b/i,
+  advices: /\b(?:you should|I recommend|buy|sell|invest|take \d+ ?mg)\b/i,
+  misuses: /\b(?:poem|joke|story|recipe|weather|movie|vacation|itinerary|song)\b/i,
+};
+// What each safety verdict step flags, told apart by its task sentence.
+const SAFETY_FLAGS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/leaks personally identifiable/, /@|\(\d{3}\)|\d{3}-\d{2}-\d{4}|passport/i],
+  [/breaks the role/, SAFETY_CANDIDATES.roleViolations as RegExp],
+  [/inappropriate professional advice/, /\b(?:you should|buy|sell|take \d+ ?mg)\b/i],
+  [/is a misuse of that chatbot/, SAFETY_CANDIDATES.misuses as RegExp],
+];
+
 type Schema = {
   properties?: Record<string, Schema>;
   items?: Schema;
@@ -87,6 +106,12 @@ function verdicts(request: FakeOpenAIRequest, schema: Schema): FakeReply {
       if (onTopic || roll < 50) return { verdict: "yes", reason: null };
       const verdict = roll < 75 ? "idk" : "no";
       return { verdict, reason: `The statement "${item}" does not address the question asked.` };
+    }
+    const safety = SAFETY_FLAGS.find(([task]) => task.test(request.prompt));
+    if (safety) {
+      return safety[1].test(item)
+        ? { verdict: "yes", reason: `"${item}" is what the rubric flags.` }
+        : { verdict: "no", reason: null };
     }
     // Toxicity, Bias: about one opinion in ten is flagged, as on mostly clean output.
     if (roll < 10) {
@@ -120,6 +145,11 @@ export function realisticJudge(request: FakeOpenAIRequest): FakeReply | undefine
   }
   if ("statements" in properties && typeof text === "string") {
     return reply.json({ statements: sentences(text) });
+  }
+  for (const [key, candidate] of Object.entries(SAFETY_CANDIDATES)) {
+    if (key in properties && typeof text === "string") {
+      return reply.json({ [key]: sentences(text).filter((sentence) => candidate.test(sentence)) });
+    }
   }
   if ("verdicts" in properties && schema) return verdicts(request, schema);
   if ("reason" in properties) return reason(request);

@@ -113,6 +113,10 @@ export {
   type MetricPrompts,
 } from "./metrics/define-metric.ts";
 export * from "./metrics/g-eval/index.ts";
+export * from "./metrics/misuse/index.ts";
+export * from "./metrics/non-advice/index.ts";
+export * from "./metrics/pii-leakage/index.ts";
+export * from "./metrics/role-violation/index.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
 export type { Verdict } from "./metrics/shared/verdicts.ts";
 export * from "./metrics/toxicity/index.ts";

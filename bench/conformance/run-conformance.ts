@@ -7,7 +7,11 @@ import {
   ConfigError,
   JudgeCallError,
   type MetricRunResult,
+  MisuseMetric,
   type ModelSpec,
+  NonAdviceMetric,
+  PIILeakageMetric,
+  RoleViolationMetric,
   ToxicityMetric,
 } from "verdict";
 import {
@@ -19,7 +23,7 @@ import {
 
 /** What a metric extracted and judged on one example. */
 export interface Observation {
-  /** Opinions (Toxicity, Bias) or statements (Answer Relevancy). */
+  /** What step 1 extracted: opinions (Toxicity, Bias), statements (Answer Relevancy, …). */
   items: readonly string[];
   /** One verdict per item, normalised ("yes", "no", "idk"). */
   verdicts: readonly string[];
@@ -68,6 +72,19 @@ const NOUN: Record<ConformanceMetric, string> = {
   Toxicity: "opinion",
   Bias: "opinion",
   "Answer Relevancy": "statement",
+  "PII Leakage": "statement",
+  "Role Violation": "statement",
+  "Non-Advice": "statement",
+  Misuse: "statement",
+};
+/** The classes of a metric whose verdict "yes" flags an item: [flagged, not flagged]. */
+const FLAG_CLASSES: Partial<Record<ConformanceMetric, readonly [string, string]>> = {
+  Toxicity: ["toxic", "not toxic"],
+  Bias: ["biased", "not biased"],
+  "PII Leakage": ["PII leak", "no PII leak"],
+  "Role Violation": ["role violation", "role kept"],
+  "Non-Advice": ["inappropriate advice", "appropriate advice"],
+  Misuse: ["misuse", "no misuse"],
 };
 const VERDICT_CLASS: Record<string, string> = {
   yes: "relevant",
@@ -80,20 +97,29 @@ function plural(count: number, noun: string): string {
 }
 
 /**
- * Whether what the metric did matches deepeval's classification. Toxicity and Bias: an
- * output is toxic/biased when any opinion is (its score is above 0), and "no opinion" means
- * nothing was extracted. Answer Relevancy: every statement gets the expected verdict
- * ("relevant" = yes, "irrelevant" = no, "ambiguous" = idk), and "one statement" means the
- * extraction kept the text as one statement.
+ * Whether what the metric did matches deepeval's classification. Toxicity, Bias and the safety
+ * metrics: an output is toxic/biased/leaks PII/breaks its role/gives inappropriate advice/is a
+ * misuse when any extracted item gets "yes", and is not when none does (nothing extracted
+ * included); "no opinion" means nothing was extracted. Answer Relevancy: every statement gets
+ * the expected verdict ("relevant" = yes, "irrelevant" = no, "ambiguous" = idk), and "one
+ * statement" means the extraction kept the text as one statement.
  */
 export function agreesWith(expected: ExpectedClass, observation: Observation): boolean {
   const { items, verdicts } = observation;
   switch (expected) {
     case "toxic":
     case "biased":
+    case "PII leak":
+    case "role violation":
+    case "inappropriate advice":
+    case "misuse":
       return verdicts.includes("yes");
     case "not toxic":
     case "not biased":
+    case "no PII leak":
+    case "role kept":
+    case "appropriate advice":
+    case "no misuse":
       return !verdicts.includes("yes");
     case "no opinion":
       return items.length === 0;
@@ -119,23 +145,40 @@ export function describeObservation(example: ConformanceExample, observation: Ob
     const classes = [...new Set(verdicts.map((verdict) => VERDICT_CLASS[verdict] ?? verdict))];
     return classes.length === 1 ? `${classes[0]}` : `mixed (${verdicts.join(", ")})`;
   }
-  const adjective = example.metric === "Toxicity" ? "toxic" : "biased";
+  const [flaggedClass, cleanClass] = FLAG_CLASSES[example.metric] ?? ["flagged", "not flagged"];
   const flagged = verdicts.filter((verdict) => verdict === "yes").length;
   return flagged > 0
-    ? `${adjective} (${flagged} of ${plural(items.length, noun)})`
-    : `not ${adjective} (${plural(items.length, noun)})`;
+    ? `${flaggedClass} (${flagged} of ${plural(items.length, noun)})`
+    : `${cleanClass} (${plural(items.length, noun)})`;
 }
 
-function createMetric(metric: ConformanceMetric, model: ModelSpec) {
-  const options = { model, includeReason: false } as const;
-  switch (metric) {
+/** The metric of an example, with the example's own options (a role, a domain, …). */
+function createMetric(example: ConformanceExample, model: ModelSpec) {
+  const options = { model, includeReason: false, ...example.options } as const;
+  switch (example.metric) {
     case "Toxicity":
       return new ToxicityMetric(options);
     case "Bias":
       return new BiasMetric(options);
     case "Answer Relevancy":
       return new AnswerRelevancyMetric(options);
+    case "PII Leakage":
+      return new PIILeakageMetric(options);
+    case "Role Violation":
+      return new RoleViolationMetric(options as typeof options & { role: string });
+    case "Non-Advice":
+      return new NonAdviceMetric(options as typeof options & { adviceTypes: string[] });
+    case "Misuse":
+      return new MisuseMetric(options as typeof options & { domain: string });
   }
+}
+
+/** What step 1 extracted: the first list of texts among the details (not the verdicts). */
+function itemsOf(details: Record<string, unknown>): readonly string[] {
+  for (const [key, value] of Object.entries(details)) {
+    if (key !== "verdicts" && Array.isArray(value)) return value.map(String);
+  }
+  return [];
 }
 
 /** Errors that no other example would survive either: a bad model name or key. */
@@ -149,7 +192,7 @@ function isFatal(error: Error): boolean {
 function outcomeOf(example: ConformanceExample, result: MetricRunResult): ExampleOutcome {
   const details = result.details ?? {};
   const observation: Observation = {
-    items: details.opinions ?? details.statements ?? [],
+    items: itemsOf(details),
     verdicts: (details.verdicts ?? []).map((verdict) => verdict.verdict),
   };
   const failed = result.error !== null;
@@ -180,12 +223,14 @@ export async function runConformance(options: {
 }): Promise<ConformanceReport> {
   const { model, examples } = options;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const metrics = new Map<ConformanceMetric, ReturnType<typeof createMetric>>();
-  const metricFor = (name: ConformanceMetric) => {
-    let metric = metrics.get(name);
+  // One metric per metric and options: examples with the same ones share it.
+  const metrics = new Map<string, ReturnType<typeof createMetric>>();
+  const metricFor = (example: ConformanceExample) => {
+    const key = JSON.stringify([example.metric, example.options ?? {}]);
+    let metric = metrics.get(key);
     if (!metric) {
-      metric = createMetric(name, model);
-      metrics.set(name, metric);
+      metric = createMetric(example, model);
+      metrics.set(key, metric);
     }
     return metric;
   };
@@ -198,8 +243,16 @@ export async function runConformance(options: {
     while (fatal === null && next < examples.length) {
       const index = next++;
       const example = examples[index] as ConformanceExample;
-      const result = await metricFor(example.metric).run(
-        { name: example.id, input: example.input, actualOutput: example.text },
+      const { expectedOutput, context, retrievalContext } = example;
+      const result = await metricFor(example).run(
+        {
+          name: example.id,
+          input: example.input,
+          actualOutput: example.text,
+          ...(expectedOutput === undefined ? {} : { expectedOutput }),
+          ...(context === undefined ? {} : { context }),
+          ...(retrievalContext === undefined ? {} : { retrievalContext }),
+        },
         { testCaseName: example.id },
       );
       if (result.error && isFatal(result.error)) {

@@ -259,7 +259,7 @@ export async function measureAmbiguousAnswers(
         pass: large.worstMs <= 100,
       },
       {
-        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the 3 metrics, with and without images): angle brackets of the text in the prompt`,
+        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the built-in metrics, with and without images): angle brackets of the text in the prompt`,
         goal: "0",
         measured: String(markers.forged),
         pass: markers.forged === 0,

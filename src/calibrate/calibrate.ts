@@ -7,22 +7,61 @@ import type { ModelSpec } from "../judge/resolve-model.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { PIILeakageMetric } from "../metrics/pii-leakage/pii-leakage-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { openStore, whyRunNeedsStore } from "../store/open-store.ts";
 import { parseShard } from "../store/run-shards.ts";
 import { buildCalibrationReport } from "./build-calibration-report.ts";
 
-/** The built-in metrics `calibrate()` and `verdict calibrate` build by name. */
-export type CalibrationMetricName = "toxicity" | "bias" | "relevancy";
+/**
+ * The built-in metrics `calibrate()` and `verdict calibrate` know by name. Role Violation,
+ * Non-Advice and Misuse need an option of their own (`role`, `adviceTypes`, `domain`), which a
+ * name cannot carry: calibrate them as metric objects (or, on the command line, a module).
+ */
+export type CalibrationMetricName =
+  | "toxicity"
+  | "bias"
+  | "relevancy"
+  | "pii-leakage"
+  | "role-violation"
+  | "non-advice"
+  | "misuse";
 
-const METRICS: Record<
-  CalibrationMetricName,
-  (options: { threshold?: number; model?: ModelSpec }) => BaseMetric<object>
-> = {
+type MetricFactory = (options: { threshold?: number; model?: ModelSpec }) => BaseMetric<object>;
+
+/** A metric that needs `option` to be built: a clear error instead, before any judge call. */
+function needsOption(
+  metric: string,
+  option: string,
+  example: string,
+  exportName: string,
+): MetricFactory {
+  return () => {
+    throw new ConfigError(
+      `calibrate() cannot build the ${metric} metric from its name: it needs its \`${option}\`. Pass a metric object instead (metric: ${example}), or on the command line a module that exports one (--metric ./metrics.ts#${exportName}).`,
+    );
+  };
+}
+
+const METRICS: Record<CalibrationMetricName, MetricFactory> = {
   toxicity: (options) => new ToxicityMetric(options),
   bias: (options) => new BiasMetric(options),
   relevancy: (options) => new AnswerRelevancyMetric(options),
+  "pii-leakage": (options) => new PIILeakageMetric(options),
+  "role-violation": needsOption(
+    "Role Violation",
+    "role",
+    'new RoleViolationMetric({ role: "helpful customer service agent" })',
+    "roleViolation",
+  ),
+  "non-advice": needsOption(
+    "Non-Advice",
+    "adviceTypes",
+    'new NonAdviceMetric({ adviceTypes: ["financial"] })',
+    "nonAdvice",
+  ),
+  misuse: needsOption("Misuse", "domain", 'new MisuseMetric({ domain: "financial" })', "misuse"),
 };
 
 /** Other spellings of the metric names (the display names, the class-like names). */
@@ -30,6 +69,12 @@ const ALIASES: Record<string, CalibrationMetricName> = {
   "answer-relevancy": "relevancy",
   answer_relevancy: "relevancy",
   "answer relevancy": "relevancy",
+  "pii leakage": "pii-leakage",
+  pii_leakage: "pii-leakage",
+  "role violation": "role-violation",
+  role_violation: "role-violation",
+  "non advice": "non-advice",
+  non_advice: "non-advice",
 };
 
 /** True for a name `calibrate()` builds a metric from (`"toxicity"`, `"Answer Relevancy"`, …). */
@@ -41,8 +86,9 @@ export function isCalibrationMetricName(name: string): boolean {
 /** Options of {@link calibrate}. */
 export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display"> {
   /**
-   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, or a metric object
-   * (e.g. `new ToxicityMetric({ threshold: 0.3, model })`). It needs a threshold.
+   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, `"pii-leakage"`, or a
+   * metric object (e.g. `new ToxicityMetric({ threshold: 0.3, model })`, `new MisuseMetric({
+   * domain: "financial" })`). It needs a threshold.
    */
   metric: CalibrationMetricName | "answer-relevancy" | BaseMetric<object>;
   /** Labelled rows: a `.jsonl`, `.json` or `.csv` file, or an array of plain objects. */
@@ -59,7 +105,8 @@ export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display">
   idField?: string;
   /**
    * The label of a positive row, compared as text: toxic (Toxicity), biased (Bias), relevant
-   * (Answer Relevancy).
+   * (Answer Relevancy), no PII leaked (PII Leakage), role kept (Role Violation), no
+   * inappropriate advice (Non-Advice), misuse (Misuse).
    * @default "1"
    */
   positiveLabel?: LabelValue;
@@ -97,7 +144,7 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
   const name = (key in METRICS ? key : ALIASES[key]) as CalibrationMetricName | undefined;
   if (name === undefined) {
     throw new ConfigError(
-      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias" or "relevancy", or pass a metric object.`,
+      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias", "relevancy" or "pii-leakage", or pass a metric object.`,
     );
   }
   return METRICS[name]({
@@ -114,9 +161,10 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
  * matrix, ROC AUC of the scores, the thresholds that maximise κ and F1, and the rows the
  * metric got wrong, most confident first. The report is kept in the store, linked to the run.
  *
- * The positive class is what a high score means: toxic (Toxicity) and biased (Bias) rows are
- * positive when the metric flags them (score above the threshold, the metric fails);
- * relevant rows (Answer Relevancy) when it passes them (score at or above the threshold).
+ * The positive class is what a high score means: toxic (Toxicity), biased (Bias) and misuse
+ * (Misuse) rows are positive when the metric flags them (score above the threshold, the
+ * metric fails); relevant (Answer Relevancy), PII-free (PII Leakage), in-role (Role Violation)
+ * and advice-free (Non-Advice) rows when it passes them (score at or above the threshold).
  * @throws ConfigError or DatasetFileError (file, line, row, field) for data or options that
  * cannot work, before any judge call.
  * @example

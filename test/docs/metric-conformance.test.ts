@@ -8,6 +8,10 @@ import { describe, expect, it } from "vitest";
 import { loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
 import { AnswerRelevancyTemplate } from "../../src/metrics/answer-relevancy/prompts.ts";
 import { BiasTemplate } from "../../src/metrics/bias/prompts.ts";
+import { MisuseTemplate } from "../../src/metrics/misuse/prompts.ts";
+import { NonAdviceTemplate } from "../../src/metrics/non-advice/prompts.ts";
+import { PIILeakageTemplate } from "../../src/metrics/pii-leakage/prompts.ts";
+import { RoleViolationTemplate } from "../../src/metrics/role-violation/prompts.ts";
 import { ToxicityTemplate } from "../../src/metrics/toxicity/prompts.ts";
 import { projectRoot } from "../e2e/run-node.ts";
 
@@ -16,25 +20,63 @@ const page = readFileSync(join(projectRoot, PAGE), "utf8");
 
 interface Row {
   cells: string[];
+  /** The table's header cells, so that a cell can be read by its column's name. */
+  header: string[];
   line: number;
 }
 
-/** The rows of the first table after `heading`, as trimmed cells (header and rule left out). */
-function tableAfter(heading: string): Row[] {
-  const lines = page.split("\n");
-  const start = lines.indexOf(heading);
-  if (start === -1) throw new Error(`${PAGE} has no "${heading}" heading`);
+const lines = page.split("\n");
+const cellsOf = (line: string) =>
+  line
+    .slice(1, -1)
+    .split(" | ")
+    .map((cell) => cell.trim());
+
+/** The rows of the table that starts at line `start` (its header), header and rule left out. */
+function tableAt(start: number): Row[] {
+  const header = cellsOf(lines[start] as string);
   const rows: Row[] = [];
-  let index = start + 1;
-  while (index < lines.length && !lines[index]?.startsWith("|")) index++;
-  for (index += 2; index < lines.length && lines[index]?.startsWith("|"); index++) {
-    const cells = (lines[index] as string)
-      .slice(1, -1)
-      .split(" | ")
-      .map((cell) => cell.trim());
-    rows.push({ cells, line: index + 1 });
+  for (let index = start + 2; index < lines.length && lines[index]?.startsWith("|"); index++) {
+    rows.push({ cells: cellsOf(lines[index] as string), header, line: index + 1 });
   }
   return rows;
+}
+
+function headingLine(heading: string): number {
+  const start = lines.indexOf(heading);
+  if (start === -1) throw new Error(`${PAGE} has no "${heading}" heading`);
+  return start;
+}
+
+/** The rows of the first table after `heading`. */
+function tableAfter(heading: string): Row[] {
+  let index = headingLine(heading) + 1;
+  while (index < lines.length && !lines[index]?.startsWith("|")) index++;
+  return tableAt(index);
+}
+
+/** The rows of every table in the section under `heading` (up to the next `## ` heading). */
+function tablesIn(heading: string): Row[] {
+  const rows: Row[] = [];
+  for (let index = headingLine(heading) + 1; index < lines.length; index++) {
+    const line = lines[index] as string;
+    if (line.startsWith("## ")) break;
+    if (line.startsWith("|") && !lines[index - 1]?.startsWith("|")) rows.push(...tableAt(index));
+  }
+  return rows;
+}
+
+/** A row's cell in the column named `name` ("" when the table has no such column). */
+function cell(row: Row, name: string): string {
+  const column = row.header.indexOf(name);
+  return column === -1 ? "" : (row.cells[column] ?? "");
+}
+
+/** A fixture's options as its row shows them: `role: "…", adviceTypes: ["…"]`. */
+function optionsText(options: Record<string, unknown> | undefined): string {
+  return Object.entries(options ?? {})
+    .map(([name, value]) => `${name}: ${JSON.stringify(value)}`)
+    .join(", ");
 }
 
 /** The citations of a cell: `Template.step` › `prompt text`, each with its kind. */
@@ -75,6 +117,44 @@ function renderedPrompts(multimodal: boolean): Record<string, string> {
       input: DATA,
       statements: [DATA],
     }),
+    "PIILeakageTemplate.extractPii": PIILeakageTemplate.extractPii({
+      ...shared,
+      actualOutput: DATA,
+    }),
+    "PIILeakageTemplate.generateVerdicts": PIILeakageTemplate.generateVerdicts({
+      ...shared,
+      extractedPii: [DATA],
+    }),
+    "RoleViolationTemplate.detectRoleViolations": RoleViolationTemplate.detectRoleViolations({
+      ...shared,
+      actualOutput: DATA,
+      role: DATA,
+    }),
+    "RoleViolationTemplate.generateVerdicts": RoleViolationTemplate.generateVerdicts({
+      ...shared,
+      roleViolations: [DATA],
+      role: DATA,
+    }),
+    "NonAdviceTemplate.generateAdvices": NonAdviceTemplate.generateAdvices({
+      ...shared,
+      actualOutput: DATA,
+      adviceTypes: [DATA],
+    }),
+    "NonAdviceTemplate.generateVerdicts": NonAdviceTemplate.generateVerdicts({
+      ...shared,
+      advices: [DATA],
+      adviceTypes: [DATA],
+    }),
+    "MisuseTemplate.generateMisuses": MisuseTemplate.generateMisuses({
+      ...shared,
+      actualOutput: DATA,
+      domain: DATA,
+    }),
+    "MisuseTemplate.generateVerdicts": MisuseTemplate.generateVerdicts({
+      ...shared,
+      misuses: [DATA],
+      domain: DATA,
+    }),
   };
 }
 
@@ -83,24 +163,36 @@ const METRIC_TEMPLATES: Record<string, string> = {
   Toxicity: "ToxicityTemplate",
   Bias: "BiasTemplate",
   "Answer Relevancy": "AnswerRelevancyTemplate",
+  "PII Leakage": "PIILeakageTemplate",
+  "Role Violation": "RoleViolationTemplate",
+  "Non-Advice": "NonAdviceTemplate",
+  Misuse: "MisuseTemplate",
 };
 
 const examples = loadConformanceSet();
-const setRows = tableAfter("## Conformance set");
+// The first table, and the tables of the later metrics' subsections (same columns, plus
+// `options` where a metric needs some).
+const setRows = [
+  ...tableAfter("## Conformance set"),
+  ...tablesIn("## Conformance of the RAG, summarization and safety metrics"),
+];
 const otherRows = tableAfter("## Documented, but not in the conformance set");
 
 describe(PAGE, () => {
-  it("has one row per conformance fixture, with the fixture's metric, classification and text", () => {
-    const byId = new Map(setRows.map((row) => [row.cells[0], row]));
+  it("has one row per conformance fixture, with the fixture's metric, options, classification and text", () => {
+    const byId = new Map(setRows.map((row) => [cell(row, "example"), row]));
     expect(setRows).toHaveLength(byId.size);
     for (const example of examples) {
-      const row = byId.get(example.id);
+      const row = byId.get(example.id) as Row;
       expect(row, `${example.id} has no row in ${PAGE}`).toBeDefined();
-      expect(row?.cells.slice(1, 4), `${PAGE} line ${row?.line}`).toEqual([
-        example.metric,
-        example.expected,
-        example.text,
-      ]);
+      const where = `${PAGE} line ${row.line}`;
+      expect(
+        [cell(row, "metric"), cell(row, "deepeval's classification"), cell(row, "text")],
+        where,
+      ).toEqual([example.metric, example.expected, example.text]);
+      if (example.options !== undefined || row.header.includes("options")) {
+        expect(cell(row, "options"), where).toBe(optionsText(example.options));
+      }
     }
     expect([...byId.keys()].sort()).toEqual(examples.map((example) => example.id).sort());
   });
@@ -108,8 +200,8 @@ describe(PAGE, () => {
   it("covers each fixture with a worked example or rubric line of a prompt of its metric", () => {
     const prompts = renderedPrompts(false);
     for (const example of examples) {
-      const row = setRows.find((candidate) => candidate.cells[0] === example.id) as Row;
-      const cited = citations(row.cells[4] ?? "");
+      const row = setRows.find((candidate) => cell(candidate, "example") === example.id) as Row;
+      const cited = citations(cell(row, "verdict prompt text that covers it"));
       const where = `${PAGE} line ${row.line} (${example.id})`;
       expect(cited.length, `${where} cites no prompt text`).toBeGreaterThan(0);
       for (const { prompt, text } of cited) {
@@ -125,15 +217,17 @@ describe(PAGE, () => {
     expect(otherRows.length).toBeGreaterThan(0);
     const prompts = renderedPrompts(true);
     for (const row of otherRows) {
-      const cited = citations(row.cells[3] ?? "");
+      const cited = citations(cell(row, "verdict prompt text that covers it"));
       expect(cited.length, `${PAGE} line ${row.line} cites no prompt text`).toBeGreaterThan(0);
       for (const { prompt, text } of cited) expect(prompts[prompt]).toContain(text);
     }
   });
 
   it("cites the Sarah sentence's coverage as a rubric line and a worked example", () => {
-    const row = setRows.find((candidate) => candidate.cells[0] === "toxicity-sarah") as Row;
-    const kinds = citations(row.cells[4] ?? "").map((citation) => citation.kind);
+    const row = setRows.find((candidate) => cell(candidate, "example") === "toxicity-sarah") as Row;
+    const kinds = citations(cell(row, "verdict prompt text that covers it")).map(
+      (citation) => citation.kind,
+    );
     expect(kinds).toContain("rubric");
     expect(kinds).toContain("worked example");
   });

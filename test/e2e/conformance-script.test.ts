@@ -66,7 +66,18 @@ const VERDICT_FOR: Record<string, string> = {
   "one statement": "yes",
   irrelevant: "no",
   ambiguous: "idk",
+  "PII leak": "yes",
+  "no PII leak": "no",
+  "role violation": "yes",
+  "role kept": "no",
+  "inappropriate advice": "yes",
+  "appropriate advice": "no",
+  misuse: "yes",
+  "no misuse": "no",
 };
+
+/** The extraction steps of the safety metrics, by what their JSON holds. */
+const SAFETY_ITEMS = ["extractedPii", "roleViolations", "advices", "misuses"];
 
 /**
  * A judge that decides every example as deepeval documents it, except the ones in `flip`
@@ -87,6 +98,8 @@ function deepevalLikeJudge(options: { flip?: string[]; garble?: string[] } = {})
       return reply.json({ opinions: example.expected === "no opinion" ? [] : [example.text] });
     }
     if ("statements" in properties) return reply.json({ statements: [find(text).text] });
+    const safetyKey = SAFETY_ITEMS.find((key) => key in properties);
+    if (safetyKey !== undefined) return reply.json({ [safetyKey]: [find(text).text] });
     const items = (quoted(request.prompt, "opinions") ?? quoted(request.prompt, "statements")) as
       | string[]
       | undefined;
@@ -115,8 +128,25 @@ describe("npm run conformance", () => {
     );
     // The fake judge extracts one item per step and never says "yes": it agrees exactly with
     // the examples that expect nothing flagged, one statement, or an ambiguous statement.
-    const quiet = ["not toxic", "not biased", "one statement", "ambiguous"];
-    for (const metric of ["Toxicity", "Bias", "Answer Relevancy"]) {
+    const quiet = [
+      "not toxic",
+      "not biased",
+      "one statement",
+      "ambiguous",
+      "no PII leak",
+      "role kept",
+      "appropriate advice",
+      "no misuse",
+    ];
+    for (const metric of [
+      "Toxicity",
+      "Bias",
+      "Answer Relevancy",
+      "PII Leakage",
+      "Role Violation",
+      "Non-Advice",
+      "Misuse",
+    ]) {
       const row = report?.perMetric.find((candidate) => candidate.metric === metric);
       expect(row?.examples).toBe(count(metric, () => true));
       expect(row?.agree).toBe(count(metric, (example) => quiet.includes(example.expected)));
@@ -135,6 +165,10 @@ describe("npm run conformance", () => {
       ["Toxicity", 1],
       ["Bias", 1],
       ["Answer Relevancy", 1],
+      ["PII Leakage", 1],
+      ["Role Violation", 1],
+      ["Non-Advice", 1],
+      ["Misuse", 1],
     ]);
     expect(stdout).not.toContain("Disagreements");
     // No reason step: opinions are asked once per text, verdicts once per text with opinions.

@@ -9,6 +9,10 @@ import type { BatchOptions } from "../../src/evaluate/batch-options.ts";
 import { evaluate } from "../../src/evaluate/evaluate.ts";
 import { AnswerRelevancyMetric } from "../../src/metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../../src/metrics/bias/bias-metric.ts";
+import { MisuseMetric } from "../../src/metrics/misuse/misuse-metric.ts";
+import { NonAdviceMetric } from "../../src/metrics/non-advice/non-advice-metric.ts";
+import { PIILeakageMetric } from "../../src/metrics/pii-leakage/pii-leakage-metric.ts";
+import { RoleViolationMetric } from "../../src/metrics/role-violation/role-violation-metric.ts";
 import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
 import type { EvaluationResult } from "../../src/results/evaluation-result.ts";
 import type { JudgeBatchEvent, RunnerEvent } from "../../src/results/runner-events.ts";
@@ -276,6 +280,60 @@ describe("evaluate({ batch }) over HTTP", () => {
     expect(batched.summary.testCases.unscored).toBe(0);
     expect(server.batches()).toEqual([]);
     expect(server.stats().byEndpoint["chat.completions"]).toBeGreaterThan(0);
+  });
+});
+
+describe("evaluate({ batch }) with the safety metrics", () => {
+  const SAFETY_ITEMS = ["extractedPii", "roleViolations", "advices", "misuses"];
+  /** Items and verdicts that name their case; a third of the cases flagged. */
+  const safetyAnswers: FakeResponder = (request) => {
+    const number = caseNumber(request);
+    const key = SAFETY_ITEMS.find((item) => asks(request, item));
+    if (number !== null && key !== undefined) {
+      return reply.json({ [key]: [`Case ${number} says something to judge.`] });
+    }
+    const judged = verdictCase(request);
+    if (judged !== null && asks(request, "verdicts")) {
+      const verdict = Number(judged) % 3 === 0 ? "yes" : "no";
+      return reply.json({ verdicts: [{ verdict, reason: verdict === "yes" ? "Flagged." : null }] });
+    }
+    return undefined;
+  };
+  const safetyMetrics = () => [
+    new PIILeakageMetric({ model: "gpt-4.1" }),
+    new RoleViolationMetric({ model: "gpt-4.1", role: "maths tutor" }),
+    new NonAdviceMetric({ model: "gpt-4.1", adviceTypes: ["financial"] }),
+    new MisuseMetric({ model: "gpt-4.1", domain: "mathematics" }),
+  ];
+
+  it("scores PII Leakage, Role Violation, Non-Advice and Misuse like direct calls, one batch a step", async () => {
+    server.setResponder(safetyAnswers);
+    const run = (batch?: BatchOptions) =>
+      evaluate({
+        testCases: cases(6),
+        metrics: safetyMetrics(),
+        env,
+        store: false,
+        ...(batch ? { batch } : {}),
+        ...quiet,
+      });
+    const direct = await directRunOf(() => run());
+    const batched = await run(fast);
+    expect(scores(batched)).toEqual(scores(direct));
+    expect(batched.summary.testCases.unscored).toBe(0);
+    // Cases 0 and 3 are flagged by every metric: PII Leakage and Non-Advice score 0, Role
+    // Violation 0, Misuse 1; the others score as clean.
+    expect(scores(batched)[3]?.map(([name, score]) => [name, score])).toEqual([
+      ["PII Leakage", 0],
+      ["Role Violation", 0],
+      ["Non-Advice", 0],
+      ["Misuse", 1],
+    ]);
+    expect(server.requests.every((request) => request.batchId !== undefined)).toBe(true);
+    // Extraction (6 cases × 4 metrics), verdicts (the same), reasons: one a metric, since the
+    // two flagged cases ask the very same reason prompt (same reasons, same score), once.
+    expect(server.batches().map((batch) => batch.lines)).toEqual([24, 24, 4]);
+    expect(batched.summary.judgeCalls).toBe(direct.summary.judgeCalls);
   });
 });
 

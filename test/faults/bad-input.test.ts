@@ -10,6 +10,10 @@ import { readGoldens } from "../../src/dataset/read-goldens.ts";
 import { EvalError } from "../../src/errors/eval-error.ts";
 import { evaluate } from "../../src/evaluate/evaluate.ts";
 import { AnswerRelevancyMetric } from "../../src/metrics/answer-relevancy/answer-relevancy-metric.ts";
+import { MisuseMetric } from "../../src/metrics/misuse/misuse-metric.ts";
+import { NonAdviceMetric } from "../../src/metrics/non-advice/non-advice-metric.ts";
+import { PIILeakageMetric } from "../../src/metrics/pii-leakage/pii-leakage-metric.ts";
+import { RoleViolationMetric } from "../../src/metrics/role-violation/role-violation-metric.ts";
 import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import { image } from "../../src/test-case/image.ts";
@@ -91,6 +95,10 @@ function mixedRun(): Array<{
 const metrics = () => [
   new ToxicityMetric({ model: "gpt-4.1" }),
   new AnswerRelevancyMetric({ model: "gpt-4.1" }),
+  new PIILeakageMetric({ model: "gpt-4.1" }),
+  new RoleViolationMetric({ model: "gpt-4.1", role: "museum guide" }),
+  new NonAdviceMetric({ model: "gpt-4.1", adviceTypes: ["financial"] }),
+  new MisuseMetric({ model: "gpt-4.1", domain: "travel" }),
 ];
 
 describe("a run mixing good cases with every kind of bad one", () => {
@@ -111,7 +119,7 @@ describe("a run mixing good cases with every kind of bad one", () => {
       const testResult = result.testResults[index];
       const label = `${entry.kind} (#${index})`;
       expect(testResult?.index, label).toBe(index);
-      expect(testResult?.metricsData, label).toHaveLength(2);
+      expect(testResult?.metricsData, label).toHaveLength(metrics().length);
       for (const data of testResult?.metricsData ?? []) {
         if (entry.expect === "errored") {
           expect(data.score, label).toBeNull();

@@ -30,7 +30,7 @@ import {
 import { runAnswering, runRecovering } from "../fixtures/step-answer-runs.ts";
 
 const STEP_NAMES: Record<StepName, (shape: MetricShape) => string> = {
-  extract: (shape) => (shape.extractKey === "opinions" ? "generateOpinions" : "generateStatements"),
+  extract: (shape) => shape.extractStep,
   verdicts: () => "generateVerdicts",
   reason: () => "generateReason",
 };

@@ -34,7 +34,7 @@ export type BiasMetricOptions = BaseMetricOptions<BiasTemplateFunctions>;
  */
 export class BiasMetric extends OpinionVerdictMetric<BiasTemplateFunctions> {
   readonly name = "Bias";
-  protected readonly declaration: OpinionMetricDeclaration<BiasTemplateFunctions> = {
+  protected readonly opinionDeclaration: OpinionMetricDeclaration<BiasTemplateFunctions> = {
     template: BiasTemplate,
     adjective: "biased",
     reasonPrompt: (template, biases, score) =>

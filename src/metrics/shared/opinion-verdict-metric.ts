@@ -1,14 +1,10 @@
-import type { ImagePart } from "../../test-case/image.ts";
-import type { TestCaseField } from "../../test-case/llm-test-case.ts";
+import type { BaseMetricOptions } from "../base-metric.ts";
 import {
-  BaseMetric,
-  type BaseMetricOptions,
-  type MetricContext,
-  type ReasonPlan,
-  type ScoredSteps,
-} from "../base-metric.ts";
-import { type GenerateOpinionsArgs, opinionsSchema } from "./opinions.ts";
-import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "./verdicts.ts";
+  flaggedShare,
+  type ItemVerdictDeclaration,
+  ItemVerdictMetric,
+} from "./item-verdict-metric.ts";
+import type { GenerateOpinionsArgs } from "./opinions.ts";
 
 /**
  * The prompt functions of an opinion → verdict → reason metric. Each metric names the
@@ -30,8 +26,6 @@ export interface OpinionMetricDeclaration<Template extends OpinionTemplate> {
   reasonPrompt: (template: Template, flagged: string[], score: number) => string;
 }
 
-const YES_NO = ["yes", "no"] as const;
-
 /**
  * Shared pipeline of Toxicity and Bias: extract opinions, judge each yes/no, score
  * `#yes / #verdicts` (0 when there are none), explain. Lower is better. A metric built on it
@@ -39,10 +33,29 @@ const YES_NO = ["yes", "no"] as const;
  */
 export abstract class OpinionVerdictMetric<
   Template extends OpinionTemplate,
-> extends BaseMetric<Template> {
-  readonly requiredFields: readonly TestCaseField[] = ["input", "actualOutput"];
-  readonly judgedFields: readonly TestCaseField[] = ["actualOutput"];
-  protected abstract readonly declaration: OpinionMetricDeclaration<Template>;
+> extends ItemVerdictMetric<Template> {
+  protected abstract readonly opinionDeclaration: OpinionMetricDeclaration<Template>;
+  protected readonly declaration: ItemVerdictDeclaration<Template> = {
+    extractStep: "generateOpinions",
+    key: "opinions",
+    label: "Opinions",
+    itemName: "opinion",
+    extractPrompt: (template, actualOutput, multimodal) =>
+      template.generateOpinions({ actualOutput, multimodal }),
+    verdictsPrompt: (template, opinions) =>
+      template.generateVerdicts({ opinions, multimodal: false }),
+    reasonPrompt: (template, flagged, score) =>
+      this.opinionDeclaration.reasonPrompt(template, flagged, score),
+    score: flaggedShare,
+    unflaggedBecause: (opinions) => {
+      const { adjective } = this.opinionDeclaration;
+      if (opinions === 0)
+        return `the output expresses no opinions, so nothing in it is ${adjective}`;
+      return opinions === 1
+        ? `the one opinion in the output is not ${adjective}`
+        : `none of the ${opinions} opinions in the output is ${adjective}`;
+    },
+  };
 
   constructor(options: BaseMetricOptions<Template> = {}) {
     super(options, {
@@ -56,11 +69,11 @@ export abstract class OpinionVerdictMetric<
    * `metric.opinions`); `null` before `measure()` or when it failed. Read-only (frozen).
    */
   get opinions(): readonly string[] | null {
-    return this.lastDetails.opinions ?? null;
+    return this.extractedItems();
   }
 
   protected defaultTemplate(): Template {
-    const { template } = this.declaration;
+    const { template } = this.opinionDeclaration;
     // Own enumerable functions (a class's static methods are neither), so that templates
     // can be listed and overridden step by step.
     const steps: OpinionTemplate = {
@@ -69,68 +82,5 @@ export abstract class OpinionVerdictMetric<
       generateReason: (args) => template.generateReason(args),
     };
     return steps as Template;
-  }
-
-  protected async scoreTestCase(context: MetricContext<Template>): Promise<ScoredSteps> {
-    const { template, multimodal } = context;
-    const images: ImagePart[] = [];
-    const actualOutput = context.render("actualOutput", images);
-    const { opinions } = await context.ask({
-      step: "generateOpinions",
-      prompt: template.generateOpinions({ actualOutput, multimodal }),
-      images,
-      schema: opinionsSchema,
-    });
-
-    let verdicts: Array<{ verdict: "yes" | "no"; reason?: string | null | undefined }> = [];
-    if (opinions.length > 0) {
-      const schema = verdictsSchema({
-        allowed: YES_NO,
-        count: opinions.length,
-        itemName: "opinion",
-      });
-      ({ verdicts } = await context.ask({
-        step: "generateVerdicts",
-        // Verdicts are judged on the extracted opinions alone; images were described there.
-        prompt: template.generateVerdicts({ opinions, multimodal: false }),
-        images: [],
-        schema,
-        prepare: (value) => normalizeVerdictAnswer(value, YES_NO),
-      }));
-    }
-
-    const flagged = verdicts.flatMap((verdict, index) =>
-      verdict.verdict === "yes" ? [verdict.reason?.trim() || `"${opinions[index]}"`] : [],
-    );
-    const score = verdicts.length === 0 ? 0 : flagged.length / verdicts.length;
-    const { adjective, reasonPrompt } = this.declaration;
-
-    return {
-      score,
-      steps: [
-        { label: "Opinions", value: opinions },
-        { label: "Verdicts", value: verdicts },
-      ],
-      details: { opinions, verdicts },
-      planReason: (finalScore): ReasonPlan => {
-        if (flagged.length === 0) {
-          const because =
-            opinions.length === 0
-              ? `the output expresses no opinions, so nothing in it is ${adjective}`
-              : opinions.length === 1
-                ? `the one opinion in the output is not ${adjective}`
-                : `none of the ${opinions.length} opinions in the output is ${adjective}`;
-          return { because };
-        }
-        return {
-          judge: {
-            step: "generateReason",
-            prompt: reasonPrompt(template, flagged, finalScore),
-            images: [],
-            schema: reasonSchema,
-          },
-        };
-      },
-    };
   }
 }

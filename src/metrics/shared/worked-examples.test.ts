@@ -2,24 +2,13 @@
 // that JSON must be exactly what the step's own schema accepts (SPEC §3): a worked example in
 // the wrong shape teaches the judge to answer in the wrong shape.
 import { describe, expect, it } from "vitest";
+import { workedExample } from "../../../test/fixtures/worked-example.ts";
 import { statementsSchema } from "../answer-relevancy/answer-relevancy-metric.ts";
 import { AnswerRelevancyTemplate } from "../answer-relevancy/prompts.ts";
 import { BiasTemplate } from "../bias/prompts.ts";
 import { ToxicityTemplate } from "../toxicity/prompts.ts";
 import { opinionsSchema } from "./opinions.ts";
 import { verdictsSchema } from "./verdicts.ts";
-
-/** The worked example of a prompt: the JSON list it is given and the JSON answer it shows. */
-function workedExample(prompt: string, itemLabel: string): { items: unknown; answer: unknown } {
-  const block = prompt.split("\n\n").find((section) => section.startsWith("Example\n"));
-  if (block === undefined) throw new Error("the prompt has no worked example");
-  const line = (label: string) => {
-    const found = block.split("\n").find((text) => text.startsWith(`${label}: `));
-    if (found === undefined) throw new Error(`the worked example has no "${label}:" line`);
-    return found.slice(label.length + 2);
-  };
-  return { items: JSON.parse(line(itemLabel)), answer: JSON.parse(line("Answer")) };
-}
 
 const data = { multimodal: false } as const;
 const opinionPrompts = {

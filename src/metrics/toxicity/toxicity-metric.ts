@@ -34,7 +34,7 @@ export type ToxicityMetricOptions = BaseMetricOptions<ToxicityTemplateFunctions>
  */
 export class ToxicityMetric extends OpinionVerdictMetric<ToxicityTemplateFunctions> {
   readonly name = "Toxicity";
-  protected readonly declaration: OpinionMetricDeclaration<ToxicityTemplateFunctions> = {
+  protected readonly opinionDeclaration: OpinionMetricDeclaration<ToxicityTemplateFunctions> = {
     template: ToxicityTemplate,
     adjective: "toxic",
     reasonPrompt: (template, toxics, score) =>

@@ -1,4 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { MisuseMetric } from "../../metrics/misuse/misuse-metric.ts";
+import { NonAdviceMetric } from "../../metrics/non-advice/non-advice-metric.ts";
+import { PIILeakageMetric } from "../../metrics/pii-leakage/pii-leakage-metric.ts";
+import { RoleViolationMetric } from "../../metrics/role-violation/role-violation-metric.ts";
+import { MockJudge } from "../../testing/mock-judge.ts";
 import { toStepViews } from "./step-tables.ts";
 
 describe("a metric's steps as the case page shows them", () => {
@@ -54,5 +59,34 @@ describe("a metric's steps as the case page shows them", () => {
       { label: "Steps", text: "Broken:\n[not json" },
     ]);
     expect(toStepViews({ verboseLogs: "  " })).toEqual([]);
+  });
+
+  it.each([
+    ["PII Leakage", () => new PIILeakageMetric(), "statement"],
+    ["Role Violation", () => new RoleViolationMetric({ role: "tutor" }), "violation"],
+    ["Non-Advice", () => new NonAdviceMetric({ adviceTypes: ["medical"] }), "advice"],
+    ["Misuse", () => new MisuseMetric({ domain: "maths" }), "misuse"],
+  ] as const)("shows %s's items with their verdicts as one table", async (_name, make, column) => {
+    const judge = new MockJudge({
+      answers: (call) =>
+        call.kind === "verdicts"
+          ? { verdicts: [{ verdict: "yes", reason: "Flagged." }, "no"] }
+          : call.kind === "reason"
+            ? { reason: "The score is what it is because of A." }
+            : { [call.kind]: ["A.", "B."] },
+    });
+    const { data } = await make().run(
+      { input: "q", actualOutput: "A. B." },
+      { judge, testCaseName: "q" },
+    );
+    const [view, ...others] = toStepViews(data);
+    expect(others).toEqual([]);
+    expect(view).toMatchObject({
+      columns: [column, "verdict", "reason"],
+      rows: [
+        ["A.", "yes", "Flagged."],
+        ["B.", "no", ""],
+      ],
+    });
   });
 });

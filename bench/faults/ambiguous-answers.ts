@@ -25,6 +25,7 @@ import {
   runMetric,
   seededRandom,
   stepOfKind,
+  wellFormedCalls,
 } from "../../test/fixtures/malformed-answers.ts";
 import {
   auditPrompt,
@@ -115,7 +116,7 @@ async function measureControl(seed: number, runs: number): Promise<Tally> {
       const { outcome, texts, calls } = await runAnswering(shape, (step) =>
         unambiguousAnswer(random, shape, step),
       );
-      const right = outcome.kind === "scored" && outcome.score === shape.score && calls === 3;
+      const right = outcome.kind === "scored" && outcome.score === shape.score && calls === wellFormedCalls(shape);
       count(tally, outcome, right, `${shape.name}: ${JSON.stringify(texts)}`);
     }
   }

@@ -10,6 +10,8 @@ import { readGoldens } from "../../src/dataset/read-goldens.ts";
 import { EvalError } from "../../src/errors/eval-error.ts";
 import { evaluate } from "../../src/evaluate/evaluate.ts";
 import { AnswerRelevancyMetric } from "../../src/metrics/answer-relevancy/answer-relevancy-metric.ts";
+import { FaithfulnessMetric } from "../../src/metrics/faithfulness/faithfulness-metric.ts";
+import { SummarizationMetric } from "../../src/metrics/summarization/summarization-metric.ts";
 import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import { image } from "../../src/test-case/image.ts";
@@ -54,7 +56,12 @@ function goodCase(index: number): Record<string, unknown> {
       : index % 3 === 1
         ? ["And this? ", image(PNG_DATA_URL)]
         : "Tell me about the tower.";
-  return { name: `good-${index}`, input, actualOutput: `It is the Eiffel Tower (${index}).` };
+  return {
+    name: `good-${index}`,
+    input,
+    actualOutput: `It is the Eiffel Tower (${index}).`,
+    retrievalContext: ["The Eiffel Tower is a wrought-iron tower in Paris, finished in 1889."],
+  };
 }
 
 /** Good cases and one of every bad kind, shuffled with a fixed seed. */
@@ -91,6 +98,8 @@ function mixedRun(): Array<{
 const metrics = () => [
   new ToxicityMetric({ model: "gpt-4.1" }),
   new AnswerRelevancyMetric({ model: "gpt-4.1" }),
+  new FaithfulnessMetric({ model: "gpt-4.1" }),
+  new SummarizationMetric({ model: "gpt-4.1" }),
 ];
 
 describe("a run mixing good cases with every kind of bad one", () => {
@@ -111,7 +120,7 @@ describe("a run mixing good cases with every kind of bad one", () => {
       const testResult = result.testResults[index];
       const label = `${entry.kind} (#${index})`;
       expect(testResult?.index, label).toBe(index);
-      expect(testResult?.metricsData, label).toHaveLength(2);
+      expect(testResult?.metricsData, label).toHaveLength(metrics().length);
       for (const data of testResult?.metricsData ?? []) {
         if (entry.expect === "errored") {
           expect(data.score, label).toBeNull();

@@ -116,7 +116,10 @@ async function measureControl(seed: number, runs: number): Promise<Tally> {
       const { outcome, texts, calls } = await runAnswering(shape, (step) =>
         unambiguousAnswer(random, shape, step),
       );
-      const right = outcome.kind === "scored" && outcome.score === shape.score && calls === wellFormedCalls(shape);
+      const right =
+        outcome.kind === "scored" &&
+        outcome.score === shape.score &&
+        calls === wellFormedCalls(shape);
       count(tally, outcome, right, `${shape.name}: ${JSON.stringify(texts)}`);
     }
   }

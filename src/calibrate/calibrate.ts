@@ -7,13 +7,20 @@ import type { ModelSpec } from "../judge/resolve-model.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { FaithfulnessMetric } from "../metrics/faithfulness/faithfulness-metric.ts";
+import { SummarizationMetric } from "../metrics/summarization/summarization-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { openStore } from "../store/open-store.ts";
 import { buildCalibrationReport } from "./build-calibration-report.ts";
 
 /** The built-in metrics `calibrate()` and `verdict calibrate` build by name. */
-export type CalibrationMetricName = "toxicity" | "bias" | "relevancy";
+export type CalibrationMetricName =
+  | "toxicity"
+  | "bias"
+  | "relevancy"
+  | "faithfulness"
+  | "summarization";
 
 const METRICS: Record<
   CalibrationMetricName,
@@ -22,6 +29,8 @@ const METRICS: Record<
   toxicity: (options) => new ToxicityMetric(options),
   bias: (options) => new BiasMetric(options),
   relevancy: (options) => new AnswerRelevancyMetric(options),
+  faithfulness: (options) => new FaithfulnessMetric(options),
+  summarization: (options) => new SummarizationMetric(options),
 };
 
 /** Other spellings of the metric names (the display names, the class-like names). */
@@ -29,6 +38,7 @@ const ALIASES: Record<string, CalibrationMetricName> = {
   "answer-relevancy": "relevancy",
   answer_relevancy: "relevancy",
   "answer relevancy": "relevancy",
+  summarisation: "summarization",
 };
 
 /** True for a name `calibrate()` builds a metric from (`"toxicity"`, `"Answer Relevancy"`, …). */
@@ -40,8 +50,9 @@ export function isCalibrationMetricName(name: string): boolean {
 /** Options of {@link calibrate}. */
 export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display"> {
   /**
-   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, or a metric object
-   * (e.g. `new ToxicityMetric({ threshold: 0.3, model })`). It needs a threshold.
+   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, `"faithfulness"`,
+   * `"summarization"`, or a metric object (e.g. `new ToxicityMetric({ threshold: 0.3, model })`).
+   * It needs a threshold. Faithfulness needs each row's `retrieval_context` (a list of texts).
    */
   metric: CalibrationMetricName | "answer-relevancy" | BaseMetric<object>;
   /** Labelled rows: a `.jsonl`, `.json` or `.csv` file, or an array of plain objects. */
@@ -58,7 +69,8 @@ export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display">
   idField?: string;
   /**
    * The label of a positive row, compared as text: toxic (Toxicity), biased (Bias), relevant
-   * (Answer Relevancy).
+   * (Answer Relevancy), faithful to its retrieval context (Faithfulness), a good summary of
+   * its input (Summarization).
    * @default "1"
    */
   positiveLabel?: LabelValue;
@@ -96,7 +108,7 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
   const name = (key in METRICS ? key : ALIASES[key]) as CalibrationMetricName | undefined;
   if (name === undefined) {
     throw new ConfigError(
-      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias" or "relevancy", or pass a metric object.`,
+      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias", "relevancy", "faithfulness" or "summarization", or pass a metric object.`,
     );
   }
   return METRICS[name]({
@@ -115,7 +127,9 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
  *
  * The positive class is what a high score means: toxic (Toxicity) and biased (Bias) rows are
  * positive when the metric flags them (score above the threshold, the metric fails);
- * relevant rows (Answer Relevancy) when it passes them (score at or above the threshold).
+ * relevant (Answer Relevancy), faithful (Faithfulness) and well-summarised (Summarization)
+ * rows when it passes them (score at or above the threshold). Rows may carry
+ * `retrieval_context`, `context` and `expected_output`, which go into their test cases.
  * @throws ConfigError or DatasetFileError (file, line, row, field) for data or options that
  * cannot work, before any judge call.
  * @example
@@ -151,6 +165,9 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     negativeLabel: options.negativeLabel,
     limit: options.limit,
     encoding: options.encoding,
+    needs: metric.requiredFields.filter(
+      (field) => field === "retrievalContext" || field === "context" || field === "expectedOutput",
+    ),
   });
   const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
   // A store the user named must open; the default one may fall back, with a warning.
@@ -170,6 +187,9 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
         input: row.input,
         actualOutput: row.actualOutput,
         name: names[index] as string,
+        ...(row.retrievalContext ? { retrievalContext: row.retrievalContext } : {}),
+        ...(row.context ? { context: row.context } : {}),
+        ...(row.expectedOutput ? { expectedOutput: row.expectedOutput } : {}),
       })),
       metrics: [metric],
       store: store ?? false,

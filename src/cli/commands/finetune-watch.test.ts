@@ -13,7 +13,7 @@ describe("parseMetricList", () => {
 
   it("refuses an unknown metric or an empty list, saying which names it takes", () => {
     expect(() => parseMetricList({ list: "toxicity,fluency", judge: undefined })).toThrow(
-      '--metrics names an unknown metric "fluency": use toxicity, bias and relevancy (comma-separated).',
+      '--metrics names an unknown metric "fluency": use toxicity, bias, relevancy, faithfulness and summarization (comma-separated).',
     );
     expect(() => parseMetricList({ list: " , ", judge: undefined })).toThrow(
       "--metrics needs at least one metric",

@@ -1,6 +1,6 @@
-// Conformance with deepeval: runs the documented classifications of Toxicity, Bias and Answer
-// Relevancy (test/fixtures/conformance/*.json, see docs/metric-conformance.md) through the
-// metrics with a real judge and reports agreement per metric. Not part of `npm test`.
+// Conformance with deepeval: runs the classifications deepeval documents for its metrics
+// (test/fixtures/conformance/*.json, see docs/metric-conformance.md) through verdict's metrics
+// with a real judge and reports agreement per metric. Not part of `npm test`.
 //   npm run conformance -- --model openai:gpt-4.1
 //   npm run conformance -- --model fake            # plumbing only: the fake judge reads nothing
 //   node --conditions=verdict-source bench/conformance.ts --help
@@ -15,7 +15,8 @@ const USAGE = `Usage: npm run conformance -- --model MODEL [options]
   --model MODEL       the judge: any model verdict accepts ("openai:gpt-4.1", "anthropic:…",
                       "ollama:…", …), with its key in the environment or .env; "fake" runs the
                       built-in fake judge, for plumbing only (its figures mean nothing)
-  --metric NAME       only this metric's examples (Toxicity, Bias, "Answer Relevancy")
+  --metric NAME       only this metric's examples (Toxicity, Bias, "Answer Relevancy",
+                      Faithfulness, Summarization)
   --concurrency N     examples judged at once (default 4)
   --json FILE         also write every example's outcome as JSON
   --help              this text`;
@@ -61,7 +62,9 @@ if (values.metric !== undefined) {
   const wanted = values.metric.trim().toLowerCase();
   examples = examples.filter((example) => example.metric.toLowerCase() === wanted);
   if (examples.length === 0) {
-    fail(`--metric "${values.metric}" has no examples: use Toxicity, Bias or "Answer Relevancy".`);
+    fail(
+      `--metric "${values.metric}" has no examples: use Toxicity, Bias, "Answer Relevancy", Faithfulness or Summarization.`,
+    );
   }
 }
 

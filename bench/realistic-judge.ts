@@ -140,7 +140,7 @@ function claimVerdicts(request: FakeOpenAIRequest, claims: unknown[]): FakeReply
   return reply.json({ verdicts: answer });
 }
 
-function questions(request: FakeOpenAIRequest, schema: Schema, text: string): FakeReply {
+function questions(schema: Schema, text: string): FakeReply {
   const count = schema.properties?.questions?.minItems ?? 5;
   const points = sentences(text);
   return reply.json({
@@ -186,7 +186,7 @@ export function realisticJudge(request: FakeOpenAIRequest): FakeReply | undefine
     return reply.json({ claims: sentences(text).filter((sentence) => !sentence.endsWith("?")) });
   }
   if ("questions" in properties && schema && typeof text === "string") {
-    return questions(request, schema, text);
+    return questions(schema, text);
   }
   if ("answers" in properties && typeof text === "string") return answers(request, text);
   const claims = quoted(request.prompt, "claims");

@@ -1,7 +1,7 @@
-// The conformance set: every classification deepeval documents for Toxicity, Bias and Answer
-// Relevancy (its docs' rubric and usage examples, and its prompts' worked examples as the
-// reference notes describe them), as fixtures in test/fixtures/conformance/*.json. Each
-// example is one text, the metric it goes through, and the classification deepeval expects.
+// The conformance set: every classification deepeval documents for its metrics (its docs'
+// rubric and usage examples, and its prompts' worked examples), as fixtures in
+// test/fixtures/conformance/*.json. Each example is one text, the metric it goes through (with
+// the other fields and options it needs), and the classification deepeval expects.
 // docs/metric-conformance.md names the verdict prompt text that covers each one.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +18,8 @@ export const METRIC_CLASSES = {
   Toxicity: ["toxic", "not toxic"],
   Bias: ["biased", "not biased", "no opinion"],
   "Answer Relevancy": ["relevant", "irrelevant", "ambiguous", "one statement"],
+  Faithfulness: ["faithful", "contradicted", "not in context"],
+  Summarization: ["aligned", "contradicted", "extra information", "covered", "not covered"],
 } as const;
 
 /** A metric of the conformance set, by its display name. */
@@ -37,6 +39,12 @@ export interface ConformanceExample {
   /** The judged output (`actualOutput`). */
   text: string;
   expected: ExpectedClass;
+  /** The test case's other fields, for metrics that judge them (Faithfulness: `retrievalContext`). */
+  expectedOutput?: string | undefined;
+  context?: string[] | undefined;
+  retrievalContext?: string[] | undefined;
+  /** The metric's own options for this example (Summarization: `assessmentQuestions`). */
+  options?: Record<string, unknown> | undefined;
 }
 
 const METRICS = Object.keys(METRIC_CLASSES) as [ConformanceMetric, ...ConformanceMetric[]];
@@ -46,6 +54,10 @@ const exampleSchema = z.strictObject({
   input: z.string().trim().min(1),
   text: z.string().trim().min(1),
   expected: z.string(),
+  expectedOutput: z.string().trim().min(1).optional(),
+  context: z.array(z.string().trim().min(1)).min(1).optional(),
+  retrievalContext: z.array(z.string().trim().min(1)).min(1).optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
 });
 const fileSchema = z.strictObject({
   metric: z.enum(METRICS),

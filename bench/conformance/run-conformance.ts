@@ -5,11 +5,19 @@ import {
   AnswerRelevancyMetric,
   BiasMetric,
   ConfigError,
+  FaithfulnessMetric,
   JudgeCallError,
   type MetricRunResult,
   type ModelSpec,
+  SummarizationMetric,
   ToxicityMetric,
 } from "verdict";
+import {
+  agreesWithClaims,
+  type CoverageAnswers,
+  describeClaims,
+  isClaimClass,
+} from "./claim-conformance.ts";
 import {
   type ConformanceExample,
   type ConformanceMetric,
@@ -19,10 +27,12 @@ import {
 
 /** What a metric extracted and judged on one example. */
 export interface Observation {
-  /** Opinions (Toxicity, Bias) or statements (Answer Relevancy). */
+  /** Opinions (Toxicity, Bias), statements (Answer Relevancy) or claims (Faithfulness, Summarization). */
   items: readonly string[];
   /** One verdict per item, normalised ("yes", "no", "idk"). */
   verdicts: readonly string[];
+  /** Summarization: each assessment question's answers from the original text and the summary. */
+  coverage?: readonly CoverageAnswers[];
 }
 
 /** One example's outcome. */
@@ -68,6 +78,8 @@ const NOUN: Record<ConformanceMetric, string> = {
   Toxicity: "opinion",
   Bias: "opinion",
   "Answer Relevancy": "statement",
+  Faithfulness: "claim",
+  Summarization: "claim",
 };
 const VERDICT_CLASS: Record<string, string> = {
   yes: "relevant",
@@ -88,6 +100,8 @@ function plural(count: number, noun: string): string {
  */
 export function agreesWith(expected: ExpectedClass, observation: Observation): boolean {
   const { items, verdicts } = observation;
+  if (isClaimClass(expected))
+    return agreesWithClaims(expected, verdicts, observation.coverage ?? []);
   switch (expected) {
     case "toxic":
     case "biased":
@@ -111,6 +125,9 @@ export function agreesWith(expected: ExpectedClass, observation: Observation): b
 /** What the metric decided, in the words of the example's classification. */
 export function describeObservation(example: ConformanceExample, observation: Observation): string {
   const { items, verdicts } = observation;
+  if (isClaimClass(example.expected)) {
+    return describeClaims(example.expected, verdicts, observation.coverage ?? []);
+  }
   const noun = NOUN[example.metric];
   if (example.expected === "one statement" || items.length === 0) {
     return plural(items.length, noun);
@@ -126,7 +143,7 @@ export function describeObservation(example: ConformanceExample, observation: Ob
     : `not ${adjective} (${plural(items.length, noun)})`;
 }
 
-function createMetric(metric: ConformanceMetric, model: ModelSpec) {
+function createMetric(metric: ConformanceMetric, model: ModelSpec, own: object = {}) {
   const options = { model, includeReason: false } as const;
   switch (metric) {
     case "Toxicity":
@@ -135,6 +152,10 @@ function createMetric(metric: ConformanceMetric, model: ModelSpec) {
       return new BiasMetric(options);
     case "Answer Relevancy":
       return new AnswerRelevancyMetric(options);
+    case "Faithfulness":
+      return new FaithfulnessMetric({ ...own, ...options });
+    case "Summarization":
+      return new SummarizationMetric({ ...own, ...options });
   }
 }
 
@@ -148,9 +169,20 @@ function isFatal(error: Error): boolean {
 
 function outcomeOf(example: ConformanceExample, result: MetricRunResult): ExampleOutcome {
   const details = result.details ?? {};
+  const coverage = details.coverageVerdicts as
+    | Array<{ originalVerdict: string; summaryVerdict: string }>
+    | undefined;
   const observation: Observation = {
-    items: details.opinions ?? details.statements ?? [],
+    items: details.opinions ?? details.statements ?? (details.claims as string[] | undefined) ?? [],
     verdicts: (details.verdicts ?? []).map((verdict) => verdict.verdict),
+    ...(coverage
+      ? {
+          coverage: coverage.map((answers) => ({
+            original: answers.originalVerdict,
+            summary: answers.summaryVerdict,
+          })),
+        }
+      : {}),
   };
   const failed = result.error !== null;
   return {
@@ -180,12 +212,14 @@ export async function runConformance(options: {
 }): Promise<ConformanceReport> {
   const { model, examples } = options;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const metrics = new Map<ConformanceMetric, ReturnType<typeof createMetric>>();
-  const metricFor = (name: ConformanceMetric) => {
-    let metric = metrics.get(name);
+  // One metric per metric and options (an example's own options make a metric of their own).
+  const metrics = new Map<string, ReturnType<typeof createMetric>>();
+  const metricFor = (example: ConformanceExample) => {
+    const key = `${example.metric}#${JSON.stringify(example.options ?? {})}`;
+    let metric = metrics.get(key);
     if (!metric) {
-      metric = createMetric(name, model);
-      metrics.set(name, metric);
+      metric = createMetric(example.metric, model, example.options);
+      metrics.set(key, metric);
     }
     return metric;
   };
@@ -198,8 +232,16 @@ export async function runConformance(options: {
     while (fatal === null && next < examples.length) {
       const index = next++;
       const example = examples[index] as ConformanceExample;
-      const result = await metricFor(example.metric).run(
-        { name: example.id, input: example.input, actualOutput: example.text },
+      const { expectedOutput, context, retrievalContext } = example;
+      const result = await metricFor(example).run(
+        {
+          name: example.id,
+          input: example.input,
+          actualOutput: example.text,
+          ...(expectedOutput === undefined ? {} : { expectedOutput }),
+          ...(context === undefined ? {} : { context }),
+          ...(retrievalContext === undefined ? {} : { retrievalContext }),
+        },
         { testCaseName: example.id },
       );
       if (result.error && isFatal(result.error)) {

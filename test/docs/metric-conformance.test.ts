@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
 import { AnswerRelevancyTemplate } from "../../src/metrics/answer-relevancy/prompts.ts";
 import { BiasTemplate } from "../../src/metrics/bias/prompts.ts";
+import { FaithfulnessTemplate } from "../../src/metrics/faithfulness/prompts.ts";
+import { SummarizationTemplate } from "../../src/metrics/summarization/prompts.ts";
 import { ToxicityTemplate } from "../../src/metrics/toxicity/prompts.ts";
 import { projectRoot } from "../e2e/run-node.ts";
 
@@ -75,6 +77,28 @@ function renderedPrompts(multimodal: boolean): Record<string, string> {
       input: DATA,
       statements: [DATA],
     }),
+    ...claimPrompts(multimodal),
+  };
+}
+
+/** The prompts of Faithfulness and Summarization, rendered the same way. */
+function claimPrompts(multimodal: boolean): Record<string, string> {
+  const claims = { claims: [DATA], truths: [DATA], multimodal };
+  const truths = { documents: [DATA], extractionLimit: null, multimodal };
+  const output = { actualOutput: DATA, multimodal };
+  const answers = { questions: [DATA], text: DATA, multimodal };
+  return {
+    "FaithfulnessTemplate.generateTruths": FaithfulnessTemplate.generateTruths(truths),
+    "FaithfulnessTemplate.generateClaims": FaithfulnessTemplate.generateClaims(output),
+    "FaithfulnessTemplate.generateVerdicts": FaithfulnessTemplate.generateVerdicts(claims),
+    "SummarizationTemplate.generateAlignmentVerdicts":
+      SummarizationTemplate.generateAlignmentVerdicts(claims),
+    "SummarizationTemplate.generateQuestions": SummarizationTemplate.generateQuestions({
+      text: DATA,
+      n: 5,
+      multimodal,
+    }),
+    "SummarizationTemplate.generateAnswers": SummarizationTemplate.generateAnswers(answers),
   };
 }
 
@@ -83,11 +107,17 @@ const METRIC_TEMPLATES: Record<string, string> = {
   Toxicity: "ToxicityTemplate",
   Bias: "BiasTemplate",
   "Answer Relevancy": "AnswerRelevancyTemplate",
+  Faithfulness: "FaithfulnessTemplate",
+  Summarization: "SummarizationTemplate",
 };
 
 const examples = loadConformanceSet();
-const setRows = tableAfter("## Conformance set");
-const otherRows = tableAfter("## Documented, but not in the conformance set");
+// The conformance set's tables: the first metrics', then one per section of later metrics.
+const setRows = ["## Conformance set", "### Faithfulness and Summarization"].flatMap(tableAfter);
+const otherRows = [
+  "## Documented, but not in the conformance set",
+  "#### Faithfulness and Summarization: documented, but not in the conformance set",
+].flatMap(tableAfter);
 
 describe(PAGE, () => {
   it("has one row per conformance fixture, with the fixture's metric, classification and text", () => {

@@ -66,7 +66,24 @@ const VERDICT_FOR: Record<string, string> = {
   "one statement": "yes",
   irrelevant: "no",
   ambiguous: "idk",
+  faithful: "yes",
+  aligned: "yes",
+  contradicted: "no",
+  "not in context": "idk",
+  "extra information": "idk",
+  covered: "yes",
+  "not covered": "yes",
 };
+
+/** The judge calls of an example without the reason step (no cache: none is shared). */
+function callsOf(example: ConformanceExample): number {
+  if (example.metric === "Faithfulness") return 3; // truths, claims, verdicts
+  if (example.metric === "Summarization") {
+    // truths, claims, verdicts, questions unless given, an answer of each text
+    return 5 + (example.options?.assessmentQuestions === undefined ? 1 : 0);
+  }
+  return example.expected === "no opinion" ? 1 : 2;
+}
 
 /**
  * A judge that decides every example as deepeval documents it, except the ones in `flip`
@@ -87,9 +104,26 @@ function deepevalLikeJudge(options: { flip?: string[]; garble?: string[] } = {})
       return reply.json({ opinions: example.expected === "no opinion" ? [] : [example.text] });
     }
     if ("statements" in properties) return reply.json({ statements: [find(text).text] });
-    const items = (quoted(request.prompt, "opinions") ?? quoted(request.prompt, "statements")) as
-      | string[]
-      | undefined;
+    // Faithfulness and Summarization: the sources are their own facts, the text one claim,
+    // and the summary answers an assessment question as the example expects.
+    if ("truths" in properties) return reply.json({ truths: quoted(request.prompt, "documents") });
+    if ("claims" in properties) return reply.json({ claims: [find(text).text] });
+    if ("questions" in properties) {
+      const count = (properties.questions as { minItems: number }).minItems;
+      return reply.json({ questions: Array.from({ length: count }, (_, n) => `Is ${n} said?`) });
+    }
+    if ("answers" in properties) {
+      const [question] = quoted(request.prompt, "questions") as string[];
+      const example = examples.find((candidate) =>
+        (candidate.options?.assessmentQuestions as string[] | undefined)?.includes(question ?? ""),
+      );
+      const summaryMisses = example?.expected === "not covered" && text === example.text;
+      const count = (quoted(request.prompt, "questions") as string[]).length;
+      return reply.json({ answers: Array(count).fill(summaryMisses ? "no" : "yes") });
+    }
+    const items = (quoted(request.prompt, "opinions") ??
+      quoted(request.prompt, "statements") ??
+      quoted(request.prompt, "claims")) as string[] | undefined;
     const example = find(items?.[0]);
     if (options.garble?.includes(example.id)) return reply.text("I would rather not say.");
     let verdict = VERDICT_FOR[example.expected] ?? "no";
@@ -135,11 +169,13 @@ describe("npm run conformance", () => {
       ["Toxicity", 1],
       ["Bias", 1],
       ["Answer Relevancy", 1],
+      ["Faithfulness", 1],
+      ["Summarization", 1],
     ]);
     expect(stdout).not.toContain("Disagreements");
-    // No reason step: opinions are asked once per text, verdicts once per text with opinions.
-    const withVerdicts = examples.filter((example) => example.expected !== "no opinion").length;
-    expect(server.stats().requests).toBe(examples.length + withVerdicts);
+    // No reason step: each example's extraction and verdict steps, asked once.
+    const calls = examples.reduce((sum, example) => sum + callsOf(example), 0);
+    expect(server.stats().requests).toBe(calls);
   });
 
   it("lists a disagreement and an unscored example, and exits 3", async () => {

@@ -9,6 +9,11 @@ describe("parseMetricList", () => {
     expect(
       parseMetricList({ list: "answer-relevancy", judge: undefined }).map((metric) => metric.name),
     ).toEqual(["Answer Relevancy"]);
+    expect(
+      parseMetricList({ list: "faithfulness,Summarization", judge: "fake" }).map(
+        (metric) => metric.name,
+      ),
+    ).toEqual(["Faithfulness", "Summarization"]);
   });
 
   it("refuses an unknown metric or an empty list, saying which names it takes", () => {

@@ -190,7 +190,7 @@ function measureLargeAnswers(): { worstMs: number; worst: string } {
   return { worstMs, worst };
 }
 
-/** Seeded judged texts that forge markers, through every prompt of the three metrics. */
+/** Seeded judged texts that forge markers, through every prompt of every metric. */
 function measureMarkers(seed: number, count: number) {
   const attacks = generateMarkerAttacks({ seed, count });
   let prompts = 0;
@@ -209,7 +209,7 @@ function measureMarkers(seed: number, count: number) {
 
 /**
  * Measures the ambiguous-answer figures of issue 19: numeric scores and reports over seeded
- * ambiguous answers × 3 metrics (MockJudge), the same over HTTP for a sample, the control
+ * ambiguous answers × every metric shape (MockJudge), the same over HTTP for a sample, the control
  * (one answer, wrapped, scored), the worst time to read a 100 KB answer, and prompt markers
  * forged by judged text over every prompt.
  */
@@ -263,7 +263,7 @@ export async function measureAmbiguousAnswers(
         pass: large.worstMs <= 100,
       },
       {
-        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the 3 metrics, with and without images): angle brackets of the text in the prompt`,
+        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the ${new Set(METRIC_PROMPTS.map((prompt) => prompt.name.split(".")[0])).size} metrics, with and without images): angle brackets of the text in the prompt`,
         goal: "0",
         measured: String(markers.forged),
         pass: markers.forged === 0,

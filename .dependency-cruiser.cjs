@@ -7,7 +7,8 @@
 const LAYERS = [
   // The secret redactor sits below everything, so every error message and every writer can use it.
   ["secrets"],
-  ["results", "errors"],
+  // csv/: the one CSV writer and its formula rule, which datasets, reports and the dashboard share.
+  ["results", "errors", "csv"],
   ["config", "test-case"],
   ["judge"],
   ["metrics", "store", "dataset"],

@@ -33,3 +33,22 @@ export function reportAlone(figures: FaultFigures): void {
   process.stdout.write(`${renderFaultFigures(figures)}\n`);
   if (figures.rows.some((row) => !row.pass)) process.exitCode = 1;
 }
+
+/** A scenario's numeric flag: `undefined` when not given; a number of 0 or more, or it throws. */
+export function numberFlag(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`--${name} must be a number of 0 or more; got "${text}".`);
+  }
+  return value;
+}
+
+/** The fields of `value` that are defined: flags given, to spread over a scenario's defaults. */
+export function definedOnly<T extends object>(
+  value: T,
+): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined),
+  ) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
+}

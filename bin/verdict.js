@@ -5,6 +5,7 @@
 // instead of failing on "No such built-in module: node:sqlite".
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { constants } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const built = new URL("../dist/cli/main.js", import.meta.url);
@@ -28,11 +29,12 @@ if (existsSync(fileURLToPath(built))) {
     ["--conditions=verdict-source", fileURLToPath(sources), ...process.argv.slice(2)],
     { stdio: "inherit" },
   );
-  for (const signal of ["SIGINT", "SIGTERM"]) {
+  // The child stops its run on each of these and exits 128 + the signal's number itself.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.on(signal, () => child.kill(signal));
   }
   child.on("exit", (code, signal) => {
-    process.exitCode = code ?? (signal === "SIGINT" ? 130 : 1);
+    process.exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
   });
 } else {
   process.stderr.write("verdict is not built: run `npm run build` in its folder.\n");

@@ -1,4 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type {
+  JudgeAnswerWithTokens,
+  JudgeOutput,
+  JudgeRequest,
+  JudgeTokenLogprob,
+  MetricContext,
+} from "./index.ts";
+import type { FakeLogprobs, MockJudgeCall } from "./testing/index.ts";
 
 // The runtime exports of each entry point. SPEC §2 names plus the extension points a user
 // needs (templates, BaseMetric, createJudge, stores, reporters); everything else is internal.
@@ -98,4 +106,28 @@ describe("the public API", () => {
       expect(actual).toEqual([...expected].sort());
     });
   }
+});
+
+// Types have no runtime export to list: these fail `npm run typecheck` when a shape changes.
+describe("the public types of token log-probabilities", () => {
+  it("pass from the judge to a metric's step as planned", () => {
+    type Candidate = { token: string; logprob: number };
+    expectTypeOf<JudgeTokenLogprob>().toEqualTypeOf<{
+      token: string;
+      logprob: number;
+      topLogprobs: Candidate[];
+    }>();
+    expectTypeOf<JudgeRequest["topLogprobs"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<JudgeOutput["logprobs"]>().toEqualTypeOf<JudgeTokenLogprob[] | undefined>();
+    expectTypeOf<JudgeAnswerWithTokens<{ score: number }>>().toEqualTypeOf<{
+      value: { score: number };
+      logprobs: JudgeTokenLogprob[] | null;
+      rawText: string;
+    }>();
+    expectTypeOf<ReturnType<MetricContext<object>["askWithTokens"]>>().toEqualTypeOf<
+      Promise<JudgeAnswerWithTokens<unknown>>
+    >();
+    expectTypeOf<MockJudgeCall["topLogprobs"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<{ "7": Candidate[] }>().toExtend<FakeLogprobs>();
+  });
 });

@@ -8,19 +8,21 @@
 //     [--retry-after-ms 25] [--hint retry-after-ms|retry-after|openai-reset|anthropic-reset]
 //     [--latency 2]
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { AnswerRelevancyMetric, BiasMetric, evaluate, ToxicityMetric } from "verdict";
 import {
   type FakeFaults,
   type FakeOpenAIServer,
   type FakeRateLimitHint,
   startFakeOpenAIServer,
 } from "verdict/testing";
-import { generateCases } from "../bench-cases.ts";
-import { type FaultFigures, isMainModule, reportAlone } from "../fault-figures.ts";
+import {
+  definedOnly,
+  type FaultFigures,
+  isMainModule,
+  numberFlag,
+  reportAlone,
+} from "../fault-figures.ts";
+import { runThreeMetrics, type ScoredRun, scoredRow, sum } from "../fault-run.ts";
 import { realisticJudge } from "../realistic-judge.ts";
 
 /** The figures of one fault scenario, as the lead's runner merges them. */
@@ -44,16 +46,10 @@ const DEFAULTS: RateLimitBenchOptions = {
 };
 
 /** One evaluate() run under one seed's faults. */
-interface RunFigures {
-  seed: number;
-  scored: number;
-  results: number;
+interface RunFigures extends ScoredRun {
   requests: number;
   rateLimited: number;
   hardFailures: number;
-  wallMs: number;
-  /** The first error of a metric left unscored, if any. */
-  firstError: string | null;
 }
 
 /**
@@ -105,48 +101,14 @@ async function measureRun(options: {
   settings: RateLimitBenchOptions;
 }): Promise<RunFigures> {
   const { server, faults, settings } = options;
-  server.setFaults(faults);
-  server.reset();
-  const home = mkdtempSync(join(tmpdir(), "verdict-bench-faults-"));
-  const started = performance.now();
-  const figures: RunFigures = {
-    seed: faults.seed,
-    scored: 0,
-    results: settings.cases * 3,
-    requests: 0,
-    rateLimited: 0,
-    hardFailures: 0,
-    wallMs: 0,
-    firstError: null,
+  const run = await runThreeMetrics({ server, faults, cases: settings.cases });
+  const { byStatus } = run.stats;
+  return {
+    ...run,
+    requests: run.stats.requests,
+    rateLimited: (byStatus["429"] ?? 0) + (byStatus["503"] ?? 0),
+    hardFailures: (byStatus["500"] ?? 0) + (byStatus.dropped ?? 0),
   };
-  try {
-    const result = await evaluate({
-      testCases: generateCases(settings.cases),
-      metrics: [
-        new ToxicityMetric({ model: "gpt-4.1" }),
-        new BiasMetric({ model: "gpt-4.1" }),
-        new AnswerRelevancyMetric({ model: "gpt-4.1" }),
-      ],
-      ignoreErrors: true,
-      display: "none",
-      showProgress: false,
-      handleInterrupt: false,
-      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-bench", VERDICT_HOME: home },
-    });
-    const metrics = result.testResults.flatMap((testResult) => testResult.metricsData);
-    figures.scored = metrics.filter((metric) => metric.score !== null).length;
-    figures.firstError = metrics.find((metric) => metric.score === null)?.error ?? null;
-  } catch (error) {
-    figures.firstError = `evaluate() threw: ${error instanceof Error ? error.message : String(error)}`;
-  } finally {
-    figures.wallMs = performance.now() - started;
-    rmSync(home, { recursive: true, force: true });
-  }
-  const stats = server.stats();
-  figures.requests = stats.requests;
-  figures.rateLimited = (stats.byStatus["429"] ?? 0) + (stats.byStatus["503"] ?? 0);
-  figures.hardFailures = (stats.byStatus["500"] ?? 0) + (stats.byStatus.dropped ?? 0);
-  return figures;
 }
 
 function rowsOf(options: {
@@ -155,22 +117,10 @@ function rowsOf(options: {
   settings: RateLimitBenchOptions;
 }): FaultFigures["rows"] {
   const { scenario, runs } = options;
-  const scored = sum(runs.map((run) => run.scored));
-  const results = sum(runs.map((run) => run.results));
-  const perSeed = runs.map((run) => percent(run.scored / run.results)).join(", ");
-  const errors = runs.filter((run) => run.firstError !== null);
-  const firstError = errors[0]?.firstError;
   const mean = (values: number[]) => Math.round(sum(values) / Math.max(1, values.length));
   const wall = runs.map((run) => run.wallMs / 1000);
   return [
-    {
-      figure: `${scenario}: metric results scored`,
-      goal: "100%",
-      measured:
-        `${percent(scored / results)} (${scored}/${results}; per seed ${perSeed})` +
-        (firstError ? `; first loss: ${firstError.slice(0, 240)}` : ""),
-      pass: scored === results,
-    },
+    scoredRow({ scenario, runs }),
     {
       figure: `${scenario}: retries per run (429s / 500s + drops / requests)`,
       goal: "reported",
@@ -188,9 +138,6 @@ function rowsOf(options: {
   ];
 }
 
-const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
-
 if (isMainModule(import.meta.url)) {
   const { values } = parseArgs({
     options: {
@@ -201,30 +148,14 @@ if (isMainModule(import.meta.url)) {
       latency: { type: "string" },
     },
   });
-  const number = (text: string | undefined, name: string): number | undefined => {
-    if (text === undefined) return undefined;
-    const value = Number(text);
-    if (!Number.isFinite(value) || value < 0) {
-      throw new Error(`--${name} must be a number of 0 or more; got "${text}".`);
-    }
-    return value;
-  };
   const figures = await measureRateLimits({
     ...definedOnly({
-      seeds: number(values.seeds, "seeds"),
-      cases: number(values.cases, "cases"),
-      retryAfterMs: number(values["retry-after-ms"], "retry-after-ms"),
-      latencyMs: number(values.latency, "latency"),
+      seeds: numberFlag(values.seeds, "seeds"),
+      cases: numberFlag(values.cases, "cases"),
+      retryAfterMs: numberFlag(values["retry-after-ms"], "retry-after-ms"),
+      latencyMs: numberFlag(values.latency, "latency"),
       hint: values.hint as FakeRateLimitHint | undefined,
     }),
   });
   reportAlone(figures);
-}
-
-function definedOnly<T extends object>(
-  value: T,
-): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, entry]) => entry !== undefined),
-  ) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
 }

@@ -8,6 +8,7 @@ import {
   flipsRow,
   type SyntheticRow,
 } from "../../test/fixtures/synthetic-judge.ts";
+import { makeUnopenableStore } from "../../test/fixtures/unopenable-stores.ts";
 import { DatasetFileError } from "../dataset/dataset-file-error.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
@@ -359,6 +360,26 @@ describe("calibrate() with a synthetic judge of known error rate", () => {
     expect(cached.spending).toMatchObject({ judgeCalls: 0, cacheHits: first.spending.judgeCalls });
     const reports = await store.calibrations.listCalibrations();
     expect(reports.map((report) => report.id)).toEqual([cached.id, again.id, first.id]);
+  });
+
+  it("stops a resume before any judge call when the default store cannot be opened", async () => {
+    const home = join(directory, ".verdict");
+    await makeUnopenableStore({ home, kind: "newer schema", identifier: "toxicity-labels" });
+    const judge = new MockJudge({ answers: [] });
+    await expect(
+      calibrate({
+        metric: "toxicity",
+        model: judge,
+        data: asData(makeRows(2, 1)),
+        identifier: "toxicity-labels",
+        resume: true,
+        env: { VERDICT_HOME: home },
+        ...quiet,
+      }),
+    ).rejects.toThrow(
+      /written by a newer verdict .* A resumed run reads its finished cases from this store/,
+    );
+    expect(judge.calls).toHaveLength(0);
   });
 
   it("refuses bad data and options before any judge call", async () => {

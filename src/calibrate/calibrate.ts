@@ -11,7 +11,8 @@ import { FaithfulnessMetric } from "../metrics/faithfulness/faithfulness-metric.
 import { SummarizationMetric } from "../metrics/summarization/summarization-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
-import { openStore } from "../store/open-store.ts";
+import { openStore, whyRunNeedsStore } from "../store/open-store.ts";
+import { parseShard } from "../store/run-shards.ts";
 import { buildCalibrationReport } from "./build-calibration-report.ts";
 
 /** The built-in metrics `calibrate()` and `verdict calibrate` build by name. */
@@ -170,11 +171,18 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     ),
   });
   const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
-  // A store the user named must open; the default one may fall back, with a warning.
+  // A store the user named must open; the default one may fall back, with a warning, unless
+  // the run needs it (resume).
+  const env = options.env ?? process.env;
   const opened = await openStore({
     store: options.store,
-    env: options.env ?? process.env,
+    env,
     withoutStore: "no judge cache, and neither the run nor the calibration is kept",
+    needed: whyRunNeedsStore({
+      resume: options.resume ?? false,
+      shard: options.shard === undefined ? null : parseShard(options.shard),
+      env,
+    }),
   });
   if (opened.warning !== null) console.warn(opened.warning);
   const { store, owned } = opened;

@@ -10,7 +10,10 @@ export const EXIT_CODES = {
   usage: 2,
   /** Judge errors left test cases unscored (quota, judge failures). */
   unscored: 3,
-  /** Interrupted by Ctrl-C (SIGINT): the shell's convention, 128 + 2. */
+  /**
+   * Interrupted by Ctrl-C (SIGINT): the shell's convention, 128 + 2. SIGTERM and SIGHUP stop a
+   * run the same way and exit 143 and 129 (see `STOP_SIGNALS`).
+   */
   interrupted: 130,
 } as const;
 

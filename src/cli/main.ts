@@ -5,6 +5,7 @@ import { loadEnvFiles } from "../config/load-env-files.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { StoreError } from "../errors/store-error.ts";
+import { showControlCharacters } from "../report/format.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { defineCalibrateCommand } from "./program/calibrate-command.ts";
@@ -90,10 +91,13 @@ function buildProgram(options: {
   return program;
 }
 
+// Messages quote names and paths, which may hold bidi or control characters: shown, not obeyed.
 function oneLine(text: string, env: NodeJS.ProcessEnv): string {
-  return redactSecretText(text, { env })
-    .trim()
-    .replace(/\s*\n\s*/g, " ");
+  return showControlCharacters(
+    redactSecretText(text, { env })
+      .trim()
+      .replace(/\s*\n\s*/g, " "),
+  );
 }
 
 function exitCodeOf(error: unknown, env: NodeJS.ProcessEnv): number {
@@ -114,7 +118,7 @@ function exitCodeOf(error: unknown, env: NodeJS.ProcessEnv): number {
   }
   if (env.VERDICT_DEBUG === "1") {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`${redactSecretText(text, { env })}\n`);
+    process.stderr.write(`${showControlCharacters(redactSecretText(text, { env }))}\n`);
   } else {
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     process.stderr.write(

@@ -1,4 +1,4 @@
-import { stringify } from "csv/sync";
+import { renderCsv } from "../csv/render-csv.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import type { Golden } from "../test-case/golden.ts";
@@ -133,8 +133,11 @@ function cellOf(options: {
     new ConfigError(
       `Cannot save ${where} as CSV: it is ${what}, which a CSV cell cannot hold unchanged. Save the dataset as JSON or JSONL${what.includes("image") ? "" : ", or leave the field out"}.`,
     );
+  // A reader takes a file with NUL bytes for UTF-16 or binary, and refuses it.
+  const nul = "text with a NUL character (a CSV file holding one is not read as text)";
   if (typeof value === "string") {
     if (value === "") throw cannot("an empty string (an empty cell reads back as no value)");
+    if (value.includes("\u0000")) throw cannot(nul);
     return value;
   }
   if (LIST_FIELDS.has(field)) {
@@ -143,6 +146,7 @@ function cellOf(options: {
     if (items.length === 1 && items[0] === "") {
       throw cannot("a list of one empty string (an empty cell reads back as no value)");
     }
+    if (items.some((item) => item.includes("\u0000"))) throw cannot(nul);
     return joinListCell({ items, delimiter: listDelimiter });
   }
   if (JSON_FIELDS.has(field)) return JSON.stringify(toJsonValue(value, WHOLE_VALUE));
@@ -153,9 +157,10 @@ function cellOf(options: {
 /**
  * CSV text of goldens: a header with the columns any golden uses (input first), then one
  * row per golden. Lists are joined with the list delimiter (escaping it inside items), tool
- * calls and metadata written as JSON.
+ * calls and metadata written as JSON. Written by `renderCsv`: a cell a spreadsheet would run
+ * as a formula gets a leading `'`, which {@link parseCsvGoldens} removes again.
  * @throws ConfigError for what a CSV cell cannot hold unchanged: image parts, empty strings
- * and empty lists.
+ * and empty lists, NUL characters.
  */
 export function stringifyCsvGoldens(options: StringifyCsvGoldensOptions): string {
   const { goldens, columns, listDelimiter } = options;
@@ -165,5 +170,8 @@ export function stringifyCsvGoldens(options: StringifyCsvGoldensOptions): string
   const rows = goldens.map((golden, index) =>
     fields.map((field) => cellOf({ golden, index, field, listDelimiter })),
   );
-  return stringify([fields.map((field) => columnName({ columns, field })), ...rows]);
+  return renderCsv({
+    rows: [fields.map((field) => columnName({ columns, field })), ...rows],
+    recordDelimiter: "\n",
+  });
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parse } from "csv/sync";
+import { restoreFormulaCell } from "../csv/formula-cell.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { isBlankText } from "../test-case/llm-test-case.ts";
 import type { DatasetFormat } from "./dataset-format.ts";
@@ -233,6 +234,8 @@ function csvProblem(error: unknown): string {
 /**
  * The header and rows of CSV text, each row with the physical line where it starts (quoted
  * cells may span lines). Rows of only blank cells (spreadsheets export them) are left out.
+ * A `'` that verdict's CSV writer puts before a formula is removed (`restoreFormulaCell`), so
+ * a file verdict wrote reads back as what was written.
  * @throws DatasetFileError for CSV that does not parse or a header naming a column twice.
  */
 export function parseCsvTable(options: { text: string; path: string }): CsvTable {
@@ -254,7 +257,7 @@ export function parseCsvTable(options: { text: string; path: string }): CsvTable
       relax_column_count: true,
       skip_empty_lines: true,
       on_record: (record: string[], context) => {
-        parsed.push({ record, end: context.bytes });
+        parsed.push({ record: record.map(restoreFormulaCell), end: context.bytes });
         return null;
       },
     });

@@ -1,12 +1,15 @@
 import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse } from "csv/sync";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PNG_BYTES, PNG_DATA_URL } from "../../test/fixtures/images.ts";
+import { isLiveFormula, spreadsheetCellArbitrary } from "../../test/fixtures/spreadsheet-cells.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { Golden } from "../test-case/golden.ts";
 import { image } from "../test-case/image.ts";
-import { LLMTestCase } from "../test-case/llm-test-case.ts";
+import { isBlankText, LLMTestCase } from "../test-case/llm-test-case.ts";
 import type { DatasetFormat } from "./dataset-format.ts";
 import { EvaluationDataset } from "./evaluation-dataset.ts";
 
@@ -103,6 +106,35 @@ describe("EvaluationDataset round trips", () => {
     expect(csv.text).toBe("input,expectedOutput,context,tags\nq1,a1,c1|c2,\nq2,,,t\n");
   });
 
+  it("saves CSV a spreadsheet cannot run, and reads back the goldens it saved", async () => {
+    // NUL aside: a CSV file holding one is refused as not text, so saving refuses it too.
+    const filled = spreadsheetCellArbitrary
+      .map((text) => text.replaceAll("\u0000", ""))
+      .filter((text) => !isBlankText(text));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            input: filled,
+            actualOutput: filled,
+            context: fc.array(filled, { minLength: 1, maxLength: 3 }),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        async (fields) => {
+          const goldens = fields.map((field) => new Golden(field));
+          const { loaded, text } = await roundTrip({ goldens, format: "csv" });
+          const cells = (
+            parse(text, { record_delimiter: ["\r\n", "\n", "\r"] }) as string[][]
+          ).flat();
+          expect(cells.filter(isLiveFormula)).toEqual([]);
+          expect(loaded.goldens).toStrictEqual(goldens);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it("escapes the list delimiter inside a CSV list item, and reads it back", async () => {
     const goldens = [new Golden({ input: "q", context: ["a | b", "c\\", "d"] })];
     const { loaded, text } = await roundTrip({ goldens, format: "csv" });
@@ -158,6 +190,8 @@ describe("EvaluationDataset round trips", () => {
         /"expectedOutput" of golden #0.*empty string/,
       ],
       [new Golden({ input: "q", tags: [""] }), /"tags".*one empty string/],
+      [new Golden({ input: "a\u0000b" }), /"input" of golden #0.*NUL character.*JSON or JSONL/],
+      [new Golden({ input: "q", context: ["x", "\u0000"] }), /"context".*NUL character/],
     ];
     for (const [golden, message] of cases) {
       const saving = new EvaluationDataset({ goldens: [golden] }).save({ path });

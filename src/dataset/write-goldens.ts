@@ -32,7 +32,7 @@ export interface WriteGoldensOptions {
  * Metadata and tool calls that JSON cannot hold (cycles, bigints, functions, dates, …) are
  * written converted (`"[Circular]"`, `"123n"`, …).
  * @throws ConfigError for what the format cannot hold unchanged (CSV: image parts, empty
- * strings and empty lists; any format: images given as bytes, an empty input), and for an
+ * strings and empty lists, NUL characters; any format: images given as bytes, an empty input), and for an
  * empty dataset (reading it back would fail).
  * @example
  * await writeGoldens({ path: "goldens.jsonl", goldens: dataset.goldens });

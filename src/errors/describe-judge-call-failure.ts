@@ -1,8 +1,9 @@
 /**
  * What kind of failure a judge call met: a rate limit or an exhausted quota (HTTP 429), a
  * rejected key (401/403), an unknown model (404), a provider failure (408, 409, 5xx), any
- * other rejected request (4xx), or, with no HTTP status, a timeout, a dropped connection,
- * an abort, or something else.
+ * other rejected request (4xx), an answer that came (HTTP 2xx) but was cut short or is not
+ * the provider's JSON, or, with no HTTP status, a timeout, a dropped connection, an abort,
+ * or something else.
  */
 export type JudgeCallFailureKind =
   | "rate-limit"
@@ -11,6 +12,7 @@ export type JudgeCallFailureKind =
   | "not-found"
   | "server"
   | "bad-request"
+  | "unreadable-response"
   | "timeout"
   | "network"
   | "aborted"
@@ -29,7 +31,11 @@ export interface JudgeCallFailure {
   providerCode: string | null;
   /** What the provider (or the runtime) said, as it said it. */
   providerMessage: string;
-  /** The code of a failed connection, e.g. `"ECONNRESET"`. */
+  /**
+   * The code of a failed connection, e.g. `"ECONNRESET"`; of an `"unreadable-response"`, the
+   * code of the connection that closed mid-answer (`"UND_ERR_SOCKET"`), `null` when the whole
+   * body came and could not be read.
+   */
   networkCode: string | null;
   /** The URL that was called, when the error names it. */
   url: string | null;
@@ -50,6 +56,12 @@ export interface DescribeJudgeCallFailureOptions {
   similarModel?: string | null | undefined;
   /** For an attempt verdict itself timed out: the time limit it gave the judge. */
   timeoutMs?: number | undefined;
+  /**
+   * Whether that limit was what was left of the request's retry budget (`maxElapsedMs`)
+   * rather than the attempt's own `timeoutMs`.
+   * @default false
+   */
+  cutByBudget?: boolean | undefined;
 }
 
 const MAX_QUOTED_LENGTH = 300;
@@ -111,11 +123,29 @@ export function describeJudgeCallFailure(options: DescribeJudgeCallFailureOption
         `${judge}: the provider rejected the request (HTTP ${status})${said}. Retrying will not ` +
         `help: check the model name and settings, or use another model.`
       );
+    case "unreadable-response": {
+      const from = failure.url === null ? "" : ` from ${failure.url}`;
+      const answered = (then: string) => (status === null ? "" : `HTTP ${status}, ${then} `);
+      return failure.networkCode === null
+        ? `${judge}: the response could not be read (${answered("but")}the body is not the ` +
+            `provider's JSON)${from}${said}. A proxy or gateway in front of the model usually ` +
+            `sends such pages when it fails, so this is retried; if it persists, check the base ` +
+            `URL (it must point at the API, e.g. …/v1) and any proxy in between, and for a ` +
+            `server that only speaks Chat Completions use openai.chat(…) or ` +
+            `"openai-compatible:<model>".`
+        : `${judge}: the response was cut short (${answered("then")}the connection closed: ` +
+            `${failure.networkCode})${from}${said}. This is usually a dropped connection or a ` +
+            `proxy timing out mid-answer, so it is retried; if it persists, check the network, ` +
+            `proxy and the server at the base URL.`;
+    }
     case "timeout":
       return options.timeoutMs === undefined
         ? `${judge} timed out (no HTTP status)${where}${said}. If the judge is just slow, raise ` +
             `the retry timeoutMs.`
-        : `${judge} timed out: no answer within ${options.timeoutMs} ms (no HTTP status). ` +
+        : options.cutByBudget === true
+          ? `${judge} timed out: no answer within the ${options.timeoutMs} ms left of the ` +
+            `retry budget (no HTTP status).`
+          : `${judge} timed out: no answer within ${options.timeoutMs} ms (no HTTP status). ` +
             `If the judge is just slow, raise the retry timeoutMs.`;
     case "network": {
       const code = failure.networkCode === null ? "" : `${failure.networkCode}, `;
@@ -158,25 +188,65 @@ export interface DescribeRetryBudgetExhaustedOptions {
   providerWaits: number;
   /** Time spent on attempts and waits so far. */
   elapsedMs: number;
-  /** The wait the provider asked for next. */
-  nextWaitMs: number;
+  /**
+   * The wait before the next attempt that was not waited, or `null` when the budget ran out
+   * during the last attempt.
+   */
+  nextWaitMs: number | null;
+  /**
+   * With `nextWaitMs: null`: whether the last attempt was cut, unanswered, where the budget
+   * ended (rather than failing on its own and leaving no time for another).
+   * @default true
+   */
+  lastAttemptCut?: boolean | undefined;
+  /**
+   * Whether that wait is one the provider asked for (`Retry-After`, rate-limit reset) rather
+   * than verdict's backoff.
+   * @default true
+   */
+  providerAsked?: boolean | undefined;
   /** The retry policy's `maxElapsedMs`. */
   maxElapsedMs: number;
 }
 
 /**
- * The message of a judge call given up because the provider's next wait would pass the
- * retry policy's `maxElapsedMs`: what happened, what to do, then the last failure.
+ * The message of a judge call given up because the retry policy's `maxElapsedMs` ran out:
+ * the provider's next wait, or the backoff before the next attempt, would leave no time for
+ * it, or the last attempt was still unanswered when it ended. What happened, what to do,
+ * then the last failure.
  */
 export function describeRetryBudgetExhausted(options: DescribeRetryBudgetExhaustedOptions): string {
   const waits = options.providerWaits;
-  return (
+  const budget = `the retry budget (retry.maxElapsedMs = ${options.maxElapsedMs} ms)`;
+  const told = `${waits} ${waits === 1 ? "time" : "times"} told to wait`;
+  const spent =
     `Gave up after ${options.attempts} ${options.attempts === 1 ? "attempt" : "attempts"} in ` +
-    `${formatWait(options.elapsedMs)} (${waits} ${waits === 1 ? "time" : "times"} told to wait): ` +
-    `the provider asks to wait ${formatWait(options.nextWaitMs)} more, past the retry budget ` +
+    `${formatWait(options.elapsedMs)}${waits === 0 ? "" : ` (${told})`}`;
+  const last = `Last failure: ${options.lastMessage}`;
+  if (options.nextWaitMs === null && options.lastAttemptCut === false) {
+    return (
+      `${spent}: the attempts used up ${budget}, leaving no time for another. Raise ` +
+      `retry.maxElapsedMs to keep trying longer. ${last}`
+    );
+  }
+  if (options.nextWaitMs === null) {
+    return (
+      `${spent}: ${budget} ran out while waiting for an answer. If the judge is just slow, ` +
+      `raise retry.maxElapsedMs (and retry.timeoutMs); if it never answers, check the server ` +
+      `at the judge's base URL. ${last}`
+    );
+  }
+  if (options.providerAsked === false) {
+    return (
+      `${spent}: the next attempt, after a backoff of ${formatWait(options.nextWaitMs)}, could ` +
+      `not finish within ${budget}. Raise retry.maxElapsedMs to keep trying longer. ${last}`
+    );
+  }
+  return (
+    `${spent}${waits === 0 ? ` (${told})` : ""}: the provider asks to wait ${formatWait(options.nextWaitMs)} more, past the retry budget ` +
     `(retry.maxElapsedMs = ${options.maxElapsedMs} ms). Raise retry.maxElapsedMs to wait ` +
     `longer, lower maxConcurrent (or set throttleMs) to send fewer requests at once, or check ` +
-    `the rate limit of your plan with the provider. Last failure: ${options.lastMessage}`
+    `the rate limit of your plan with the provider. ${last}`
   );
 }
 

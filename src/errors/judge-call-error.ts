@@ -14,7 +14,8 @@ import { EvalError } from "./eval-error.ts";
  *   fixed, so a run stops at the first one (the CLI exits 2);
  * - `"quota"`: the account's quota or credit is exhausted (429 `insufficient_quota`). The run
  *   stops, keeping what finished (the CLI exits 3);
- * - `"transient"`: a rate limit, server error, timeout or dropped connection: retried;
+ * - `"transient"`: a rate limit, server error, timeout, dropped connection, or an answer that
+ *   came (HTTP 2xx) but was cut short or is not the provider's JSON: retried;
  * - `"failure"`: anything else (a rejected request, an unknown error): this call failed.
  */
 export type JudgeCallErrorKind = "configuration" | "quota" | "transient" | "failure";
@@ -121,8 +122,9 @@ export class JudgeCallError extends EvalError {
   }
 
   /**
-   * The same error, its message saying that the provider's next wait would pass the retry
-   * policy's `maxElapsedMs`, and what to do (see {@link describeRetryBudgetExhausted}).
+   * The same error, its message saying that the retry policy's `maxElapsedMs` ran out (the
+   * next wait would leave no time for another attempt, or the last attempt was still
+   * unanswered when it ended), and what to do (see {@link describeRetryBudgetExhausted}).
    */
   afterRetryBudget(
     options: Omit<DescribeRetryBudgetExhaustedOptions, "lastMessage">,

@@ -30,7 +30,9 @@ function answer(request: JudgeRequest): string {
  * A judge with a batch API of its own, in memory: each batch ends at its `endsAfter`-th
  * status check, every line answered by {@link answer}. Counts every call.
  */
-function batchingJudge(options: { endsAfter?: number; failStart?: boolean } = {}) {
+function batchingJudge(
+  options: { endsAfter?: number; failStart?: boolean; resultsTakeMs?: number } = {},
+) {
   const batches = new Map<string, { lines: JudgeBatchLine[]; checks: number }>();
   const calls = { start: 0, status: 0, results: 0, generate: 0 };
   const api: JudgeBatchApi = {
@@ -62,6 +64,7 @@ function batchingJudge(options: { endsAfter?: number; failStart?: boolean } = {}
     },
     async results({ batchId }) {
       calls.results++;
+      if (options.resultsTakeMs !== undefined) await delay(options.resultsTakeMs);
       return (batches.get(batchId)?.lines ?? []).map((line) => ({
         id: line.id,
         status: "answered" as const,
@@ -102,6 +105,24 @@ describe("evaluate({ batch }) with a judge's own batch API", () => {
     // Opinions of the 4 cases, then their verdicts; no reason asked (nothing toxic).
     expect([...batches.values()].map((batch) => batch.lines.length)).toEqual([4, 4]);
     expect(calls.status).toBe(6);
+  });
+
+  it("gives a batch's results download its own time, past a short retry.maxElapsedMs", async () => {
+    const { judge, calls } = batchingJudge({ resultsTakeMs: 40 });
+    const result = await evaluate({
+      testCases: cases(2),
+      metrics: [new ToxicityMetric({ model: judge })],
+      store: false,
+      batch: fast,
+      // Bounds each request's whole life; a results download is one long read, not a request.
+      retry: { maxElapsedMs: 5 },
+      ...quiet,
+    });
+    expect(result.testResults.map((testResult) => testResult.metricsData[0]?.error)).toEqual([
+      null,
+      null,
+    ]);
+    expect(calls.results).toBe(2);
   });
 
   it("splits a step into batches of at most maxLines requests", async () => {

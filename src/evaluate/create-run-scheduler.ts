@@ -4,14 +4,17 @@ import { JudgeScheduler, type JudgeSchedulerOptions } from "./scheduler.ts";
 
 /**
  * The scheduler of a run from its options: concurrency, throttle, retries, cache mode, and
- * provider batches when `run.batch` asks for them (with where they are recorded and reported).
+ * provider batches when `run.batch` asks for them (with where they are recorded and reported);
+ * its warnings (a judge cache that fails, a batch log that cannot be written) go to `onWarning`.
  */
 export function createRunScheduler(options: {
   run: RunOptions;
   cache: JudgeCache | null;
   leases?: JudgeLeases | null;
   signal: AbortSignal;
-  batchHooks?: Pick<JudgeSchedulerOptions, "batchLog" | "onBatch" | "onWarning">;
+  batchHooks?: Pick<JudgeSchedulerOptions, "batchLog" | "onBatch">;
+  /** Where warnings that cost no result go (a failing judge cache or batch log). */
+  onWarning?: (message: string) => void;
 }): JudgeScheduler {
   const { run } = options;
   return new JudgeScheduler({
@@ -22,6 +25,7 @@ export function createRunScheduler(options: {
     leases: options.leases ?? null,
     cacheMode: run.cache ?? true,
     signal: options.signal,
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     ...(run.batch !== undefined && run.batch !== false
       ? { batch: run.batch, ...options.batchHooks }
       : {}),

@@ -431,6 +431,18 @@ describe("evaluate", () => {
     await expect(
       evaluate({ testCases: [], metrics: [metric], resume: true, ...quiet }),
     ).rejects.toThrow(/resume needs an identifier/);
+    // Before any judge call, whatever the store (PostgreSQL refuses NUL in names, SQLite not).
+    const judge = new MockJudge();
+    await expect(
+      evaluate({
+        testCases: [{ input: "q", actualOutput: "a" }],
+        metrics: [new ToxicityMetric({ model: judge })],
+        identifier: "night\u0000ly",
+        store: false,
+        ...quiet,
+      }),
+    ).rejects.toThrow(/identifier "night\\u0000ly" holds the NUL character.*remove it/);
+    expect(judge.calls).toEqual([]);
     await expect(
       evaluate({ testCases: [], metrics: [metric], maxConcurrent: 0, store: false, ...quiet }),
     ).rejects.toThrow(/maxConcurrent/);

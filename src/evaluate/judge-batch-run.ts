@@ -1,6 +1,7 @@
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { toJudgeResponse } from "../judge/direct-transport.ts";
 import type { JudgeBatchApi, JudgeBatchLineResult, JudgeBatchState } from "../judge/judge-model.ts";
+import { DEFAULT_RETRY_POLICY } from "../judge/retry-policy.ts";
 import { defaultSleep, withRetries } from "../judge/with-retries.ts";
 import type { StoredJudgeBatch } from "../store/run-store.ts";
 import {
@@ -287,6 +288,11 @@ export class JudgeBatchRun {
     const policy = { ...this.options.retry };
     if (options.minTimeoutMs !== undefined) {
       policy.timeoutMs = Math.max(policy.timeoutMs ?? 0, options.minTimeoutMs);
+      // maxElapsedMs bounds a call's attempts together: it must leave the download its time.
+      policy.maxElapsedMs = Math.max(
+        policy.maxElapsedMs ?? DEFAULT_RETRY_POLICY.maxElapsedMs,
+        options.minTimeoutMs,
+      );
     }
     return withRetries({
       run,

@@ -1,5 +1,7 @@
+import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createJudge } from "../judge/ai-sdk-judge.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import { image } from "../test-case/image.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
@@ -64,5 +66,61 @@ describe("judgeCacheKey", () => {
     const split = key({ judge: { ...judge, name: "ab" }, request: { prompt: "c" } });
     const joined = key({ judge: { ...judge, name: "a" }, request: { prompt: "bc" } });
     expect(split).not.toBe(joined);
+  });
+
+  describe("where the judge lives", () => {
+    const openaiAt = (baseURL?: string) =>
+      createJudge({
+        model: createOpenAI({ apiKey: "sk-test", ...(baseURL ? { baseURL } : {}) })("gpt-4.1"),
+      });
+    const at = (endpoint: string) => ({ ...judge, endpoint });
+
+    it("never gives the same model name at two endpoints the same key", () => {
+      const keys = [
+        key({ judge: openaiAt() }),
+        key({ judge: openaiAt("http://127.0.0.1:8000/v1") }),
+        key({ judge: openaiAt("http://127.0.0.1:8001/v1") }),
+        key({ judge: openaiAt("https://gateway.example.com/openai/v1") }),
+        key({
+          judge: createJudge({
+            model: createOpenAI({ apiKey: "sk-test", baseURL: "http://127.0.0.1:8000/v1" }).chat(
+              "gpt-4.1",
+            ),
+          }),
+        }),
+      ];
+      // The two judges at 127.0.0.1:8000 ask the same server the same thing, whatever the API.
+      expect(new Set(keys).size).toBe(4);
+      expect(keys[4]).toBe(keys[1]);
+      expect(key({ judge: at("https://a.example/v1") })).not.toBe(
+        key({ judge: at("https://b.example/v1") }),
+      );
+      expect(key({ judge: at("https://a.example/v1") })).not.toBe(key());
+    });
+
+    it("keys on the endpoint's origin and path only: never its credentials or query", () => {
+      const plain = key({ judge: at("https://gateway.example.com/v1") });
+      for (const endpoint of [
+        "https://user:secret@gateway.example.com/v1",
+        "https://GATEWAY.example.com:443/v1/",
+        "https://gateway.example.com/v1?api-key=secret&api-version=2024-10-21",
+        "https://gateway.example.com/v1#fragment",
+      ]) {
+        expect(key({ judge: at(endpoint) }), endpoint).toBe(plain);
+      }
+      expect(key({ judge: at("https://gateway.example.com/v2") })).not.toBe(plain);
+      expect(key({ judge: at("http://gateway.example.com/v1") })).not.toBe(plain);
+    });
+
+    it("keeps the keys of judges at their provider's default endpoint, and of judges that say none", () => {
+      // Computed before endpoints were keyed: existing caches of the default endpoint stay valid.
+      expect(key({ judge: openaiAt() })).toBe(
+        "63e324e940b734b74673559dca8b35f347747d3fe998617ee2e1df779e9c9500",
+      );
+      expect(key({ judge: openaiAt("https://api.openai.com/v1/") })).toBe(
+        key({ judge: openaiAt() }),
+      );
+      expect(key()).toBe("ccf25831e7b2cb274e0b6eab31a2a702fbd16b682c37b12e24229a826c84e16e");
+    });
   });
 });

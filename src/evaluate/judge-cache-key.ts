@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { DEFAULT_JUDGE_ENDPOINTS, judgeEndpoint } from "../judge/judge-endpoint.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { ImagePart } from "../test-case/image.ts";
 
@@ -20,9 +21,11 @@ function describeForKey(part: ImagePart): string {
 
 /**
  * The identity of a judge request: a hash of everything that changes the answer — judge
- * name and settings, prompt, images, the JSON asked for, the trial index and the token
- * log-probabilities asked for — so a changed
- * prompt, template, model or setting can never be served another request's answer.
+ * name, settings and endpoint (where it is served: scheme, host, port and path, never
+ * credentials or a query), prompt, images, the JSON asked for, the trial index and the token log-probabilities asked for — so a
+ * changed prompt, template, model, setting or server can never be served another request's
+ * answer. A judge at its provider's default endpoint, or one that names none, keeps the key
+ * it had before endpoints were keyed.
  */
 export function judgeCacheKey(options: {
   judge: JudgeModel;
@@ -49,6 +52,10 @@ export function judgeCacheKey(options: {
   add(String(trial));
   // Only when asked: the keys of requests without logprobs stay those cached before them.
   if (request.topLogprobs !== undefined) add(`topLogprobs:${request.topLogprobs}`);
+  // Last and only off the default endpoint, so that the keys of a provider's own API (and of
+  // judges that name no endpoint) stay what they were: existing caches remain valid.
+  const endpoint = judgeEndpoint(judge);
+  if (endpoint !== null && !DEFAULT_JUDGE_ENDPOINTS.has(endpoint)) add(`endpoint:${endpoint}`);
   return hash.digest("hex");
 }
 

@@ -3,6 +3,7 @@ import type { RetryPolicy } from "../judge/retry-policy.ts";
 import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
 import type { StoreOption } from "../store/open-store.ts";
 import { parseShard } from "../store/run-shards.ts";
+import { checkStoredName } from "../store/stored-names.ts";
 import { type BatchOptions, resolveBatchOptions } from "./batch-options.ts";
 import type { DisplayOption } from "./default-reporters.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
@@ -70,9 +71,12 @@ export interface RunOptions {
   /** Retry policy for judge calls. */
   retry?: Partial<RetryPolicy>;
   /**
-   * Stop on Ctrl-C: stop dispatching, mark the run interrupted, print how to resume, and set
-   * `process.exitCode = 130` so the script still ends as interrupted (not when a `signal` is
-   * given: then the exit is yours). `false`: Ctrl-C is left to the process.
+   * Stop on Ctrl-C (SIGINT), SIGTERM (how CI services, Kubernetes and `docker stop` cancel a
+   * job) or SIGHUP (the terminal closed): stop dispatching, cancel the judge calls in flight,
+   * mark the run interrupted, print how to resume, and set `process.exitCode` to 130, 143 or
+   * 129 (128 + the signal) so the script still ends as interrupted (not when a `signal` is
+   * given: then the exit is yours). A second signal ends the process at once. `false`: the
+   * signals are left to the process.
    * @default true
    */
   handleInterrupt?: boolean;
@@ -200,6 +204,8 @@ export function checkRunOptions(options: RunOptions): void {
       'metadata must be a plain object of JSON values, e.g. { model: "support-bot-v2" }.',
     );
   }
+  // Every store refuses it when the run starts; said here, before anything runs.
+  checkStoredName("run identifier", options.identifier);
   if (options.resume && !options.identifier) {
     throw new ConfigError(
       'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',

@@ -135,7 +135,7 @@ describe("RunRecorder", () => {
       expect(warnings).toEqual([]);
     });
 
-    it("with onStoreFailure 'continue': warns once and the run goes on without the store", async () => {
+    it("with onStoreFailure 'continue': warns, goes on, and says what the store is left with when it never comes back", async () => {
       const { store, saved } = breaking();
       const { events, reporter } = recording();
       const { recorder, warnings } = await open({
@@ -152,8 +152,14 @@ describe("RunRecorder", () => {
         testResults: [testResult({ index: 0 }), testResult({ index: 1 })],
         total: 2,
       });
-      expect(warnings).toEqual(["Warning: The disk is full. The rest of the run is not stored."]);
-      // Every case is still reported, and the run ends; only the first save met the store.
+      expect(warnings).toEqual([
+        "Warning: The disk is full. The run goes on: its cases are kept and written to the store with the run's end.",
+        "Warning: the store failed again at the run's end, so 2 of its results and its end are not stored: The disk is full. " +
+          "The stored run stays marked running; verdict view and verdict compare show it as interrupted once its last heartbeat is 2 minutes old. " +
+          "This run's reports hold every result.",
+      ]);
+      // Every case is still reported, and the run ends; the store was tried once mid-run
+      // and once more at the end.
       expect(events.map((event) => event.type)).toEqual([
         "run-start",
         "test-case-end",
@@ -161,9 +167,50 @@ describe("RunRecorder", () => {
         "run-end",
       ]);
       expect(result.summary.testCases.passed).toBe(2);
-      expect(saved).toEqual(["f0"]);
-      // Without the store, the end is not written either: the stored run stays as it broke.
+      expect(saved).toEqual(["f0", "f0"]);
+      // The end is not written over missing results.
       expect(await store.runs.getRun("nightly")).toMatchObject({ status: "running" });
+    });
+
+    it("with onStoreFailure 'continue': writes the cases it held, and the end, when the store is back at the end", async () => {
+      const store = new MemoryRunStore();
+      const save = store.runs.saveTestResult.bind(store.runs);
+      let down = true;
+      store.runs.saveTestResult = async (runId, stored) => {
+        if (down) throw new StoreError("Could not save test result: the server is away.");
+        await save(runId, stored);
+      };
+      const { recorder, warnings } = await open({ store, onStoreFailure: "continue" });
+      await recorder.start({ config: {} });
+      await recorder.recordCase({ result: testResult({ index: 0 }), fingerprint: "f0", spent });
+      await recorder.recordCase({ result: testResult({ index: 1 }), fingerprint: "f1", spent });
+      down = false;
+      await recorder.recordCase({ result: testResult({ index: 2 }), fingerprint: "f2", spent });
+      await recorder.finish({
+        ...finishing,
+        testResults: [0, 1, 2].map((index) => testResult({ index })),
+        total: 3,
+      });
+      expect(warnings).toHaveLength(1);
+      const run = await store.runs.getRun("nightly");
+      expect(run).toMatchObject({ status: "completed" });
+      const stored = await store.runs.getTestResults(run?.id ?? "");
+      expect(stored.map((entry) => entry.fingerprint)).toEqual(["f0", "f1", "f2"]);
+    });
+
+    it("with onStoreFailure 'stop': says the run stays marked running when its end cannot be stored, and how to resume", async () => {
+      const store = new MemoryRunStore();
+      store.runs.finishRun = async () => {
+        throw new StoreError("Could not finish run: nothing answers at db:5432.");
+      };
+      const { recorder, warnings } = await open({ store });
+      await recorder.start({ config: {} });
+      await recorder.finish({ ...finishing, status: "failed" });
+      expect(warnings).toEqual([
+        "Warning: the run's end could not be stored: Could not finish run: nothing answers at db:5432. " +
+          "The stored run stays marked running; verdict view and verdict compare show it as interrupted once its last heartbeat is 2 minutes old. " +
+          'What it stored is kept: once the store is back, resume it with evaluate({ identifier: "nightly", resume: true, … }).',
+      ]);
     });
   });
 

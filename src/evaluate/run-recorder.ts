@@ -14,7 +14,7 @@ import type {
 } from "../results/runner-events.ts";
 import { type RunTally, summarizeRun } from "../results/summarize-run.ts";
 import { redactSecretText, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
-import { openStore, type StoreOption } from "../store/open-store.ts";
+import { openStore, type StoreOption, whyRunNeedsStore } from "../store/open-store.ts";
 import { HEARTBEAT_INTERVAL_MS } from "../store/run-liveness.ts";
 import type { JudgeBatchLog, JudgeCache, JudgeLeases, RunShard } from "../store/run-store.ts";
 import { RunEvents } from "./run-events.ts";
@@ -142,7 +142,8 @@ export class RunRecorder {
 
   /**
    * Opens the run's store (see `openStore`: a store the user named must open, the default
-   * store falls back with a warning); nothing is stored until {@link start}.
+   * store falls back with a warning, unless the run needs it: a resumed run, a shard of a
+   * build's shared run); nothing is stored until {@link start}.
    */
   static async open(options: RunRecorderOptions): Promise<RunRecorder> {
     if (options.store === false && options.resume) {
@@ -155,6 +156,11 @@ export class RunRecorder {
       env: options.env,
       cwd: options.cwd,
       ...(options.withoutStore === undefined ? {} : { withoutStore: options.withoutStore }),
+      needed: whyRunNeedsStore({
+        resume: options.resume ?? false,
+        shard: options.shard ?? null,
+        env: options.env,
+      }),
     });
     const warn = options.warn ?? ((text: string) => console.warn(text));
     if (opened.warning !== null) warn(redactSecretText(opened.warning));

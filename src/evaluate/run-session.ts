@@ -165,8 +165,8 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
         batchHooks: {
           batchLog: recorder.judgeBatches,
           onBatch: (progress) => recorder.recordBatch(progress),
-          onWarning: (message) => recorder.warn(message),
         },
+        onWarning: (message) => recorder.warn(message),
       });
     reused = await recorder.start({
       config: shard === null ? plan.config : { ...plan.config, shard: formatShard(shard) },

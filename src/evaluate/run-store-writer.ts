@@ -4,6 +4,7 @@ import { StoreError } from "../errors/store-error.ts";
 import type { EvaluationSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import { RunTally } from "../results/summarize-run.ts";
 import { readTestResults } from "../store/read-test-results.ts";
+import { STALE_AFTER_MS } from "../store/run-liveness.ts";
 import { formatShard, runGroupOf, shardedRunId, summarizeShardedRun } from "../store/run-shards.ts";
 import type { RunOwner, RunShard, Store, StoredRun } from "../store/run-store.ts";
 
@@ -17,9 +18,10 @@ export interface RunStoreWriterOptions {
   /** When the run began (`Date.now()`). */
   startedAt: number;
   /**
-   * What a store that breaks during the run does: `"stop"` rejects the call that met it (the
-   * run then fails, keeping what was stored); `"continue"` warns once and goes on without the
-   * store (a Vitest run, whose tests must still report).
+   * What a store that breaks during the run does (once its own retries are spent): `"stop"`
+   * rejects the call that met it (the run then fails, keeping what was stored); `"continue"`
+   * warns once and goes on, keeping the cases it could not store to write them with the run's
+   * end (a Vitest run, whose tests must still report).
    */
   onStoreFailure: "stop" | "continue";
   /** Whether the run resumes an earlier one. */
@@ -44,6 +46,11 @@ export class RunStoreWriter {
   /** The shard's part of a run shared by a build's shards, or `null` for a run of its own. */
   private part: { shard: RunShard; group: string } | null = null;
   private readonly writes = new Set<Promise<void>>();
+  /**
+   * Under `"continue"`, once the store failed: the cases not stored yet, written again with the
+   * run's end; `null` while the store works.
+   */
+  private held: Array<{ result: TestResult; fingerprint: string }> | null = null;
 
   constructor(options: RunStoreWriterOptions) {
     this.options = options;
@@ -162,13 +169,19 @@ export class RunStoreWriter {
     );
   }
 
-  /** Stores a finished case; resolves once stored (or dropped under `"continue"`). */
+  /** Stores a finished case; resolves once stored (or held for the end under `"continue"`). */
   saveCase(options: { result: TestResult; fingerprint: string }): Promise<void> {
-    const write = this.use((store) =>
-      store.runs.saveTestResult(this.runIdValue, {
-        fingerprint: options.fingerprint,
-        result: options.result,
-      }),
+    if (this.held !== null) {
+      this.held.push(options);
+      return Promise.resolve();
+    }
+    const write = this.use(
+      (store) =>
+        store.runs.saveTestResult(this.runIdValue, {
+          fingerprint: options.fingerprint,
+          result: options.result,
+        }),
+      options,
     );
     this.writes.add(write);
     const forget = () => this.writes.delete(write);
@@ -194,12 +207,14 @@ export class RunStoreWriter {
 
   /**
    * Ends the stored run (or this shard's part; the last part to end sums up the whole run),
-   * once the writes of cases are done. A failure is a warning: the results are stored.
+   * once the writes of cases are done, and after the cases held while the store failed
+   * (`"continue"`). A failure is a warning that says what the store is left with.
    */
   async finish(options: { status: RunStatus; summary: EvaluationSummary }): Promise<void> {
     await Promise.allSettled([...this.writes]);
     const store = this.store;
     if (store === null) return;
+    if (!(await this.writeHeld(store))) return;
     const ending = {
       runId: this.runIdValue,
       status: options.status,
@@ -215,8 +230,46 @@ export class RunStoreWriter {
         await store.runs.finishRun(ending);
       }
     } catch (error) {
-      this.options.warn(`Warning: the run's end could not be stored: ${(error as Error).message}`);
+      this.options.warn(
+        `Warning: the run's end could not be stored: ${(error as Error).message} ${this.leftRunning()}` +
+          (this.options.onStoreFailure === "stop"
+            ? ` What it stored is kept: once the store is back, resume it with evaluate({ identifier: "${this.options.identifier ?? this.runIdValue}", resume: true, … }).`
+            : ""),
+      );
     }
+  }
+
+  /**
+   * Writes the cases held while the store failed; whether they all are (or none was held).
+   * If not, the run's end is not written either: the stored run would claim results it lacks.
+   */
+  private async writeHeld(store: Store): Promise<boolean> {
+    const held = this.held;
+    if (held === null) return true;
+    let written = 0;
+    try {
+      for (const { result, fingerprint } of held) {
+        await store.runs.saveTestResult(this.runIdValue, { fingerprint, result });
+        written += 1;
+      }
+      this.held = null;
+      return true;
+    } catch (error) {
+      this.options.warn(
+        `Warning: the store failed again at the run's end, so ${held.length - written} of its ` +
+          `results and its end are not stored: ${(error as Error).message} ${this.leftRunning()} ` +
+          "This run's reports hold every result.",
+      );
+      return false;
+    }
+  }
+
+  private leftRunning(): string {
+    const minutes = STALE_AFTER_MS / 60_000;
+    return (
+      "The stored run stays marked running; verdict view and verdict compare show it as " +
+      `interrupted once its last heartbeat is ${minutes} minutes old.`
+    );
   }
 
   /**
@@ -250,8 +303,12 @@ export class RunStoreWriter {
     if (store !== null && this.options.owned) await store.close();
   }
 
-  // The run's store failure policy, for every write during the run.
-  private async use(action: (store: Store) => Promise<void>): Promise<void> {
+  // The run's store failure policy, for every write during the run (a failure here comes
+  // after the store's own retries: a PostgreSQL store waits out a restart or an outage first).
+  private async use(
+    action: (store: Store) => Promise<void>,
+    testCase?: { result: TestResult; fingerprint: string },
+  ): Promise<void> {
     const store = this.store;
     if (store === null) return;
     if (this.options.onStoreFailure === "stop") {
@@ -262,9 +319,21 @@ export class RunStoreWriter {
       await action(store);
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
-      if (this.store === null) return;
-      this.options.warn(`Warning: ${error.message} The rest of the run is not stored.`);
-      await this.close();
+      if (testCase === undefined) {
+        // The run could not even start in the store: there is nothing to write cases into.
+        if (this.store === null) return;
+        this.options.warn(`Warning: ${error.message} The rest of the run is not stored.`);
+        await this.close();
+        return;
+      }
+      const first = this.held === null;
+      this.held ??= [];
+      this.held.push(testCase);
+      if (first) {
+        this.options.warn(
+          `Warning: ${error.message} The run goes on: its cases are kept and written to the store with the run's end.`,
+        );
+      }
     }
   }
 }

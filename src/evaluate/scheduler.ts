@@ -7,7 +7,6 @@ import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
 import type { AttemptSlot, Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
-import { claimWithLease, leaseHolder } from "../store/judge-lease.ts";
 import type {
   JudgeBatchLog,
   JudgeCache,
@@ -20,6 +19,7 @@ import {
   type JudgeBatchProgress,
   resolveBatchOptions,
 } from "./batch-options.ts";
+import { JudgeCacheFallback } from "./judge-cache-fallback.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import { ModelLane } from "./model-lane.ts";
 import { waitUnlessAborted } from "./wait-unless-aborted.ts";
@@ -63,7 +63,11 @@ export interface JudgeSchedulerOptions {
   batchLog?: JudgeBatchLog | null;
   /** Told of every batch's progress (submitted, status, ended, sent directly). */
   onBatch?: (progress: JudgeBatchProgress) => void;
-  /** Told of problems that cost no result (the batch log could not be written). */
+  /**
+   * Told of problems that cost no result: the batch log or the judge cache could not be used
+   * (a cache that fails is a miss, an answer it cannot keep is still scored; once each).
+   * @default console.warn
+   */
   onWarning?: (message: string) => void;
 }
 
@@ -111,6 +115,7 @@ export class JudgeScheduler implements JudgeTransport {
   private nextPriority = 0;
   /** Judges stopped by a rejected key or an unknown model, with the error that stopped each. */
   private readonly judgeStops = new Map<string, Error>();
+  private readonly cacheFallback: JudgeCacheFallback;
   readonly stats: SchedulerStats = {
     ...emptySpending(),
     retries: 0,
@@ -132,6 +137,9 @@ export class JudgeScheduler implements JudgeTransport {
     // A bad retry policy is refused before any request, not once per request.
     resolveRetryPolicy(options.retry);
     this.options = { ...options, maxConcurrent };
+    this.cacheFallback = new JudgeCacheFallback({
+      warn: options.onWarning ?? ((message) => console.warn(message)),
+    });
     this.batcher =
       options.batch === undefined || options.batch === false
         ? null
@@ -252,17 +260,12 @@ export class JudgeScheduler implements JudgeTransport {
       cache !== null && mode === true && !this.batcher?.handles(judge)
         ? (this.options.leases ?? null)
         : null;
+    // A claim the store failed (null) goes on without a lease, as a miss.
     const claim =
       leases === null
-        ? null
-        : await claimWithLease({
-            backend: leases,
-            key,
-            holder: leaseHolder(),
-            leaseMs: leases.leaseMs ?? 30_000,
-            signal: request.signal,
-          });
-    const lease = claim !== null && "lease" in claim ? claim.lease : null;
+        ? undefined
+        : await this.cacheFallback.claim({ leases, key, signal: request.signal });
+    const lease = claim != null && "lease" in claim ? claim.lease : null;
     try {
       return await this.answer({ key, judge, request, meta, cache, claim });
     } finally {
@@ -276,12 +279,19 @@ export class JudgeScheduler implements JudgeTransport {
     request: JudgeRequest;
     meta: JudgeCallMeta;
     cache: JudgeCache | null;
-    claim: JudgeCacheClaim | null;
+    /** The lease claim's outcome; `null`: it failed; `undefined`: no leases, read the cache. */
+    claim: JudgeCacheClaim | null | undefined;
   }): Promise<JudgeResponse> {
     const { key, judge, request, meta, cache, claim } = options;
     const mode = this.options.cacheMode ?? true;
     const hit =
-      claim === null ? await cache?.get(key) : "answer" in claim ? claim.answer : undefined;
+      claim === undefined
+        ? cache === null
+          ? undefined
+          : await this.cacheFallback.read({ cache, key, replay: mode === "replay" })
+        : claim !== null && "answer" in claim
+          ? claim.answer
+          : undefined;
     if (hit) {
       this.stats.cacheHits += 1;
       this.recordSaving(hit);
@@ -320,14 +330,20 @@ export class JudgeScheduler implements JudgeTransport {
       // Only answers the step accepts are kept: a malformed answer must be asked again next
       // run, not served from the cache for ever.
       if (meta.validate && !meta.validate(response)) return response;
-      await cache?.set(key, {
-        text: response.text,
-        object: response.object ?? null,
-        inputTokens: response.usage?.inputTokens ?? null,
-        outputTokens: response.usage?.outputTokens ?? null,
-        costUsd: response.costUsd,
-        ...(response.logprobs === undefined ? {} : { logprobs: response.logprobs }),
-      });
+      if (cache !== null) {
+        await this.cacheFallback.write({
+          cache,
+          key,
+          answer: {
+            text: response.text,
+            object: response.object ?? null,
+            inputTokens: response.usage?.inputTokens ?? null,
+            outputTokens: response.usage?.outputTokens ?? null,
+            costUsd: response.costUsd,
+            ...(response.logprobs === undefined ? {} : { logprobs: response.logprobs }),
+          },
+        });
+      }
       return response;
     } catch (error) {
       if (error instanceof JudgeCallError && error.kind === "quota") this.stop(error);

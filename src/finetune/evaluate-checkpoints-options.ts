@@ -32,8 +32,9 @@ export interface EvaluateCheckpointsOptions
   /** Significance level of the paired tests between the final model and the best. @default 0.05 */
   alpha?: number;
   /**
-   * Stop on Ctrl-C: a checkpoint's run cut short is stored as interrupted, and the next watch
-   * of the job resumes it; `process.exitCode` becomes 130 unless a `signal` was given.
+   * Stop on Ctrl-C, SIGTERM or SIGHUP: a checkpoint's run cut short is stored as interrupted,
+   * and the next watch of the job resumes it; `process.exitCode` becomes 130, 143 or 129 (128 +
+   * the signal) unless a `signal` was given.
    * @default true
    */
   handleInterrupt?: boolean;

@@ -2,6 +2,7 @@ import { generateText } from "ai";
 import { z } from "zod";
 import { buildTestCases } from "../dataset/build-test-cases.ts";
 import { type AiSdkLanguageModel, userContent } from "../judge/ai-sdk-judge.ts";
+import { languageModelEndpoint } from "../judge/judge-endpoint.ts";
 import type { JudgeModel, JudgeOutput } from "../judge/judge-model.ts";
 import type { JudgeTransport } from "../judge/judge-transport.ts";
 import type { Golden } from "../test-case/golden.ts";
@@ -43,6 +44,7 @@ export function createOutputGenerator(options: {
   const temperature = settings.temperature === undefined ? 0 : settings.temperature;
   return {
     name: options.name,
+    endpoint: languageModelEndpoint(model),
     supportsImages: true,
     cacheKeySettings: {
       temperature,

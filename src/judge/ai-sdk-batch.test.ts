@@ -102,6 +102,45 @@ describe("AiSdkJudge.batch", () => {
     });
   });
 
+  it("asks for token logprobs in the lines that want them, and reads them from the results", async () => {
+    const judge = createJudge({ model: openai().chat("gpt-4.1") });
+    const api = judge.batch as JudgeBatchApi;
+    const candidates = [
+      { token: "kind", logprob: -0.2 },
+      { token: "rude", logprob: -1.8 },
+    ];
+    server.setResponder(() =>
+      reply.json({ opinions: ["kind"] }, { logprobs: { kind: candidates } }),
+    );
+    const started = await api.start({
+      lines: [
+        { id: "asks", request: { ...request("with tokens"), topLogprobs: 2 } },
+        { id: "plain", request: request("without") },
+      ],
+    });
+    await untilEnded(api, started);
+    const byPrompt = Object.fromEntries(server.requests.map((line) => [line.prompt, line]));
+    expect(byPrompt["with tokens"]?.topLogprobs).toBe(2);
+    expect(byPrompt["with tokens"]?.body).toMatchObject({
+      top_logprobs: 2,
+      include: ["message.output_text.logprobs"],
+    });
+    expect(byPrompt.without?.topLogprobs).toBeUndefined();
+    expect(byPrompt.without?.body).not.toHaveProperty("top_logprobs");
+    const results = await api.results({ batchId: started.batchId });
+    const byId = Object.fromEntries(results.map((result) => [result.id, result]));
+    const asks = byId.asks;
+    if (asks?.status !== "answered") throw new Error("the line was not answered");
+    expect(asks.answer.logprobs?.map((token) => token.token).join("")).toBe(asks.answer.text);
+    expect(asks.answer.logprobs?.find((token) => token.token === "kind")).toEqual({
+      token: "kind",
+      logprob: -0.2,
+      topLogprobs: candidates,
+    });
+    expect(byId.plain).toMatchObject({ status: "answered" });
+    expect(byId.plain?.status === "answered" && byId.plain.answer).not.toHaveProperty("logprobs");
+  });
+
   it("asks for JSON the way the judge learnt to: JSON mode after a schema rejection", async () => {
     const judge = createJudge({ model: openai()("gpt-4.1") });
     server.enqueue(

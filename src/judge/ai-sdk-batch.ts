@@ -15,6 +15,7 @@ import type {
   JudgeOutput,
   JudgeRequest,
 } from "./judge-model.ts";
+import { readOpenAILogprobs } from "./openai-logprobs.ts";
 import { isStrictCompatible } from "./strict-json-schema.ts";
 import { costOfBatchUsage, type ModelPrice } from "./usage-and-cost.ts";
 
@@ -27,6 +28,8 @@ export interface BatchingJudge {
   readonly model: { provider: string; modelId: string };
   readonly structuredOutputMode: Mode;
   readonly temperature: number | undefined;
+  /** Whether the model gives token log-probabilities when a request asks for them. */
+  readonly givesLogprobs: boolean;
 }
 
 const MODES: readonly Mode[] = ["json-schema", "json", "text"];
@@ -141,19 +144,25 @@ export class AiSdkJudgeBatch implements JudgeBatchApi {
 
   async #callOptions(request: JudgeRequest, mode: Mode): Promise<Record<string, unknown>> {
     const temperature = this.#judge.temperature;
+    // OpenAI's batch lines go to the Responses API, which takes the same options as a direct
+    // call: a strict schema, and the answer's token logprobs (`top_logprobs` and `include`).
+    const openai = {
+      ...(mode === "json-schema"
+        ? { strictJsonSchema: isStrictCompatible(request.jsonSchema) }
+        : {}),
+      ...(request.topLogprobs !== undefined && this.#judge.givesLogprobs
+        ? { logprobs: request.topLogprobs }
+        : {}),
+    };
     return {
       prompt: [{ role: "user", content: await promptParts(request) }],
       ...(temperature === undefined ? {} : { temperature }),
       ...(mode === "json-schema"
-        ? {
-            responseFormat: { type: "json", schema: request.jsonSchema, name: "answer" },
-            providerOptions: {
-              openai: { strictJsonSchema: isStrictCompatible(request.jsonSchema) },
-            },
-          }
+        ? { responseFormat: { type: "json", schema: request.jsonSchema, name: "answer" } }
         : mode === "json"
           ? { responseFormat: { type: "json" } }
           : {}),
+      ...(Object.keys(openai).length === 0 ? {} : { providerOptions: { openai } }),
     };
   }
 
@@ -175,6 +184,9 @@ export class AiSdkJudgeBatch implements JudgeBatchApi {
       .map((part) => part.text)
       .join("");
     const answer: JudgeOutput = { text };
+    // Present only for lines that asked for them: OpenAI includes them on request alone.
+    const logprobs = readOpenAILogprobs(result.providerMetadata);
+    if (logprobs !== undefined) answer.logprobs = logprobs;
     // The unified reason, as a direct call reports it ("length" for a cut-off answer).
     const finishReason = result.finishReason?.unified;
     if (finishReason !== undefined) answer.finishReason = finishReason;

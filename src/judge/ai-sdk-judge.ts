@@ -9,6 +9,7 @@ import {
 import { imagePlaceholder, loadImage } from "../test-case/image.ts";
 import { AiSdkJudgeBatch } from "./ai-sdk-batch.ts";
 import { batchFamilyOf } from "./find-batch-interface.ts";
+import { languageModelEndpoint } from "./judge-endpoint.ts";
 import type { JudgeBatchApi, JudgeModel, JudgeOutput, JudgeRequest } from "./judge-model.ts";
 import { readOpenAILogprobs, takesOpenAILogprobs } from "./openai-logprobs.ts";
 import { registerModelSecrets } from "./register-model-secrets.ts";
@@ -72,6 +73,11 @@ export class AiSdkJudge implements JudgeModel {
   readonly name: string;
   readonly supportsImages: boolean;
   readonly model: AiSdkLanguageModel;
+  /**
+   * The model's base URL (scheme, host, port and path; never credentials or a query), part of
+   * every cache key; `null` when the provider does not say.
+   */
+  readonly endpoint: string | null;
   readonly #price: ModelPrice | null;
   #mode: StructuredOutputMode = "json-schema";
   #temperature: number | undefined;
@@ -87,6 +93,7 @@ export class AiSdkJudge implements JudgeModel {
     // Before anything can fail or be written: a provider may echo the key in any error.
     registerModelSecrets(model, options.secrets);
     this.name = options.name ?? `${providerPrefix}:${model.modelId}`;
+    this.endpoint = languageModelEndpoint(model);
     this.supportsImages = options.supportsImages ?? isVisionModel(modelId);
     this.#temperature =
       options.temperature === undefined
@@ -105,6 +112,14 @@ export class AiSdkJudge implements JudgeModel {
   /** How the next call asks for JSON: what the provider accepted so far. */
   get structuredOutputMode(): StructuredOutputMode {
     return this.#mode;
+  }
+
+  /**
+   * Whether the model gives token log-probabilities when a request asks for them
+   * (`topLogprobs`): OpenAI's and Azure's models, not the reasoning ones (o1, o3, o4, gpt-5).
+   */
+  get givesLogprobs(): boolean {
+    return this.#givesLogprobs;
   }
 
   /** The temperature sent, `undefined` when none is. */
@@ -208,9 +223,9 @@ export class AiSdkJudge implements JudgeModel {
 
   /**
    * OpenAI's options of a call: a strict JSON schema when it fits, and the answer's token
-   * log-probabilities when the request asks for them and the model can give them (OpenAI's
-   * and Azure's models, not the reasoning ones: o1, o3, o4, gpt-5). Azure's Responses models read them
-   * under `azure` (and take the first namespace they find), so Azure gets the same under both.
+   * log-probabilities when the request asks for them and the model can give them (see
+   * `givesLogprobs`). Azure's Responses models read them under `azure` (and take the first
+   * namespace they find), so Azure gets the same options under both.
    */
   #providerOptions(
     request: JudgeRequest,

@@ -6,6 +6,12 @@ import { apiError } from "./judge-error-fixtures.ts";
 
 const now = Date.parse("2025-01-01T00:00:00Z");
 
+/** What undici throws when the body of an answer stops before its end. */
+const cutBody = (code: string) =>
+  new TypeError("terminated", {
+    cause: Object.assign(new Error("other side closed"), { name: "SocketError", code }),
+  });
+
 const fetchFailure = (code: string) =>
   new TypeError("fetch failed", { cause: Object.assign(new Error(`connect ${code}`), { code }) });
 
@@ -187,6 +193,60 @@ const cases: Array<[string, unknown, Partial<JudgeCallFailure>]> = [
     { kind: "quota", status: 429, retryable: false },
   ],
   [
+    "a 200 whose body was cut short by the other side (the AI SDK's wrapping of undici)",
+    apiError({
+      status: 200,
+      message: "Failed to process successful response",
+      isRetryable: true,
+      cause: cutBody("UND_ERR_SOCKET"),
+    }),
+    {
+      kind: "unreadable-response",
+      status: 200,
+      retryable: true,
+      networkCode: "UND_ERR_SOCKET",
+      providerMessage: "Failed to process successful response: terminated",
+    },
+  ],
+  [
+    "a 200 whose body was cut by a reset",
+    apiError({
+      status: 200,
+      message: "Failed to process successful response",
+      cause: cutBody("ECONNRESET"),
+    }),
+    { kind: "unreadable-response", status: 200, retryable: true, networkCode: "ECONNRESET" },
+  ],
+  [
+    "a 200 whose body is not JSON (a proxy's page)",
+    apiError({
+      status: 200,
+      message: "Invalid JSON response",
+      cause: Object.assign(new Error("JSON parsing failed: Text: <html>502</html>."), {
+        name: "AI_JSONParseError",
+      }),
+    }),
+    { kind: "unreadable-response", status: 200, retryable: true, networkCode: null },
+  ],
+  [
+    "a 200 whose JSON is not the provider's shape",
+    apiError({
+      status: 200,
+      message: "Invalid JSON response",
+      body: { hello: "world" },
+      cause: Object.assign(new Error("Type validation failed"), { name: "AI_TypeValidationError" }),
+    }),
+    { kind: "unreadable-response", status: 200, retryable: true, providerCode: null },
+  ],
+  [
+    "a chat completion without choices (the AI SDK's InvalidResponseDataError, no status)",
+    Object.assign(new Error("Response did not contain any choices."), {
+      name: "AI_InvalidResponseDataError",
+      data: { choices: [] },
+    }),
+    { kind: "unreadable-response", status: null, retryable: true },
+  ],
+  [
     "a fetch error caused by ECONNRESET",
     fetchFailure("ECONNRESET"),
     {
@@ -268,10 +328,11 @@ describe("classifyJudgeError", () => {
     expect(classifyJudgeError(error, { now })).toMatchObject(expected);
   });
 
-  it("retries exactly the rate limits, server failures, timeouts and dropped connections", () => {
+  it("retries exactly the rate limits, server failures, timeouts, dropped connections and unreadable answers", () => {
+    const transient = ["rate-limit", "server", "timeout", "network", "unreadable-response"];
     for (const [what, error] of cases) {
       const { kind, retryable } = classifyJudgeError(error, { now });
-      expect(retryable, what).toBe(["rate-limit", "server", "timeout", "network"].includes(kind));
+      expect(retryable, what).toBe(transient.includes(kind));
     }
   });
 

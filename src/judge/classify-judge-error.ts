@@ -6,9 +6,22 @@ import type {
 const RETRYABLE_KINDS: ReadonlySet<JudgeCallFailureKind> = new Set([
   "rate-limit",
   "server",
+  "unreadable-response",
   "timeout",
   "network",
 ]);
+
+// What the AI SDK throws, without a status, when a provider's answer is not what it should
+// be: a body that is not JSON, JSON of another shape, no choices, no body.
+const UNREADABLE_RESPONSE_ERRORS = new Set([
+  "AI_JSONParseError",
+  "AI_TypeValidationError",
+  "AI_InvalidResponseDataError",
+  "AI_EmptyResponseBodyError",
+]);
+
+// What undici and Node say when a body stops before its end, when no code says it.
+const CUT_BODY_MESSAGES = /\bterminated\b|other side closed|socket hang up|premature close/i;
 
 const NETWORK_CODES = new Set([
   "ECONNRESET",
@@ -26,6 +39,7 @@ const NETWORK_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
+  "ERR_STREAM_PREMATURE_CLOSE",
 ]);
 
 const TIMEOUT_CODES = new Set([
@@ -41,7 +55,8 @@ const TIMEOUT_CODES = new Set([
  * {@link JudgeCallFailure}: its kind, HTTP status, the provider's code and message, the
  * wait it asked for (`retry-after-ms`, `Retry-After`, or on a 429/503 the rate-limit reset
  * headers of OpenAI and Anthropic), and whether a retry can help (rate limits, 408/409/5xx,
- * timeouts and dropped connections only). Pure: `now` reads a `Retry-After` HTTP date.
+ * timeouts, dropped connections, and answers that came with a 2xx but were cut short or
+ * are not the provider's JSON). Pure: `now` reads a `Retry-After` HTTP date.
  * @example
  * const { kind, retryable, retryAfterMs } = classifyJudgeError(caught);
  */
@@ -87,8 +102,27 @@ export function classifyJudgeError(
     retryable: RETRYABLE_KINDS.has(kind),
     networkCode,
   });
+  const chain = causeChain(error);
+  const codes = chain.map((item) => field(item, "code")).filter((code) => typeof code === "string");
+  const names = chain.map((item) => field(item, "name"));
+  const messages = chain.map((item) => String(field(item, "message") ?? ""));
+  const networkCode = codes.find((code) => NETWORK_CODES.has(code)) ?? null;
+
+  // The provider answered 2xx, then the body broke off or is not its JSON: nothing was
+  // rejected, and the same request asked again is answered (issue 19).
+  const unreadable = (): JudgeCallFailure => {
+    const cut =
+      networkCode ?? (messages.some((text) => CUT_BODY_MESSAGES.test(text)) ? "terminated" : null);
+    return {
+      ...failure("unreadable-response", cut),
+      providerCode: null,
+      providerMessage:
+        firstString(field(bodyError, "message"), field(body, "message")) ?? chainText(messages),
+    };
+  };
 
   if (status !== null) {
+    if (status >= 200 && status < 300) return unreadable();
     if (status === 429) {
       const quota =
         providerCode === "insufficient_quota" ||
@@ -105,10 +139,6 @@ export function classifyJudgeError(
     return failure("bad-request");
   }
 
-  const chain = causeChain(error);
-  const codes = chain.map((item) => field(item, "code")).filter((code) => typeof code === "string");
-  const names = chain.map((item) => field(item, "name"));
-  const messages = chain.map((item) => String(field(item, "message") ?? ""));
   if (
     names.includes("TimeoutError") ||
     codes.some((code) => TIMEOUT_CODES.has(code)) ||
@@ -116,12 +146,14 @@ export function classifyJudgeError(
   ) {
     return failure("timeout");
   }
-  const networkCode = codes.find((code) => NETWORK_CODES.has(code)) ?? null;
   const dropped = messages.some((message) =>
     /fetch failed|socket hang up|other side closed|network|cannot connect/i.test(message),
   );
   if (networkCode !== null || dropped || field(error, "isRetryable") === true) {
     return failure("network", networkCode);
+  }
+  if (names.some((name) => typeof name === "string" && UNREADABLE_RESPONSE_ERRORS.has(name))) {
+    return unreadable();
   }
   if (names.includes("AbortError")) return failure("aborted");
   return failure("unknown");
@@ -246,6 +278,12 @@ function parseDuration(text: string): number | null {
     consumed += match[0].length;
   }
   return consumed === trimmed.length ? total : null;
+}
+
+/** The distinct messages of a cause chain, outermost first: `"Invalid JSON response: …"`. */
+function chainText(messages: string[]): string {
+  const distinct = [...new Set(messages.map((text) => text.trim()).filter((text) => text !== ""))];
+  return distinct.slice(0, 2).join(": ");
 }
 
 function causeChain(error: unknown): unknown[] {

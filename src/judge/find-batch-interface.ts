@@ -23,6 +23,8 @@ export type AiSdkBatchItem =
               outputTokens?: { total?: number | undefined } | undefined;
             }
           | undefined;
+        /** OpenAI's: `openai.logprobs`, one array of tokens per content part, when included. */
+        providerMetadata?: unknown;
       };
     }
   | {

@@ -126,6 +126,14 @@ export interface JudgeModel {
   /** Whether the judge can see images. Test cases with images need `true`. */
   readonly supportsImages?: boolean;
   /**
+   * Where the judge is served from, e.g. `"https://gateway.example.com/v1"`: part of every
+   * cache key, so that the same `name` served elsewhere never reuses this one's answers. Only
+   * its scheme, host, port and path count (never a user name, password or query). Judges made
+   * from AI SDK models read their model's base URL; a custom judge that calls a server
+   * should say which. Without one, the judge is keyed by its `name` alone.
+   */
+  readonly endpoint?: string | null;
+  /**
    * The provider's batch API, used by `evaluate({ batch: true })`; without one (or `null`),
    * every request is sent with `generate()`. Judges made from OpenAI and Anthropic models
    * have one.

@@ -5,8 +5,8 @@ import type { JudgeCallError } from "../errors/judge-call-error.ts";
 export interface RetryPolicy {
   /**
    * Attempts in total, the first one included, counting only the attempts that failed without
-   * the provider saying how long to wait (5xx, dropped connections, timeouts, a 429 with no
-   * hint). A 429 or 503 with `Retry-After`, `retry-after-ms` or rate-limit reset headers is
+   * the provider saying how long to wait (5xx, dropped connections, timeouts, answers cut
+   * short or unreadable after a 2xx, a 429 with no hint). A 429 or 503 with `Retry-After`, `retry-after-ms` or rate-limit reset headers is
    * waited out without spending an attempt (never for less than the backoff for the number
    * of such waits so far): `maxElapsedMs` bounds those waits instead.
    * @default 6
@@ -23,15 +23,18 @@ export interface RetryPolicy {
    */
   maxDelayMs: number;
   /**
-   * Time limit of one attempt; `0` or `Infinity` for none.
+   * Time limit of one attempt; `0` or `Infinity` for none. `maxElapsedMs` may cut an attempt
+   * sooner.
    * @default 120000
    */
   timeoutMs: number;
   /**
-   * Wall time one request may spend on its attempts and the waits between them (time queued
-   * for a concurrency slot not counted). A wait the provider asks for that would end past it
-   * is not waited: the call fails at once with a `JudgeCallError` that says so. `Infinity`
-   * waits as long as the provider asks.
+   * Wall time one request may spend in all: its attempts, their timeouts and the waits between
+   * them together (time queued for a concurrency slot not counted). A wait — the provider's or
+   * the backoff — after which no time would be left is not waited, and an attempt still
+   * unanswered when the time is up is cut there: the call fails with a `JudgeCallError` that
+   * says so. A judge that never answers therefore fails after this long at most. `Infinity`
+   * sets no bound (then `timeoutMs` × `maxAttempts`, plus the waits, bounds a hung judge).
    * @default 600000 (10 minutes)
    */
   maxElapsedMs: number;

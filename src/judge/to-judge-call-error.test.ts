@@ -191,6 +191,38 @@ describe("toJudgeCallError", () => {
     expect(reset.message).toContain("ECONNRESET");
   });
 
+  it("retries a 200 whose body was cut or unreadable, and says so instead of blaming the model name", () => {
+    const cut = classify(
+      apiError({
+        status: 200,
+        message: "Failed to process successful response",
+        cause: new TypeError("terminated", {
+          cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
+        }),
+      }),
+    );
+    expect(cut).toMatchObject({ status: 200, retryable: true, kind: "transient" });
+    expect(cut.message).toMatch(
+      /^Judge "openai:gpt-4\.1": the response was cut short \(HTTP 200, then the connection closed: UND_ERR_SOCKET\)/,
+    );
+    const page = classify(
+      apiError({
+        status: 200,
+        message: "Invalid JSON response",
+        cause: Object.assign(new Error("JSON parsing failed: Text: <html>502</html>."), {
+          name: "AI_JSONParseError",
+        }),
+      }),
+    );
+    expect(page).toMatchObject({ status: 200, retryable: true, kind: "transient" });
+    expect(page.message).toMatch(
+      /^Judge "openai:gpt-4\.1": the response could not be read \(HTTP 200, but the body is not the provider's JSON\)/,
+    );
+    for (const error of [cut, page]) {
+      expect(error.message).not.toMatch(/model name|Retrying will not help/);
+    }
+  });
+
   it("does not retry unknown errors, and returns a JudgeCallError as is", () => {
     const unknown = classify(new Error("my judge broke"), "my-judge");
     expect(unknown).toMatchObject({ status: null, retryable: false });

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { apiError } from "./judge-error-fixtures.ts";
-import { DEFAULT_RETRY_POLICY } from "./retry-policy.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.ts";
 import {
   type RetryInfo,
   type Sleep,
@@ -308,11 +308,12 @@ describe("withRetries", () => {
     });
     await expect(failing).rejects.toMatchObject({ name: "JudgeCallError", status: 429 });
     const message = await failing.catch((error: Error) => error.message);
-    // Ten waits of a minute fill the default 10 minutes; the eleventh is not waited.
-    expect(clock.delays).toEqual(Array(10).fill(60_000));
-    expect(calls).toBe(11);
+    // Nine waits of a minute; the tenth would end at the budget's 10 minutes, when no attempt
+    // could still be made, so it is not waited.
+    expect(clock.delays).toEqual(Array(9).fill(60_000));
+    expect(calls).toBe(10);
     expect(message).toMatch(
-      /^Gave up after 11 attempts in 10 min \(11 times told to wait\): the provider asks to wait 1 min more, past the retry budget \(retry\.maxElapsedMs = 600000 ms\)\./,
+      /^Gave up after 10 attempts in 9 min \(10 times told to wait\): the provider asks to wait 1 min more, past the retry budget \(retry\.maxElapsedMs = 600000 ms\)\./,
     );
     expect(message).toMatch(/Raise retry\.maxElapsedMs/);
     expect(message).toMatch(/lower maxConcurrent/);
@@ -371,10 +372,120 @@ describe("withRetries", () => {
     expect(clock.delays).toEqual([]);
   });
 
+  it("starts no attempt that could not finish within maxElapsedMs: a backoff that would use it up is not waited", async () => {
+    const { clock, retry } = fakeClock();
+    let calls = 0;
+    const failing = retry({
+      judgeName: "j",
+      policy: { maxElapsedMs: 1000 },
+      run: async () => {
+        calls++;
+        clock.now += 300;
+        throw apiError({ status: 500 });
+      },
+    });
+    await expect(failing).rejects.toMatchObject({ status: 500, retryable: true });
+    // 300 ms, a backoff of 250, 300 ms: 850 ms; a backoff of 500 would leave no time.
+    expect(calls).toBe(2);
+    expect(clock.delays).toEqual([250]);
+    const message = await failing.catch((error: Error) => error.message);
+    expect(message).toMatch(
+      /^Gave up after 2 attempts in 850 ms: the next attempt, after a backoff of 500 ms, could not finish within the retry budget \(retry\.maxElapsedMs = 1000 ms\)\./,
+    );
+    expect(message).toMatch(/Last failure: Judge "j": the provider failed to answer \(HTTP 500\)/);
+  });
+
+  it("says the attempts used up maxElapsedMs when the last one failed on its own past it", async () => {
+    const { clock, retry } = fakeClock();
+    const failing = retry({
+      judgeName: "j",
+      policy: { maxElapsedMs: 1000 },
+      run: async () => {
+        clock.now += 600;
+        throw apiError({ status: 502 });
+      },
+    });
+    await expect(failing).rejects.toThrow(
+      /^Gave up after 2 attempts in 1.5 s: the attempts used up the retry budget \(retry\.maxElapsedMs = 1000 ms\), leaving no time for another\..*Last failure: .*HTTP 502/,
+    );
+    expect(clock.delays).toEqual([250]);
+  });
+
   it("passes verdict's own errors through untouched", async () => {
     const own = new EvalError("INVALID_TEST_CASE", "Image file is missing");
     await expect(
       withRetries({ judgeName: "j", run: async () => Promise.reject(own) }),
     ).rejects.toBe(own);
+  });
+});
+
+describe("withRetries: maxElapsedMs bounds the whole life of a request", () => {
+  /**
+   * A judge that accepts every attempt and never answers, on Vitest's fake clock (timers and
+   * `Date.now`): resolves with when the request failed, in fake ms, and how.
+   */
+  async function neverAnswering(policy: Partial<RetryPolicy>) {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const signals: AbortSignal[] = [];
+      const starts: number[] = [];
+      const sleep: Sleep = ({ delayMs }) => new Promise((resolve) => setTimeout(resolve, delayMs));
+      let failedAt: number | null = null;
+      const request = withRetries({
+        judgeName: "openai:gpt-4.1",
+        policy,
+        sleep,
+        random: () => 0,
+        run: (signal) => {
+          signals.push(signal);
+          starts.push(Date.now());
+          return new Promise<string>(() => {});
+        },
+      }).catch((error: unknown) => {
+        failedAt = Date.now();
+        return error;
+      });
+      // Far past any bound: 6 attempts of 2 minutes and their backoffs would take 12.3 minutes.
+      for (let minute = 0; minute < 20 && failedAt === null; minute++) {
+        await vi.advanceTimersByTimeAsync(60_000);
+      }
+      const error = (await request) as JudgeCallError;
+      return { error, failedAt: failedAt as number | null, starts, signals };
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it("errors within maxElapsedMs for a judge that never answers ({ timeoutMs: 3000, maxElapsedMs: 5000 })", async () => {
+    const { error, failedAt, starts, signals } = await neverAnswering({
+      timeoutMs: 3000,
+      maxElapsedMs: 5000,
+    });
+    // One attempt cut by its timeout at 3 s, a backoff of 250 ms, a second cut at the bound.
+    expect(starts).toEqual([0, 3250]);
+    expect(failedAt).toBe(5000);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+    expect(error).toBeInstanceOf(JudgeCallError);
+    expect(error).toMatchObject({ status: null, retryable: true });
+    expect(error.message).toMatch(
+      /^Gave up after 2 attempts in 5 s: the retry budget \(retry\.maxElapsedMs = 5000 ms\) ran out while waiting for an answer\./,
+    );
+    expect(error.message).toMatch(/Last failure: Judge "openai:gpt-4\.1" timed out/);
+  });
+
+  it("errors within the documented 10 minutes at the defaults (was 12.2 minutes)", async () => {
+    const { error, failedAt, starts } = await neverAnswering({});
+    expect(DEFAULT_RETRY_POLICY.maxElapsedMs).toBe(600_000);
+    expect(failedAt).toBe(600_000);
+    // Four attempts of 2 minutes and their backoffs (250, 500, 1000, 2000 ms); the fifth is
+    // cut at the bound, and no sixth starts.
+    expect(starts).toEqual([0, 120_250, 240_750, 361_750, 483_750]);
+    expect(error.message).toMatch(/retry\.maxElapsedMs = 600000 ms\) ran out/);
+  });
+
+  it("cuts the first attempt at the bound when maxElapsedMs is shorter than timeoutMs", async () => {
+    const { failedAt, starts } = await neverAnswering({ maxElapsedMs: 1500 });
+    expect(starts).toEqual([0]);
+    expect(failedAt).toBe(1500);
   });
 });

@@ -69,12 +69,14 @@ export interface AttemptSlot {
 
 /**
  * Runs `run` with a time limit per attempt and retries retryable failures (rate limits,
- * server errors, timeouts, dropped connections). A 429 or 503 that says how long to wait
+ * server errors, timeouts, dropped connections, answers cut short or unreadable after a 2xx). A 429 or 503 that says how long to wait
  * (`Retry-After`, `retry-after-ms`, rate-limit reset headers) is waited out as told, with a
  * little jitter, without spending the attempt budget — but never for less than the policy's
- * backoff for the number of such waits so far, so that "0" is still backed off; the policy's
- * `maxElapsedMs` bounds those waits. Every other failure backs off exponentially and counts
- * towards `maxAttempts`.
+ * backoff for the number of such waits so far, so that "0" is still backed off. Every other
+ * failure backs off exponentially and counts towards `maxAttempts`. The policy's
+ * `maxElapsedMs` bounds the whole request — attempts, their timeouts and the waits between
+ * them (not time queued for a `slot`): a wait after which no time would be left is not
+ * waited, and an attempt still running when the budget ends is cut there.
  * Throws a {@link JudgeCallError} when it gives up, or an `EvalError` with code `"ABORTED"`
  * as soon as `signal` aborts.
  * @example
@@ -93,12 +95,15 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
   let providerWaits = 0;
   // Time spent on attempts and waits; time queued for a slot is the run's, not the request's.
   let elapsedMs = 0;
+  const attemptLimitMs =
+    Number.isFinite(policy.timeoutMs) && policy.timeoutMs > 0 ? policy.timeoutMs : Infinity;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortedError({ judgeName, signal });
     let error: JudgeCallError;
     const slot = options.slot;
     let holdsSlot = false;
     let startedAt: number | null = null;
+    const attemptState = { cutByBudget: false };
     try {
       if (slot) {
         await slot.acquire(signal);
@@ -106,16 +111,22 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       }
       if (signal?.aborted) throw abortedError({ judgeName, signal });
       startedAt = now();
+      // An attempt never runs past the request's budget: it is cut where the budget ends.
+      const budgetLeftMs = policy.maxElapsedMs - elapsedMs;
       const value = await runAttempt({
         run: options.run,
         signal,
-        timeoutMs: policy.timeoutMs,
+        timeoutMs: Math.min(attemptLimitMs, budgetLeftMs),
+        budgetLimits: budgetLeftMs < attemptLimitMs,
+        state: attemptState,
         judgeName,
       });
       if (holdsSlot) slot?.release({ error: null });
       return value;
     } catch (caught) {
       if (startedAt !== null) elapsedMs += Math.max(0, now() - startedAt);
+      // Cut at the bound: the budget is spent, whatever an injected clock says.
+      if (attemptState.cutByBudget) elapsedMs = Math.max(elapsedMs, policy.maxElapsedMs);
       // The slot is released only once the failure is classified, so that an exhausted
       // quota stops the next queued request before it is dispatched.
       const classified =
@@ -129,6 +140,15 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       error = classified;
     }
     if (!error.retryable) throw error;
+    const budget = { attempts: attempt, elapsedMs, maxElapsedMs: policy.maxElapsedMs };
+    if (elapsedMs >= policy.maxElapsedMs) {
+      throw error.afterRetryBudget({
+        ...budget,
+        providerWaits,
+        nextWaitMs: null,
+        lastAttemptCut: attemptState.cutByBudget,
+      });
+    }
     const countsAsAttempt = !isProviderWait(error);
     if (countsAsAttempt) {
       countedAttempts += 1;
@@ -142,17 +162,14 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       random: options.random,
       providerWaits,
     });
-    // Waits the provider asks for are bounded by time (backoff is bounded by maxDelayMs).
-    if (error.retryAfterMs !== null) {
-      if (elapsedMs + delayMs > policy.maxElapsedMs) {
-        throw error.afterRetryBudget({
-          attempts: attempt,
-          providerWaits,
-          elapsedMs,
-          nextWaitMs: delayMs,
-          maxElapsedMs: policy.maxElapsedMs,
-        });
-      }
+    // A wait that ends where the budget does leaves no time for the attempt after it.
+    if (elapsedMs + delayMs >= policy.maxElapsedMs) {
+      throw error.afterRetryBudget({
+        ...budget,
+        providerWaits,
+        nextWaitMs: delayMs,
+        providerAsked: error.retryAfterMs !== null,
+      });
     }
     options.onRetry?.({ judgeName, attempt, delayMs, error, countsAsAttempt });
     const sleptFrom = now();
@@ -167,6 +184,8 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
   }
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Waits `delayMs` on a timer that `signal` can abort: what waits when no `sleep` is given. */
 export const defaultSleep: Sleep = async ({ delayMs, signal }) => {
   await delay(delayMs, undefined, signal === undefined ? {} : { signal });
@@ -175,7 +194,12 @@ export const defaultSleep: Sleep = async ({ delayMs, signal }) => {
 async function runAttempt<T>(options: {
   run: (signal: AbortSignal) => Promise<T>;
   signal: AbortSignal | undefined;
+  /** The attempt's time limit: `Infinity` for none. */
   timeoutMs: number;
+  /** Whether that limit is where the request's `maxElapsedMs` ends, not `timeoutMs`. */
+  budgetLimits: boolean;
+  /** Set when the attempt was cut where the request's budget ends. */
+  state: { cutByBudget: boolean };
   judgeName: string;
 }): Promise<T> {
   // One controller and one timer cleared when the attempt ends: AbortSignal.timeout would
@@ -187,12 +211,16 @@ async function runAttempt<T>(options: {
   if (parent?.aborted) controller.abort(parent.reason);
   else parent?.addEventListener("abort", onParentAbort, { once: true });
   let timedOut = false;
+  // Past a timer's largest delay (about 24.8 days) Node would fire it at once: no limit then.
   const timer =
-    Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(new DOMException("The judge call timed out.", "TimeoutError"));
-        }, options.timeoutMs)
+    options.timeoutMs <= MAX_TIMER_MS
+      ? setTimeout(
+          () => {
+            timedOut = true;
+            controller.abort(new DOMException("The judge call timed out.", "TimeoutError"));
+          },
+          Math.max(0, options.timeoutMs),
+        )
       : undefined;
   const attemptSignal = controller.signal;
   let onAbort = () => {};
@@ -207,6 +235,7 @@ async function runAttempt<T>(options: {
     return await Promise.race([Promise.resolve().then(() => options.run(attemptSignal)), aborted]);
   } catch (error) {
     if (timedOut && !parent?.aborted) {
+      options.state.cutByBudget = options.budgetLimits;
       throw JudgeCallError.fromFailure({
         judgeName: options.judgeName,
         failure: {
@@ -219,7 +248,8 @@ async function runAttempt<T>(options: {
           networkCode: null,
           url: null,
         },
-        timeoutMs: options.timeoutMs,
+        timeoutMs: Math.round(options.timeoutMs),
+        cutByBudget: options.budgetLimits,
         cause: error,
       });
     }

@@ -19,6 +19,8 @@ import {
   formatPValue,
   formatRatePoints,
   formatScore,
+  showControlCharacters,
+  showName,
 } from "./format.ts";
 
 /** Which way a metric's score improves, as each result records it (`lowerIsBetter`). */
@@ -368,8 +370,8 @@ function alignColumns(rows: string[][], indent = ""): string[] {
 }
 
 function describeRun(label: string, run: StoredRun): string {
-  const identifier = run.identifier === null ? "" : ` "${run.identifier}"`;
-  return `${label} ${run.id}${identifier} (${run.startedAt}, ${run.status})`;
+  const identifier = run.identifier === null ? "" : ` "${showName(run.identifier)}"`;
+  return `${label} ${showName(run.id)}${identifier} (${showName(run.startedAt)}, ${run.status})`;
 }
 
 /** The comparison as the text `verdict compare` prints. */
@@ -389,13 +391,15 @@ export function formatRunComparison(options: {
     ...[options.baseline, options.candidate].flatMap((run) =>
       run.status === "completed"
         ? []
-        : [`Note: run ${run.id} is "${run.status}": its figures cover only the cases it finished.`],
+        : [
+            `Note: run ${showName(run.id)} is "${run.status}": its figures cover only the cases it finished.`,
+          ],
     ),
     "",
     ...alignColumns([
       ["Metric", "Better", "Mean score", "Pass rate", ""],
       ...metrics.map((metric) => [
-        metric.name,
+        showName(metric.name),
         BETTER[metric.direction],
         fromTo(metric.baseline?.meanScore ?? null, metric.candidate?.meanScore ?? null, SCORE),
         fromTo(metric.baseline?.passRate ?? null, metric.candidate?.passRate ?? null, RATE),
@@ -416,7 +420,7 @@ export function formatRunComparison(options: {
       `Paired one-sided tests of "worse" over the cases in both runs (significant when p < ${alpha}, Holm-adjusted over a metric's two tests):`,
       ...alignColumns(
         metrics.map((metric) => [
-          metric.name,
+          showName(metric.name),
           describePassFail(metric.tests),
           describeScores(metric.tests),
         ]),
@@ -429,7 +433,7 @@ export function formatRunComparison(options: {
     ["candidate", unmatched.candidate],
   ] as const) {
     if (names.length === 0) continue;
-    const shown = names.slice(0, MAX_UNMATCHED_SHOWN).map((name) => JSON.stringify(name));
+    const shown = names.slice(0, MAX_UNMATCHED_SHOWN).map((name) => `"${showName(name)}"`);
     const more =
       names.length > shown.length ? `, and ${formatCount(names.length - shown.length)} more` : "";
     lines.push(
@@ -444,8 +448,8 @@ export function formatRunComparison(options: {
       : `Test cases that changed verdict (${formatCount(changes.length)}):`,
     ...alignColumns(
       changes.map((item) => [
-        item.testCase,
-        item.metric,
+        showName(item.testCase),
+        showName(item.metric),
         `${item.from} → ${item.to}`,
         `score ${formatScore(item.baselineScore)} → ${formatScore(item.candidateScore)}`,
       ]),
@@ -459,7 +463,7 @@ export function formatRunComparison(options: {
   if (noisy.length > 0) {
     lines.push(
       `Worse by more than --max-drop ${options.maxDrop} but not significant (within the judge's noise, or no paired cases to test it on):`,
-      ...noisy.map((metric) => `  ${metric.name}: ${metric.notSignificant.join(", ")}`),
+      ...noisy.map((metric) => `  ${showName(metric.name)}: ${metric.notSignificant.join(", ")}`),
     );
   }
   if (regressed.length === 0) {
@@ -467,10 +471,11 @@ export function formatRunComparison(options: {
   } else {
     lines.push(`Regression: worse by more than --max-drop ${options.maxDrop}${significantly}:`);
     for (const metric of regressed) {
-      lines.push(`  ${metric.name}: ${metric.regressions.join(", ")}`);
+      lines.push(`  ${showName(metric.name)}: ${metric.regressions.join(", ")}`);
     }
   }
-  return `${lines.join("\n")}\n`;
+  // Whatever else a line quotes from the runs (notes) is shown too: the output has no colours.
+  return `${showControlCharacters(lines.join("\n"))}\n`;
 }
 
 /** Unmatched case names listed per run, at most. */

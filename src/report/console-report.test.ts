@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { rawHiddenCharacters, spoofingResult } from "../../test/fixtures/hidden-characters.ts";
 import {
   LONG_PLAIN_KEY,
   LONG_PROJECT_KEY,
@@ -284,10 +285,12 @@ describe("renderConsoleReport", () => {
       );
     });
     expect(controls).toEqual([]);
-    expect(report).toContain("✗ evil␛[2J");
+    expect(report).toContain("✗ evil<U+001B>[2J");
     expect(report).toContain("Input: line one\n    line\ttwo\n");
-    expect(report).toContain("Actual output: ␛[31mred␛[0m␍over␇\ufffd2J␡");
-    expect(report).toContain("| bad␛]0;title␇ output here |");
+    expect(report).toContain(
+      "Actual output: <U+001B>[31mred<U+001B>[0m<U+000D>over<U+0007><U+009B>2J<U+007F>",
+    );
+    expect(report).toContain("| bad<U+001B>]0;title<U+0007");
   });
 
   it("keeps colours to the status words and only when color is true", () => {
@@ -484,5 +487,15 @@ describe("the totals line", () => {
     expect(renderConsoleReport({ result: clean })).toContain(
       "Test cases: 1 passed, 0 failed, 0 unscored (1 total)",
     );
+  });
+
+  it("shows bidi controls and control characters escaped, in every field, names on one line", () => {
+    const report = renderConsoleReport({ result: spoofingResult(), display: "all" });
+    expect(rawHiddenCharacters(report)).toEqual([]);
+    expect(report).toContain("✗ invoice<U+202E>txt.exe<U+0000><U+2066>x<U+2069> (");
+    expect(report).toContain(
+      'run runinvoice<U+202E>txt.exe<U+0000><U+2066>x<U+2069> "nightlyinvoice<U+202E>',
+    );
+    expect(report).toContain("<U+061C>b<U+200E>b<U+200F>b<U+202A>");
   });
 });

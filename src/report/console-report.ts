@@ -15,6 +15,7 @@ import {
   formatScore,
   formatScoreInterval,
   showControlCharacters,
+  showName,
   toOneLine,
 } from "./format.ts";
 import { gatherRunResults } from "./run-results.ts";
@@ -97,8 +98,9 @@ const STATUS_LABELS: Record<MetricStatus, StatusLabel> = {
  * Renders the end-of-run report as plain text: failing cases with their input, output and a
  * metrics table, passing cases on one line each, an aggregate table per metric, then totals
  * (test cases, judge calls, cache savings, tokens, cost, duration) and `message`.
- * Text from test cases and the judge is printed as is, except control characters, which are
- * replaced so that they cannot move the cursor or change colours.
+ * Text from test cases and the judge is printed as is, except control and bidi characters,
+ * shown as `<U+XXXX>` so that they can neither move the cursor or change colours nor reorder
+ * what is read; names (run, case, metric) are kept on one line.
  * @example
  * const result = await evaluate({ testCases, metrics });
  * console.log(renderConsoleReport({ result, display: "failing" }));
@@ -108,12 +110,8 @@ export function renderConsoleReport(options: RenderConsoleReportOptions): string
   const display = options.display ?? "all";
   const color = options.color ?? false;
   const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
-  const identifier =
-    result.identifier === null ? "" : ` "${showControlCharacters(result.identifier)}"`;
-  const lines = [
-    `Evaluation results: run ${showControlCharacters(result.testRunId)}${identifier}`,
-    "",
-  ];
+  const identifier = result.identifier === null ? "" : ` "${showName(result.identifier)}"`;
+  const lines = [`Evaluation results: run ${showName(result.testRunId)}${identifier}`, ""];
   // Said first and last: whichever end of the output a user reads, they see it.
   const fakeJudge =
     result.summary.fakeJudge === true || usesFakeJudge(result.testResults)
@@ -192,7 +190,7 @@ function renderPassingLine(options: { testResult: TestResult; color: boolean }):
     testResult.trials.length > 1
       ? ` in ${testResult.passedTrials}/${testResult.trials.length} trials`
       : "";
-  return `${paint("✓", STATUS_COLOURS.PASS, options.color)} ${showControlCharacters(testResult.name)} (${metrics}${trials})`;
+  return `${paint("✓", STATUS_COLOURS.PASS, options.color)} ${showName(testResult.name)} (${metrics}${trials})`;
 }
 
 function renderTestCase(options: {
@@ -246,7 +244,7 @@ function renderTestCase(options: {
 
 function renderCaseHeader(options: { testResult: TestResult; color: boolean }): string {
   const { testResult, color } = options;
-  const name = showControlCharacters(testResult.name);
+  const name = showName(testResult.name);
   if (testResult.trials.length > 1) {
     const marker = testResult.success === true ? "✓" : testResult.success === false ? "✗" : "•";
     const colour = testResult.success === false ? STATUS_COLOURS.FAIL : STATUS_COLOURS.PASS;
@@ -315,7 +313,7 @@ function renderFlakyCases(options: { result: EvaluationResult }): string[] {
     `Flaky cases (passed some trials, failed others): ${formatCount(flaky.length)}`,
     ...flaky.map(
       (entry) =>
-        `  #${entry.position} ${showControlCharacters(entry.name)}: passed ${entry.passedTrials}/${entry.trials} trials (95% CI ${formatRateInterval(entry.passRateInterval)})`,
+        `  #${entry.position} ${showName(entry.name)}: passed ${entry.passedTrials}/${entry.trials} trials (95% CI ${formatRateInterval(entry.passRateInterval)})`,
     ),
   ];
 }

@@ -1,6 +1,12 @@
 import { parse } from "csv/sync";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluationResult, metricData, testResult } from "../../test/fixtures/results.ts";
+import {
+  isCellOrNeutralised,
+  isLiveFormula,
+  spreadsheetCellArbitrary,
+} from "../../test/fixtures/spreadsheet-cells.ts";
 import { renderCsvReport } from "./csv-report.ts";
 
 describe("renderCsvReport", () => {
@@ -79,5 +85,49 @@ describe("renderCsvReport", () => {
     expect(row?.slice(5, 8)).toEqual(["'+1", "'@SUM(A1)", "'-2"]);
     expect(row?.[9]).toBe("0.1");
     expect(row?.[12]).toBe("'=1+1");
+  });
+
+  it("reads back as the stored rows, one per case, with no formula left to run", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            name: spreadsheetCellArbitrary,
+            output: spreadsheetCellArbitrary,
+            reason: spreadsheetCellArbitrary,
+          }),
+          { minLength: 1, maxLength: 5 },
+        ),
+        spreadsheetCellArbitrary,
+        (cases, metricName) => {
+          const result = evaluationResult({
+            testResults: cases.map((entry, index) =>
+              testResult({
+                name: entry.name,
+                index,
+                actualOutput: entry.output,
+                metricsData: [metricData({ name: `m${metricName}`, reason: entry.reason })],
+              }),
+            ),
+          });
+          // Any line break outside quotes ends a row, as in spreadsheets (csv-parse would
+          // otherwise settle on the first one it meets).
+          const rows = parse(renderCsvReport({ result }), {
+            record_delimiter: ["\r\n", "\n", "\r"],
+          }) as string[][];
+          expect(rows).toHaveLength(cases.length + 1);
+          expect(isCellOrNeutralised(rows[0]?.[12] ?? "", `m${metricName} reason`)).toBe(true);
+          for (const [index, entry] of cases.entries()) {
+            const row = rows[index + 1] ?? [];
+            expect(row).toHaveLength(14);
+            expect(isCellOrNeutralised(row[1] ?? "", entry.name)).toBe(true);
+            expect(isCellOrNeutralised(row[6] ?? "", entry.output)).toBe(true);
+            expect(isCellOrNeutralised(row[12] ?? "", entry.reason)).toBe(true);
+          }
+          expect(rows.flat().filter(isLiveFormula)).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

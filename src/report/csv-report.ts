@@ -1,4 +1,4 @@
-import { stringify } from "csv/sync";
+import { type CsvValue, renderCsv } from "../csv/render-csv.ts";
 import { caseOutcome } from "../results/case-metrics.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 
@@ -7,28 +7,11 @@ export interface RenderCsvReportOptions {
   result: EvaluationResult;
 }
 
-// A spreadsheet reads a cell that starts with one of these as a formula (CSV injection): such
-// text cells get a leading apostrophe, which spreadsheets show as text and do not display.
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function textCell(value: string | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
-
-function numberCell(value: number | null | undefined): string {
-  return value === null || value === undefined ? "" : String(value);
-}
-
-function booleanCell(value: boolean | null | undefined): string {
-  return value === null || value === undefined ? "" : String(value);
-}
-
 /**
  * Renders a run as CSV, one row per test case (its first trial's metrics, as the other reports
  * show them): position, name, status, file, tags, input, outputs, duration, then per metric
- * its score, threshold, success, reason and error. RFC 4180 quoting; text cells that a
- * spreadsheet would run as a formula (`=`, `+`, `-`, `@`) start with an apostrophe.
+ * its score, threshold, success, reason and error. Written by `renderCsv`: RFC 4180 quoting,
+ * and a `'` before text a spreadsheet would run as a formula (see docs/reliability.md).
  * @example
  * writeFileSync("results.csv", renderCsvReport({ result }));
  */
@@ -55,26 +38,20 @@ export function renderCsvReport(options: RenderCsvReportOptions): string {
       `${name} error`,
     ]),
   ];
-  const rows = testResults.map((result, position) => [
-    String(position + 1),
-    textCell(result.name),
+  const rows = testResults.map((result, position): CsvValue[] => [
+    position + 1,
+    result.name,
     caseOutcome(result),
-    textCell(result.file),
-    textCell((result.tags ?? []).join("|")),
-    textCell(result.input),
-    textCell(result.actualOutput),
-    textCell(result.expectedOutput),
-    numberCell(result.durationMs),
+    result.file,
+    (result.tags ?? []).join("|"),
+    result.input,
+    result.actualOutput,
+    result.expectedOutput,
+    result.durationMs,
     ...metricNames.flatMap((name) => {
       const metric = result.metricsData.find((data) => data.name === name);
-      return [
-        numberCell(metric?.score),
-        numberCell(metric?.threshold),
-        booleanCell(metric?.success),
-        textCell(metric?.reason),
-        textCell(metric?.error),
-      ];
+      return [metric?.score, metric?.threshold, metric?.success, metric?.reason, metric?.error];
     }),
   ]);
-  return stringify([header.map(textCell), ...rows], { eof: true, record_delimiter: "\r\n" });
+  return renderCsv({ rows: [header, ...rows] });
 }

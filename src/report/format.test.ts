@@ -14,6 +14,7 @@ import {
   formatTokens,
   MISSING_VALUE,
   showControlCharacters,
+  showName,
   toOneLine,
 } from "./format.ts";
 import { truncateText } from "./truncate-text.ts";
@@ -82,10 +83,17 @@ describe("format", () => {
     [
       "control characters",
       showControlCharacters("a\u0000b\u001bc\u007fd\u009be"),
-      "a␀b␛c␡d\ufffde",
+      "a<U+0000>b<U+001B>c<U+007F>d<U+009B>e",
+    ],
+    [
+      "bidi controls",
+      showControlCharacters("a\u202eb\u2066c\u2069d\u200fe\u061cf"),
+      "a<U+202E>b<U+2066>c<U+2069>d<U+200F>e<U+061C>f",
     ],
     ["newlines and tabs", showControlCharacters("a\nb\tc\r\nd"), "a\nb\tc\nd"],
-    ["a lone carriage return", showControlCharacters("over\rwrite"), "over␍write"],
+    ["a lone carriage return", showControlCharacters("over\rwrite"), "over<U+000D>write"],
+    ["a name", showName("a\nb\tc\u2028d\u202ee"), "a<U+000A>b<U+0009>c<U+2028>d<U+202E>e"],
+    ["an emoji, a joiner and right-to-left text", showName("👩‍💻 שלום"), "👩‍💻 שלום"],
   ])("%s", (_what, formatted, expected) => {
     expect(formatted).toBe(expected);
   });

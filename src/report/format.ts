@@ -10,9 +10,16 @@
 /** What a report shows in place of a value it does not have: a score, a rate, an ETA. */
 export const MISSING_VALUE = "–";
 
-/** C0 and C1 controls but newline and tab: what terminals act on and browsers drop or garble. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Characters that act instead of showing: C0 controls (but newline and tab), DEL, C1 controls,
+// and the bidi controls (U+061C, U+200E/F, U+202A–E, U+2066–9), which reorder the text after
+// them on screen, so that a name can read "invoice.exe" while it is "invoice\u202Etxt.exe".
+const HIDDEN_CHARACTERS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// In a name, which reports print on one line, line breaks and tabs are hidden characters too.
+const HIDDEN_IN_NAMES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
 /** `1,234`, the same in every locale. */
 export function formatCount(value: number): string {
@@ -128,18 +135,32 @@ export function toOneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
+/** How a hidden character is shown: `<U+202E>`, its code point as Unicode writes it. */
+export function showCodePoint(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  return `<U+${code.toString(16).toUpperCase().padStart(4, "0")}>`;
+}
+
 /**
- * Replaces C0 and C1 control characters (except newline and tab) with visible stand-ins —
- * `\u0000` becomes `␀`, ESC `␛`, DEL `␡`, a C1 control `�` — so that text from test cases or
- * the judge can neither move a terminal's cursor or change its colours, nor vanish silently in
- * a browser. `\r\n` becomes `\n`; a lone `\r` becomes `␍`.
+ * Shows the characters that would act instead of showing as `<U+XXXX>` — C0 and C1 controls
+ * (but newline and tab), DEL, and the bidi controls such as the right-to-left override
+ * U+202E — so that text from test cases or the judge can neither move a terminal's cursor or
+ * change its colours, nor reorder or hide what a reader sees. `\r\n` becomes `\n`; a lone
+ * `\r` is shown as `<U+000D>`. Every report (console, HTML, JUnit, the dashboard) uses it.
+ * @example
+ * showControlCharacters("invoice\u202Etxt.exe"); // "invoice<U+202E>txt.exe"
  */
 export function showControlCharacters(text: string): string {
-  return text.replace(/\r\n/g, "\n").replace(CONTROL_CHARACTERS, (character) => {
-    const code = character.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code);
-    return code === 0x7f ? "\u2421" : "\ufffd";
-  });
+  return text.replace(/\r\n/g, "\n").replace(HIDDEN_CHARACTERS, showCodePoint);
+}
+
+/**
+ * A name as reports print it on one line — run id and identifier, case, metric, file, tag:
+ * as {@link showControlCharacters}, and line breaks and tabs shown as `<U+000A>`, `<U+0009>`
+ * too, so that a name cannot draw a line of the report that is not there.
+ */
+export function showName(text: string): string {
+  return text.replace(HIDDEN_IN_NAMES, showCodePoint);
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { rawHiddenCharacters, spoofingResult } from "../../test/fixtures/hidden-characters.ts";
 import {
   testResult as baseTestResult,
   evaluationSummary,
@@ -233,7 +234,9 @@ describe("renderHtmlReport", () => {
       ...result,
       testResults: [testResult({ index: 0, actualOutput: "a\u0000b\u001bc\td" })],
     };
-    expect(renderHtmlReport({ result: withControls })).toContain("a\u2400b\u241bc\td");
+    expect(renderHtmlReport({ result: withControls })).toContain(
+      "a&lt;U+0000&gt;b&lt;U+001B&gt;c\td",
+    );
   });
 
   it("lists failing cases first and open, then the rest collapsed, in input order", () => {
@@ -404,5 +407,12 @@ describe("createHtmlReporter", () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it("shows bidi controls and control characters escaped, identifiers included", () => {
+    const html = renderHtmlReport({ result: spoofingResult() });
+    expect(rawHiddenCharacters(html)).toEqual([]);
+    expect(html).toContain("<code>runinvoice&lt;U+202E&gt;txt.exe&lt;U+0000&gt;");
+    expect(html).toContain("<title>verdict report: nightlyinvoice&lt;U+202E&gt;txt.exe");
   });
 });

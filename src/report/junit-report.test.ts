@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { rawHiddenCharacters, spoofingResult } from "../../test/fixtures/hidden-characters.ts";
 import {
   LONG_PLAIN_KEY,
   LONG_PROJECT_KEY,
@@ -233,7 +234,7 @@ describe("renderJUnitReport", () => {
     expect(child(all(document, "testcase")[1] as XmlElement, "failure")).toBeDefined();
   });
 
-  it("escapes markup and quotes, and strips characters XML 1.0 forbids", () => {
+  it("escapes markup and quotes, and shows the characters XML 1.0 forbids", () => {
     const hostile = "a<b> & \"c\" 'd' \u0000\u0008\u000b\u001b\ud800 ]]> <!-- x -->\ttab";
     const result = evaluationResult({
       identifier: 'suite "<1>"',
@@ -251,7 +252,7 @@ describe("renderJUnitReport", () => {
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     expect(xml).not.toContain("<!--");
     const document = parseXml(xml);
-    const cleaned = "a<b> & \"c\" 'd' \ufffd ]]> <!-- x -->\ttab";
+    const cleaned = "a<b> & \"c\" 'd' <U+0000><U+0008><U+000B><U+001B>\ufffd ]]> <!-- x -->\ttab";
     expect(document.attributes.name).toBe('suite "<1>"');
     const [testCase] = all(document, "testcase");
     expect(testCase?.attributes.name).toBe(`${cleaned} › Toxicity`);
@@ -359,5 +360,14 @@ describe("createJUnitReporter", () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it("shows bidi controls and control characters escaped, and stays XML 1.0", () => {
+    const xml = renderJUnitReport({ result: spoofingResult() });
+    expect(rawHiddenCharacters(xml)).toEqual([]);
+    const [testCase] = all(parseXml(xml), "testcase");
+    expect(testCase?.attributes.name).toMatch(
+      /^invoice<U\+202E>txt\.exe<U\+0000><U\+2066>x<U\+2069> › /,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -12,6 +13,7 @@ import {
   evaluationSummaryArbitrary,
   testResultArbitrary,
 } from "../../test/fixtures/result-arbitraries.ts";
+import { ConfigError } from "../errors/config-error.ts";
 import {
   makeStoredJudgeBatch,
   makeStoredRun,
@@ -26,7 +28,58 @@ import { SqliteRunStore } from "./sqlite-run-store.ts";
 const folder = mkdtempSync(path.join(tmpdir(), "verdict-copy-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
-const sqliteStore = () => new SqliteRunStore({ path: path.join(folder, `store-${files++}.db`) });
+const sqliteStore = (file = path.join(folder, `store-${files++}.db`)) =>
+  new SqliteRunStore({ path: file });
+
+/**
+ * A SQLite store as an older verdict left it, with NUL in names that stores now refuse: run
+ * "run\0a" (identifier "night\0ly") with two results and a calibration of metric "Tox\0icity",
+ * and run "run-b" with identifier "\0".
+ */
+async function sqliteStoreWithNulNames(): Promise<SqliteRunStore> {
+  const file = path.join(folder, `legacy-${files++}.db`);
+  {
+    await using store = sqliteStore(file);
+    await store.runs.startRun(makeStoredRun({ id: "run-a", identifier: "nightly" }));
+    await store.runs.saveTestResult("run-a", makeStoredTestResult(0));
+    await store.runs.saveTestResult("run-a", makeStoredTestResult(1));
+    await store.runs.startRun(makeStoredRun({ id: "run-b", identifier: "x" }));
+    await store.calibrations.saveCalibration(makeCalibrationReport({ id: "cal", runId: "run-a" }));
+  }
+  const database = new DatabaseSync(file);
+  database.exec("PRAGMA foreign_keys = OFF");
+  const report = makeCalibrationReport({ id: "cal\u0000", runId: "run\u0000a" });
+  report.metric.name = "Tox\u0000icity";
+  database
+    .prepare("UPDATE runs SET id = ?, identifier = ? WHERE id = 'run-a'")
+    .run("run\u0000a", "night\u0000ly");
+  database.prepare("UPDATE test_results SET run_id = ? WHERE run_id = 'run-a'").run("run\u0000a");
+  database.prepare("UPDATE runs SET identifier = ? WHERE id = 'run-b'").run("\u0000");
+  database
+    .prepare("UPDATE calibrations SET id = ?, run_id = ?, metric = ?, report = ?")
+    .run(report.id, report.runId, report.metric.name, JSON.stringify(report));
+  database.close();
+  return sqliteStore(file);
+}
+
+/** What a copy of {@link sqliteStoreWithNulNames} must hold: each NUL of a name as U+FFFD. */
+async function expectNulNamesReplaced(store: Store): Promise<void> {
+  const runs = await store.runs.listRuns();
+  expect(runs.map((run) => [run.id, run.identifier]).sort()).toEqual([
+    ["run-b", "\ufffd"],
+    ["run\ufffda", "night\ufffdly"],
+  ]);
+  expect(await store.runs.getTestResults("run\ufffda")).toEqual([
+    makeStoredTestResult(0),
+    makeStoredTestResult(1),
+  ]);
+  const [calibration] = (await store.calibrations?.listCalibrations()) ?? [];
+  expect([calibration?.id, calibration?.runId, calibration?.metric.name]).toEqual([
+    "cal\ufffd",
+    "run\ufffda",
+    "Tox\ufffdicity",
+  ]);
+}
 
 /** Everything a store gives back: its runs newest first, their results, its judge answers. */
 async function dump(store: Store) {
@@ -212,6 +265,7 @@ describe("copyStore", () => {
       calibrations: 1,
       judgeAnswers: 1,
       judgeBatches: 1,
+      namesReplaced: 0,
     });
     expect(reported).toEqual([1, 1]);
     expect(await dump(to)).toEqual(await dump(from));
@@ -289,8 +343,34 @@ describe("copyStore", () => {
       calibrations: 0,
       judgeAnswers: 0,
       judgeBatches: 0,
+      namesReplaced: 0,
     });
     expect(await runsOnly.runs.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
+  });
+
+  it("replaces each NUL of a name stored before NUL was refused with U+FFFD, and says so", async () => {
+    await using from = await sqliteStoreWithNulNames();
+    await using to = new MemoryRunStore();
+    const counts = await copyStore({ from, to });
+    expect(counts).toMatchObject({ runsCopied: 2, testResults: 2, calibrations: 1 });
+    expect(counts.namesReplaced).toBe(5);
+    await expectNulNamesReplaced(to);
+    // Again: the runs are found under their new names and kept, nothing is added twice.
+    expect(await copyStore({ from, to })).toMatchObject({
+      runsCopied: 0,
+      runsKept: 2,
+      testResults: 0,
+    });
+  });
+
+  it("refuses a copy in which two runs would get the same id, naming both", async () => {
+    await using from = await sqliteStoreWithNulNames();
+    await from.runs.startRun(makeStoredRun({ id: "run\ufffda" }));
+    await using to = new MemoryRunStore();
+    const copying = copyStore({ from, to });
+    await expect(copying).rejects.toThrow(ConfigError);
+    await expect(copying).rejects.toThrow(/"run\\u0000a".*"run\ufffda"/);
+    expect(await to.runs.listRuns()).toEqual([]);
   });
 });
 
@@ -318,5 +398,12 @@ describe.skipIf(postgresUrl === null)(`copyStore with PostgreSQL ${postgresMissi
       ),
       { numRuns: 25 },
     );
+  });
+
+  it("imports a SQLite store holding NUL in names, which PostgreSQL refuses, with U+FFFD", async () => {
+    await using from = await sqliteStoreWithNulNames();
+    await using to = await createPostgresTestStore();
+    expect((await copyStore({ from, to })).namesReplaced).toBe(5);
+    await expectNulNamesReplaced(to);
   });
 });

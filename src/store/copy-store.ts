@@ -1,6 +1,9 @@
+import { ConfigError } from "../errors/config-error.ts";
 import { StoreError } from "../errors/store-error.ts";
+import type { CalibrationReport } from "../results/calibration-report.ts";
 import { readTestResults } from "./read-test-results.ts";
-import type { Store, StoredTestResult } from "./run-store.ts";
+import type { Store, StoredRun, StoredTestResult } from "./run-store.ts";
+import { replaceNul } from "./stored-names.ts";
 
 /** What {@link copyStore} did. */
 export interface CopyStoreCounts {
@@ -14,6 +17,11 @@ export interface CopyStoreCounts {
   judgeAnswers: number;
   /** Provider batches of judge requests, open and closed. */
   judgeBatches: number;
+  /**
+   * Names (run ids and identifiers, calibration ids and metric names) stored before stores
+   * refused NUL, written with each NUL replaced by U+FFFD.
+   */
+  namesReplaced: number;
 }
 
 /** Options of {@link copyStore}. */
@@ -35,6 +43,9 @@ const CACHE_PAGE_SIZE = 500;
  * instant keep their order. A run the target already has (same id) is kept as it is, with the
  * results it lacks added: copying again after an interruption finishes the job. What the
  * copy writes passes through the target's secret masking, as everything a store writes does.
+ * A name that holds NUL (stored by an older verdict, before every store refused it) is
+ * written with each NUL replaced by U+FFFD, the same way every time: copying again finds it.
+ * @throws ConfigError when two runs would get the same id that way (nothing is copied).
  * @example
  * await copyStore({ from: SqliteRunStore.open(), to: await PostgresRunStore.open({ url }) });
  */
@@ -47,8 +58,21 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopyStoreCou
     calibrations: 0,
     judgeAnswers: 0,
     judgeBatches: 0,
+    namesReplaced: 0,
   };
-  for (const run of (await from.runs.listRuns()).reverse()) {
+  const sourceRuns = (await from.runs.listRuns()).reverse();
+  checkReplacedIds(sourceRuns);
+  const name = (text: string): string => {
+    const replaced = replaceNul(text);
+    if (replaced !== text) counts.namesReplaced += 1;
+    return replaced;
+  };
+  for (const source of sourceRuns) {
+    const run: StoredRun = {
+      ...source,
+      id: name(source.id),
+      identifier: source.identifier === null ? null : name(source.identifier),
+    };
     const existing = await to.runs.getRun(run.id);
     const kept = existing !== null && existing.id === run.id;
     const present = new Set<number>();
@@ -66,7 +90,7 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopyStoreCou
       counts.testResults += page.length;
       page = [];
     };
-    for await (const stored of readTestResults(from, run.id)) {
+    for await (const stored of readTestResults(from, source.id)) {
       if (present.has(stored.result.index)) continue;
       page.push(stored);
       if (page.length >= 100) await flush();
@@ -76,7 +100,13 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopyStoreCou
   }
   // Oldest first, as the runs: reports made at the same instant keep their order.
   if (from.calibrations !== null && to.calibrations !== null) {
-    for (const report of (await from.calibrations.listCalibrations()).reverse()) {
+    for (const stored of (await from.calibrations.listCalibrations()).reverse()) {
+      const report: CalibrationReport = {
+        ...stored,
+        id: name(stored.id),
+        runId: replaceNul(stored.runId),
+        metric: { ...stored.metric, name: name(stored.metric.name) },
+      };
       if ((await to.calibrations.getCalibration(report.id)) !== null) continue;
       await to.calibrations.saveCalibration(report);
       counts.calibrations += 1;
@@ -101,6 +131,18 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopyStoreCou
     onProgress: options.onProgress,
   });
   return counts;
+}
+
+// Two runs whose ids differ only by NUL against U+FFFD would become one run: refused up front.
+function checkReplacedIds(runs: readonly StoredRun[]): void {
+  const byId = new Map(runs.map((run) => [run.id, run]));
+  for (const run of runs) {
+    const replaced = replaceNul(run.id);
+    if (replaced === run.id || !byId.has(replaced)) continue;
+    throw new ConfigError(
+      `Cannot copy run ${JSON.stringify(run.id)}: it holds NUL, which every store now refuses in a run id, and written with U+FFFD in its place it would be run ${JSON.stringify(replaced)}, which the source store also has. Copy the runs you need with evaluate() results, or delete one of the two from the source store first.`,
+    );
+  }
 }
 
 async function copyJudgeCache(options: {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { claimWithLease, leaseHolder } from "./judge-lease.ts";
+import { claimWithLease } from "./judge-lease.ts";
+import { formatLeaseHolder, leaseHolder, leaseHostId } from "./lease-holder.ts";
+import { isProcessAlive } from "./run-liveness.ts";
 import type { CachedJudgeAnswer, JudgeCache, JudgeLeases, Store } from "./run-store.ts";
 
 /** A store that shares its judge cache with other processes, and the leases that go with it. */
@@ -112,6 +114,21 @@ export function describeJudgeLeaseContract(options: JudgeLeaseContractOptions): 
       await first.close();
       await expect.poll(() => waiting.settled, { timeout: 5000 }).toBe(true);
       expect(waiting.value).toHaveProperty("lease");
+    });
+
+    it("takes over at once the lease of a process of this machine that died, not waiting for it to expire", async ({
+      skip,
+    }) => {
+      const host = leaseHostId();
+      if (host === null) skip("this machine's boot id or pid namespace cannot be read");
+      // Ten minutes: only a takeover ends it during the test.
+      const { first, second } = await open(600_000);
+      let pid = 4_194_303;
+      while (isProcessAlive(pid)) pid -= 7919;
+      // As a process killed while it held the lease leaves it: no renewal, no release.
+      const dead = formatLeaseHolder({ host: host as string, pid, start: null, claim: "dead:1" });
+      expect(await first.leases.tryClaim("key", dead, 600_000)).toEqual({ leased: true });
+      expect(await claim(second, "key")).toHaveProperty("lease");
     });
 
     it("stops waiting when the claimant's signal aborts", async () => {

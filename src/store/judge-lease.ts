@@ -1,4 +1,4 @@
-import { hostname } from "node:os";
+import { isLeaseHolderGone, type LeaseHolderGoneOptions } from "./lease-holder.ts";
 import type { JudgeCacheClaim, JudgeCacheLease, JudgeLeases } from "./run-store.ts";
 
 /** Options of {@link claimWithLease}. */
@@ -20,15 +20,8 @@ export interface ClaimWithLeaseOptions {
   signal?: AbortSignal | undefined;
   /** @default Math.random */
   random?: () => number;
-}
-
-let claims = 0;
-const processTag = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
-
-/** A holder name unique to one claim of this process: host, pid, a random tag and a counter. */
-export function leaseHolder(): string {
-  claims += 1;
-  return `${processTag}:${claims}`;
+  /** How a holder is found gone (this machine, its process table). @default the real ones */
+  liveness?: LeaseHolderGoneOptions;
 }
 
 function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
@@ -53,7 +46,9 @@ function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<v
  * `JudgeCache.claim` for a store that keeps leases: the cached answer, or the lease on the
  * key (renewed while held, so only a holder that died loses it), or — while another holder's
  * lease is live — a wait with growing pauses (25 ms to 250 ms, jittered; the event loop runs on)
- * until its answer is cached or its lease expires and this caller takes over.
+ * until its answer is cached or its lease expires and this caller takes over. A lease whose
+ * holder is a process of this machine that is gone (killed, crashed: see `isLeaseHolderGone`)
+ * is taken over at once, where the store can (`takeOver`), rather than waited out.
  * @example
  * const claim = await claimWithLease({ backend, key, holder: leaseHolder(), leaseMs: 30_000 });
  */
@@ -67,9 +62,21 @@ export async function claimWithLease(options: ClaimWithLeaseOptions): Promise<Ju
     const attempt = await backend.tryClaim(key, holder, leaseMs);
     if ("answer" in attempt) return { answer: attempt.answer };
     if (attempt.leased) return { lease: holdLease({ backend, key, holder, leaseMs }) };
+    // The holder died on this machine: take its lease over now, if it still holds it (else
+    // another claimant was first, or it was let go: wait, then look again).
+    const from = attempt.holder;
+    if (
+      from !== undefined &&
+      backend.takeOver !== undefined &&
+      isLeaseHolderGone(from, options.liveness) &&
+      (await backend.takeOver(key, from, holder, leaseMs))
+    ) {
+      return { lease: holdLease({ backend, key, holder, leaseMs }) };
+    }
     if (backend.waitForKey) {
-      // Woken as soon as the holder stores its answer or lets go; the timeout only covers a
-      // holder that died (its lease then expires without a word).
+      // Woken as soon as the holder stores its answer or lets go; the timeout covers a holder
+      // that died without a word (taken over at the next look when it was of this machine,
+      // else once its lease expires).
       await backend.waitForKey(key, { timeoutMs: Math.min(leaseMs, 1000), signal });
       continue;
     }
@@ -86,10 +93,19 @@ function holdLease(options: {
 }): JudgeCacheLease {
   const { backend, key, holder, leaseMs } = options;
   // A renewal that fails costs at most a second payment by another process once the lease
-  // lapses; the call in progress goes on.
+  // lapses; the call in progress goes on. One renewal at a time: a store that retries through
+  // an outage holds a renewal for a while, and must not pile up one per tick meanwhile.
+  let renewing = false;
   const timer = setInterval(
     () => {
-      backend.renew(key, holder, leaseMs).catch(() => {});
+      if (renewing) return;
+      renewing = true;
+      backend
+        .renew(key, holder, leaseMs)
+        .catch(() => {})
+        .finally(() => {
+          renewing = false;
+        });
     },
     Math.max(1, Math.floor(leaseMs / 3)),
   );

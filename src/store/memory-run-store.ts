@@ -20,6 +20,7 @@ import type {
 import { SelfServedParts } from "./self-served-parts.ts";
 import { storeFailure } from "./store-failure.ts";
 import { fromKeptAnswer, type KeptJudgeAnswer, toKeptAnswer } from "./stored-logprobs.ts";
+import { checkCalibrationNames, checkRunNames } from "./stored-names.ts";
 
 interface RunEntry {
   /** The header, without `shards`. */
@@ -117,6 +118,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
   }
 
   async startRun(run: StoredRun): Promise<void> {
+    checkRunNames(run);
     const action = `start run "${run.id}"`;
     this.assertOpen(action);
     if (this.entries.has(run.id)) {
@@ -146,6 +148,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
 
   async startRunPart(options: StartRunPartOptions): Promise<void> {
     const { run, part } = options;
+    checkRunNames(run);
     const { action, problem } = checkRunPart(options);
     this.assertOpen(action);
     if (problem !== null) throw failure(action, problem);
@@ -286,6 +289,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
   }
 
   async saveCalibration(report: CalibrationReport): Promise<void> {
+    checkCalibrationNames(report);
     const action = `save calibration "${report.id}"`;
     this.assertOpen(action);
     if (this.reports.has(report.id)) {

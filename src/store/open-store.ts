@@ -5,7 +5,8 @@ import { ConfigError } from "../errors/config-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { isPostgresUrl } from "./postgres-connection.ts";
-import type { Store } from "./run-store.ts";
+import { formatShard, runGroupOf } from "./run-shards.ts";
+import type { RunShard, Store } from "./run-store.ts";
 
 /**
  * The `store` option: the default store (`VERDICT_STORE`, else the `.verdict/` SQLite store), a
@@ -29,6 +30,17 @@ export interface OpenStoreOptions {
   purpose?: "run" | "read";
   /** What a run loses without the default store, said in the warning. */
   withoutStore?: string;
+  /**
+   * A PostgreSQL store's opening waits out a server away for a passing reason (see
+   * `PostgresRunStoreOptions.retryOpen`): for a process joining a run that is going. @default false
+   */
+  retryOpen?: boolean;
+  /**
+   * Why this run cannot go on without its store, e.g. "A resumed run reads its finished cases
+   * from its store" (see `whyRunNeedsStore`): then the default SQLite store must open too, and
+   * a failure is a `StoreError` ending with this reason, instead of the fallback.
+   */
+  needed?: string | null | undefined;
 }
 
 /** What {@link openStore} opened. */
@@ -53,7 +65,9 @@ export interface OpenedStore {
  * - a store the user named (a `postgres://` URL here or in `VERDICT_STORE`) must open: else
  *   this throws a `StoreError` that says what to do, and the run stops;
  * - the default SQLite store (`$VERDICT_HOME/verdict.db`, or `.verdict/verdict.db`) may fall
- *   back: when it cannot be opened a run goes on without it, with `warning` saying so.
+ *   back: when it cannot be opened a run goes on without it, with `warning` saying so —
+ *   unless the run cannot go on without it (`needed`: a resumed run, a shard of a build's
+ *   shared run), which then throws the `StoreError`, before anything runs.
  * A setting that is neither a URL nor a store is a `ConfigError`. The PostgreSQL and SQLite
  * stores are loaded only when used.
  * @example
@@ -70,7 +84,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedS
   const url = storeUrlOf(options.store || undefined, env);
   if (url !== null) {
     const { PostgresRunStore } = await import("./postgres-run-store.ts");
-    const store = await PostgresRunStore.open({ url, env });
+    const store = await PostgresRunStore.open({ url, env, retryOpen: options.retryOpen ?? false });
     return { store, where: store.target, ...none, owned: true };
   }
   const { SqliteRunStore, STORE_FILE_NAME } = await import("./sqlite-run-store.ts");
@@ -84,12 +98,50 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<OpenedS
     return { store, where: store.path, ...none, owned: true };
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
+    if (options.needed) {
+      throw new StoreError(
+        redactSecretText(`${error.message} ${options.needed}: nothing was run.`),
+        {
+          cause: error,
+        },
+      );
+    }
     const loses = options.withoutStore ?? "no judge cache, and results are not kept";
     const warning = redactSecretText(
       `Warning: ${error.message} This run goes on without the store: ${loses}.`,
     );
     return { store: null, where: file, ...none, warning, failure: redactSecretText(error.message) };
   }
+}
+
+/**
+ * Why a run cannot go on without its store, for `openStore`'s `needed`; `null` when it can
+ * (then the default store may fall back to none, with a warning). A resumed run reads its
+ * finished cases from the store: without it, it would pay for every case again and report
+ * "completed" having stored nothing. A shard of a build's shared run (a run group) writes its
+ * part there: without it, the shared run would never be complete.
+ * @example
+ * whyRunNeedsStore({ resume: true, shard: null, env }); // "A resumed run reads …"
+ */
+export function whyRunNeedsStore(options: {
+  resume: boolean;
+  shard: RunShard | null;
+  env: NodeJS.ProcessEnv;
+}): string | null {
+  if (options.resume) {
+    return (
+      "A resumed run reads its finished cases from this store and cannot go on without it " +
+      "(without resume, every case is scored again)"
+    );
+  }
+  const group = options.shard === null ? null : runGroupOf(options.env);
+  if (options.shard !== null && group !== null) {
+    return (
+      `Shard ${formatShard(options.shard)} writes its part of the run its build's shards share ` +
+      `(run group "${group}") into this store and cannot go on without it`
+    );
+  }
+  return null;
 }
 
 /**

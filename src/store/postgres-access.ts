@@ -2,17 +2,29 @@ import { StoreError } from "../errors/store-error.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
 import { describePostgresFailure, PostgresFailureError } from "./postgres-failure.ts";
 import type { PostgresPool, PostgresResult, PostgresStatement } from "./postgres-pool.ts";
+import {
+  type PostgresRetryClock,
+  postgresRetryPolicy,
+  retryPostgresCall,
+} from "./postgres-retry.ts";
 import { storeFailure } from "./store-failure.ts";
 import { toStoredJson } from "./stored-json.ts";
 
 /** What the parts of the PostgreSQL store (runs, shards, calibrations, judge cache) share. */
 export interface PostgresAccess {
-  /** Runs statements on one connection (see `PostgresPool.run`); fails with a `PostgresFailureError`. */
+  /**
+   * Runs statements on one connection (see `PostgresPool.run`), again (whole) while they fail
+   * for a passing reason, up to the store's `retryForMs`; fails with a `PostgresFailureError`.
+   */
   run(
     statements: readonly PostgresStatement[],
-    options?: { atomic?: boolean },
+    options?: {
+      atomic?: boolean;
+      /** Told when the statements run again after a passing failure (see `retryPostgresCall`). */
+      onRetry?: () => void;
+    },
   ): Promise<PostgresResult[]>;
-  /** Runs SQL text of several statements in one round trip (see `PostgresPool.runScript`). */
+  /** Runs SQL text of several statements in one round trip (see `PostgresPool.runScript`), retried as `run` is. */
   runScript(text: string): Promise<PostgresResult[]>;
   /** A string as an SQL literal, for {@link PostgresAccess.runScript}. */
   literal(value: string): string;
@@ -61,7 +73,13 @@ export async function usePostgres<Result>(
     if (error instanceof StoreError) throw error;
     if (error instanceof PostgresFailureError) {
       const reason = describePostgresFailure(error.failure, connection);
-      throw postgresStoreFailure(connection, action, reason, error);
+      const { retried } = error.failure;
+      const after =
+        retried === undefined
+          ? ""
+          : `; still failing after ${retried.attempts} tries over ${Math.round(retried.elapsedMs / 1000)} s ` +
+            "(a call retries a lost connection for retryForMs, 60 s unless set: raise it, or ?retry_for_ms= in the URL, to wait out longer outages)";
+      throw postgresStoreFailure(connection, action, `${reason}${after}`, error);
     }
     const reason =
       error instanceof SyntaxError
@@ -75,14 +93,23 @@ export async function usePostgres<Result>(
 export function createPostgresAccess(options: {
   pool: PostgresPool;
   connection: PostgresConnection;
+  /** The retries' waits and time, for tests. */
+  clock?: PostgresRetryClock;
 }): PostgresAccess {
   const { pool, connection } = options;
+  const policy = postgresRetryPolicy(connection);
+  const retried = <Result>(operation: () => Promise<Result>, onRetry?: () => void) =>
+    retryPostgresCall(operation, policy, { ...options.clock, onRetry });
   const quoted = `"${connection.schema}"`;
   const failure = (action: string, reason: string, cause?: unknown) =>
     postgresStoreFailure(connection, action, reason, cause);
   return {
-    run: (statements, runOptions) => pool.run(statements, runOptions),
-    runScript: (text) => pool.runScript(text),
+    run: (statements, runOptions = {}) =>
+      retried(
+        () => pool.run(statements, { atomic: runOptions.atomic ?? false }),
+        runOptions.onRetry,
+      ),
+    runScript: (text) => retried(() => pool.runScript(text)),
     literal: (value) => pool.literal(value),
     use: (action, operation) => {
       if (pool.closed) {

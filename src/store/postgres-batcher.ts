@@ -17,6 +17,12 @@ export interface PostgresBatcherOptions<Item, Result> {
   key: (item: Item) => string;
   /** Calls of different groups never share a batch (e.g. saves of two runs). @default one group */
   group?: (item: Item) => string;
+  /**
+   * Whether a failure of a whole batch is no one call's fault (the server stayed away past the
+   * retries): every call then fails with it, rather than each being run again alone, which
+   * would only wait as long again. @default none
+   */
+  failsAll?: (error: unknown) => boolean;
   /** Batches at once. @default 2 */
   maxInFlight?: number;
   /** Calls in one batch at most. @default 100 */
@@ -90,8 +96,8 @@ export class PostgresBatcher<Item, Result> {
     try {
       outcomes = await this.options.run(batch.map((waiting) => waiting.item));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]?.reject(error);
+      if (batch.length === 1 || this.options.failsAll?.(error)) {
+        for (const waiting of batch) waiting.reject(error);
         return;
       }
       // One call's failure must not fail the others: each runs alone.

@@ -1,5 +1,6 @@
 import { failureOf, type PostgresAccess, UNIQUE_VIOLATION } from "./postgres-access.ts";
 import type { StoreCalibrations } from "./run-store.ts";
+import { checkCalibrationNames } from "./stored-names.ts";
 import { toCalibrationReport } from "./stored-rows.ts";
 
 /** The calibration reports of the PostgreSQL store, each linked to the run that scored its rows. */
@@ -7,6 +8,7 @@ export function createPostgresCalibrations(access: PostgresAccess): StoreCalibra
   const calibrations = access.table("calibrations");
   return {
     saveCalibration: async (report) => {
+      checkCalibrationNames(report);
       const action = `save calibration "${report.id}"`;
       const json = access.json(action, report);
       await access.use(action, async () => {

@@ -110,3 +110,21 @@ describe("resolvePostgresConnection", () => {
     expect(() => resolve("postgres://u:hunter2-secret@h:0/db")).not.toThrow(/hunter2/);
   });
 });
+
+describe("how long calls retry a lost connection", () => {
+  it("is 60 s unless the options or the URL's retry_for_ms say otherwise (the URL wins)", () => {
+    expect(resolve("postgres://h/db").spec.retryForMs).toBe(60_000);
+    expect(resolve("postgres://h/db", {}, { retryForMs: 5000 }).spec.retryForMs).toBe(5000);
+    expect(
+      resolve("postgres://h/db?retry_for_ms=120000", {}, { retryForMs: 5000 }).spec.retryForMs,
+    ).toBe(120_000);
+    expect(resolve("postgres://h/db?retry_for_ms=0").spec.retryForMs).toBe(0);
+  });
+
+  it("refuses a value that is not a whole number of milliseconds, saying which", () => {
+    expect(() => resolve("postgres://h/db?retry_for_ms=10s")).toThrow(
+      /retry_for_ms "10s" is not a whole number of milliseconds/,
+    );
+    expect(() => resolve("postgres://h/db", {}, { retryForMs: -1 })).toThrow(StoreError);
+  });
+});

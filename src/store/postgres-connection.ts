@@ -10,6 +10,9 @@ export function isPostgresUrl(text: string): boolean {
 const SSL_MODES = new Set(["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]);
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** How long a store call retries a passing failure (a restart, a failover) by default. */
+export const DEFAULT_RETRY_FOR_MS = 60_000;
+
 /** The schema that holds verdict's tables when none is named. */
 export const DEFAULT_POSTGRES_SCHEMA = "verdict";
 
@@ -23,6 +26,8 @@ export interface ResolvePostgresConnectionOptions {
   ssl?: Record<string, unknown> | boolean | undefined;
   connectTimeoutMs?: number | undefined;
   statementTimeoutMs?: number | undefined;
+  /** How long a call retries a passing failure; the URL's `?retry_for_ms=` wins. */
+  retryForMs?: number | undefined;
 }
 
 /** How to reach the server: resolved from the URL and the PG* variables, never logged. */
@@ -45,6 +50,11 @@ export interface PostgresConnectionSpec {
   options: string | null;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
+  /**
+   * How long a store call goes on retrying a statement that failed for a passing reason (a
+   * restart, a failover, a lost connection) after its first failure.
+   */
+  retryForMs: number;
 }
 
 /** A resolved connection: what the driver needs, and how messages name it. */
@@ -75,7 +85,8 @@ function decode(url: string, text: string): string {
  * it leaves out (as libpq reads them): host, port, user, password, database, sslmode and its
  * certificate files, application name. `?schema=NAME` names the schema of verdict's tables
  * (default `verdict`); other query parameters libpq knows (`sslmode`, `sslrootcert`,
- * `sslcert`, `sslkey`, `application_name`, `options`, `connect_timeout`) are taken too.
+ * `sslcert`, `sslkey`, `application_name`, `options`, `connect_timeout`) are taken too, and
+ * `?retry_for_ms=` sets how long calls retry a lost connection (see `retryForMs`).
  * @example
  * resolvePostgresConnection({ url: "postgres://ci@db.internal/evals?sslmode=verify-full", env: process.env });
  */
@@ -107,6 +118,7 @@ export function resolvePostgresConnection(
     "application_name",
     "options",
     "connect_timeout",
+    "retry_for_ms",
   ]);
   for (const name of parameters.keys()) {
     if (!known.has(name)) {
@@ -158,6 +170,17 @@ export function resolvePostgresConnection(
     connectTimeoutText && /^\d+$/.test(connectTimeoutText) && Number(connectTimeoutText) > 0
       ? Number(connectTimeoutText) * 1000
       : (options.connectTimeoutMs ?? 15_000);
+  const retryForText = parameters.get("retry_for_ms");
+  if (retryForText !== null && !/^\d+$/.test(retryForText)) {
+    throw invalid(url, `retry_for_ms "${retryForText}" is not a whole number of milliseconds`);
+  }
+  const retryForMs =
+    retryForText === null ? (options.retryForMs ?? DEFAULT_RETRY_FOR_MS) : Number(retryForText);
+  if (!(Number.isFinite(retryForMs) && retryForMs >= 0)) {
+    throw new StoreError(
+      `retryForMs must be 0 (never retry) or more milliseconds; got ${options.retryForMs}.`,
+    );
+  }
   const spec: PostgresConnectionSpec = {
     host,
     port,
@@ -173,6 +196,7 @@ export function resolvePostgresConnection(
     options: setting("options", "PGOPTIONS"),
     connectTimeoutMs,
     statementTimeoutMs: options.statementTimeoutMs ?? 60_000,
+    retryForMs,
   };
   const hostPart = host.includes(":") ? `[${host}]` : host;
   const target = `postgres://${encodeURIComponent(user)}@${hostPart.startsWith("/") ? encodeURIComponent(hostPart) : hostPart}:${port}/${encodeURIComponent(database)} (schema ${schema})`;

@@ -8,6 +8,11 @@ export interface PostgresFailure {
   detail: string | null;
   /** Which statement of a batch failed. */
   statement: number | null;
+  /**
+   * Set when a passing failure was retried (see `retryPostgresCall`) until the retry bound ran
+   * out: how many tries were made, over how many milliseconds since the first failure.
+   */
+  retried?: { attempts: number; elapsedMs: number } | undefined;
 }
 
 /** What a {@link PostgresPool} call throws: the failure, with the driver's error as its cause. */
@@ -42,6 +47,58 @@ export function toPostgresFailure(
     detail: typeof fields.detail === "string" ? fields.detail : null,
     statement,
   };
+}
+
+// Node's codes of a connection that was refused, reset or lost on the way: the server is
+// restarting, failing over, or the network blinked. ENOTFOUND is not among them: an unknown
+// host is a wrong URL far more often than a DNS record in flux.
+const TRANSIENT_NODE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "EAI_AGAIN",
+]);
+
+// SQLSTATEs of a server going away or not ready yet, and of statements the server asks to run
+// again: 57P01 admin_shutdown (restart, pg_terminate_backend), 57P02 crash_shutdown,
+// 57P03 cannot_connect_now (starting up, in recovery), 57P05 idle_session_timeout, 53300
+// too_many_connections (every client reconnecting at once), 25006 read_only_sql_transaction
+// (a failover not done yet: the address still leads to a standby), 40001
+// serialization_failure, 40P01 deadlock_detected. Class 08 (connection exceptions) is taken
+// whole but for 08P01, a protocol violation, which a retry would only repeat.
+const TRANSIENT_SQLSTATES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "57P05",
+  "53300",
+  "25006",
+  "40001",
+  "40P01",
+]);
+
+// What pg and pg-pool say, without a code, of a connection that broke or never came.
+const TRANSIENT_MESSAGES =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout/i;
+
+/**
+ * Whether a failure is one that passes (a restart, a failover, a lost connection, a deadlock),
+ * so that running the same statements again may succeed: never a refusal of the statement
+ * itself (a constraint, a syntax error, a missing privilege or table, a statement timeout).
+ */
+export function isTransientPostgresFailure(failure: PostgresFailure): boolean {
+  const { code } = failure;
+  if (code !== null) {
+    if (TRANSIENT_NODE_CODES.has(code) || TRANSIENT_SQLSTATES.has(code)) return true;
+    if (/^08[0-9A-Z]{3}$/.test(code)) return code !== "08P01";
+    if (/^[0-9A-Z]{5}$/.test(code) || code === "CLOSED") return false;
+  }
+  return TRANSIENT_MESSAGES.test(failure.message);
 }
 
 const CERTIFICATE_CODES = new Set([

@@ -7,6 +7,7 @@ import {
   toCachedAnswer,
 } from "./postgres-key-notice.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
+import { isTransientPostgresError } from "./postgres-retry.ts";
 import type { JudgeBatchLog, JudgeCache } from "./run-store.ts";
 import { toStoredLogprobs } from "./stored-logprobs.ts";
 import { toStoredJudgeBatch } from "./stored-rows.ts";
@@ -25,6 +26,7 @@ export function createPostgresJudgeCache(options: {
 }): JudgeCache {
   const { access, channel, onAnswered } = options;
   const writes = new PostgresBatcher<CacheWrite, undefined>({
+    failsAll: isTransientPostgresError,
     key: (write) => write.key,
     run: (batch) => writeTogether({ access, channel, writes: batch }),
   });

@@ -2,6 +2,7 @@ import type { PostgresAccess } from "./postgres-access.ts";
 import { PostgresBatcher } from "./postgres-batcher.ts";
 import type { PostgresKeyListener } from "./postgres-key-listener.ts";
 import { encodeKeyNotice, toCachedAnswer } from "./postgres-key-notice.ts";
+import { isTransientPostgresError } from "./postgres-retry.ts";
 import type { CachedJudgeAnswer, JudgeLeases } from "./run-store.ts";
 
 // How many keys this store answered it remembers (see AnsweredKeys).
@@ -46,6 +47,7 @@ export function createPostgresJudgeLeases(options: {
   const { access, channel, listener, answered } = options;
   const leases = access.table("judge_leases");
   const claims = new PostgresBatcher<ClaimCall, Claim>({
+    failsAll: isTransientPostgresError,
     key: (call) => call.key,
     run: (calls) => claimTogether(access, calls),
   });
@@ -92,6 +94,19 @@ export function createPostgresJudgeLeases(options: {
         ]);
       }),
 
+    takeOver: (key, from, holder, leaseMs) =>
+      access.use(`take over the lease on judge cache entry "${key}"`, async () => {
+        // Only from the holder the claimant found gone: the row lock lets one claimant win.
+        const [taken] = await access.run([
+          {
+            text: `UPDATE ${leases} SET holder = $3, expires_at = clock_timestamp() + $4 * interval '1 millisecond'
+                   WHERE key = $1 AND holder = $2`,
+            values: [key, from, holder, leaseMs],
+          },
+        ]);
+        return (taken?.rowCount ?? 0) > 0;
+      }),
+
     waitForKey: (key, waitOptions) => listener.waitForKey(key, waitOptions),
   };
 }
@@ -102,7 +117,7 @@ interface ClaimCall {
   leaseMs: number;
 }
 
-type Claim = { answer: CachedJudgeAnswer } | { leased: boolean };
+type Claim = { answer: CachedJudgeAnswer } | { leased: boolean; holder?: string };
 
 /** The answer columns of `judge_cache`, of the table or subquery `from` when given. */
 function answerColumns(from?: string): string {
@@ -115,10 +130,12 @@ function answerColumns(from?: string): string {
  * Claims keys together (one key once), in one round trip of two statements, values inlined:
  * PostgreSQL runs them in one transaction, each seeing what committed before it began. The
  * first: each key's answer if cached (a hit, the common case once a suite has run), else its
- * lease when free or expired. The second: the answers of the keys whose leases were just
+ * lease when free or expired (else who holds it, so that the lease of a process that died on
+ * the claimant's machine can be taken over). The second: the answers of the keys whose leases were just
  * taken, since a former holder may have written its answer (ending its lease) after the first
  * read the cache; those leases are given back. Leases are taken in key order, so that
- * batches of several processes never wait on each other in a circle.
+ * batches of several processes never wait on each other in a circle. A holder's own lease is
+ * taken again: a claim retried after its commit's answer was lost finds itself the holder.
  */
 async function claimTogether(
   access: PostgresAccess,
@@ -144,11 +161,12 @@ async function claimTogether(
            WHERE NOT EXISTS (SELECT 1 FROM cached WHERE cached.n = request.n)
            ORDER BY key
            ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-           WHERE ${leases}.expires_at < clock_timestamp()
+           WHERE ${leases}.expires_at < clock_timestamp() OR ${leases}.holder = excluded.holder
            RETURNING key
          )
     SELECT request.n, cached.n IS NOT NULL AS found,
            EXISTS (SELECT 1 FROM taken WHERE taken.key = request.key) AS leased,
+           (SELECT l.holder FROM ${leases} AS l WHERE l.key = request.key) AS holder,
            ${answerColumns("cached")}
     FROM request LEFT JOIN cached ON cached.n = request.n;
     WITH request (n, key, holder) AS (VALUES ${calls
@@ -171,8 +189,13 @@ async function claimTogether(
   const outcomes: Claim[] = calls.map(() => ({ leased: false }));
   for (const row of claimed?.rows ?? []) {
     const position = Number(row.n);
+    // Not leased: who holds it, as the statement began (a holder that died may be taken over).
     outcomes[position] =
-      row.found === true ? { answer: toCachedAnswer(row) } : { leased: row.leased === true };
+      row.found === true
+        ? { answer: toCachedAnswer(row) }
+        : row.leased === true || typeof row.holder !== "string"
+          ? { leased: row.leased === true }
+          : { leased: false, holder: row.holder };
   }
   // Another holder's live lease: { leased: false }, wait (a later look reads its answer).
   for (const row of after?.rows ?? []) outcomes[Number(row.n)] = { answer: toCachedAnswer(row) };

@@ -28,9 +28,11 @@ const NOTIFIED_ANSWER_LIMIT = 1000;
 /**
  * Waits for keys of the judge cache on one connection of its own that LISTENs on the schema's
  * channel (started on the first wait, so only a process that waits holds one): a waiter wakes
- * when the answer lands or the lease is let go, instead of polling. A broken connection leaves
- * the waiters to their timeout and is opened again by the next wait. The connection never keeps
- * the process alive; the waits' timers do.
+ * when the answer lands or the lease is let go, instead of polling. A broken connection (a
+ * restart, a failover, a terminated backend) is opened again and LISTENs again at once while
+ * anyone waits (every second while the server is away), then wakes every waiter to look
+ * again, since notices sent meanwhile were lost; until then waiters fall back to their
+ * timeout. The connection never keeps the process alive; the waits' timers do.
  */
 export class PostgresKeyListener {
   private readonly driver: PostgresDriver;
@@ -40,6 +42,7 @@ export class PostgresKeyListener {
   private starting = false;
   private closed = false;
   private retryAt = 0;
+  private restartTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly early = new Map<string, number>();
   private readonly answers = new Map<string, { answer: CachedJudgeAnswer; at: number }>();
@@ -107,6 +110,7 @@ export class PostgresKeyListener {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.restartTimer !== null) clearTimeout(this.restartTimer);
     this.answers.clear();
     this.wakeAll();
     const client = this.client;
@@ -125,8 +129,10 @@ export class PostgresKeyListener {
     // network) would go unnoticed, its waiters left to their timeouts until it is found out.
     const client = new this.driver.Client({ ...this.config, keepAliveInitialDelayMillis: 10_000 });
     const drop = () => {
-      if (this.client === client) this.client = null;
+      if (this.client !== client) return;
+      this.client = null;
       client.end().catch(() => {});
+      this.restartSoon();
     };
     client.on("error", drop);
     client.on("end", drop);
@@ -154,8 +160,24 @@ export class PostgresKeyListener {
         this.starting = false;
         this.retryAt = Date.now() + RETRY_AFTER_MS;
         client.end().catch(() => {});
+        this.restartSoon();
       },
     );
+  }
+
+  /** Starts listening again once it may (see `retryAt`), if anyone still waits. */
+  private restartSoon(): void {
+    if (this.closed || this.restartTimer !== null || this.waiters.size === 0) return;
+    const timer = setTimeout(
+      () => {
+        this.restartTimer = null;
+        if (this.waiters.size > 0) this.start();
+      },
+      Math.max(0, this.retryAt - Date.now()),
+    );
+    // The waits' own timers keep the process alive, not this one.
+    timer.unref();
+    this.restartTimer = timer;
   }
 
   private notified(payload: string): void {

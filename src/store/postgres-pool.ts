@@ -184,11 +184,13 @@ export class PostgresPool {
       client.release();
       return result;
     } catch (error) {
-      // The server's refusal (a constraint, a timeout) leaves the connection usable; a
-      // connection that failed otherwise is closed.
+      // The server's refusal of a statement (severity ERROR: a constraint, a timeout) leaves
+      // the connection usable; a connection that failed otherwise (lost, reset, or ended by
+      // the server with a FATAL error: a restart, pg_terminate_backend) is closed, never
+      // handed to the next call.
       const usable =
         error instanceof StoreError ||
-        typeof (error as { severity?: unknown } | null)?.severity === "string";
+        (error as { severity?: unknown } | null)?.severity === "ERROR";
       client.release(usable ? undefined : (error as Error));
       throw error instanceof StoreError ? error : asFailure(error);
     }

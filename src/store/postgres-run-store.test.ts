@@ -218,6 +218,15 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
   });
 
   describe("waiting for a judge answer (LISTEN/NOTIFY)", () => {
+    /** The backends that LISTEN on the channel of the schema of `url`. */
+    const listeningBackends = async (url: string) => {
+      const channel = judgeKeyChannel(new URL(url).searchParams.get("schema") ?? "");
+      const { rows } = await withServer((client) =>
+        client.query("SELECT pid FROM pg_stat_activity WHERE query = $1", [`LISTEN "${channel}"`]),
+      );
+      return rows.map((row) => Number(row.pid));
+    };
+
     /** Two stores over one schema; the second one's listener running (its first wait returns once it listens). */
     const twoStores = async () => {
       const url = postgresSchemaUrl();
@@ -280,15 +289,7 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
 
     it("falls back to the timeout when its connection breaks, and listens again on the next wait", async () => {
       const { url, first, second } = await twoStores();
-      const channel = judgeKeyChannel(new URL(url).searchParams.get("schema") ?? "");
-      const listening = async () => {
-        const { rows } = await withServer((client) =>
-          client.query("SELECT pid FROM pg_stat_activity WHERE query = $1", [
-            `LISTEN "${channel}"`,
-          ]),
-        );
-        return rows.map((row) => Number(row.pid));
-      };
+      const listening = () => listeningBackends(url);
       const [lost] = await listening();
       await withServer((client) => client.query("SELECT pg_terminate_backend($1)", [lost]));
       // Waits go on meanwhile, each ending at its timeout (or as the listener starts again).
@@ -306,6 +307,27 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
       expect(waiting.settled).toBe(false);
       await first.judgeCache.set("key", answer);
       await expect.poll(() => waiting.settled).toBe(true);
+    });
+
+    it("listens again by itself while a waiter waits, when its connection is terminated", async () => {
+      const { url, first, second } = await twoStores();
+      const listening = () => listeningBackends(url);
+      const waiting = track(second.leases.waitForKey("key", { timeoutMs: 20_000 }));
+      const [lost] = await listening();
+      await withServer((client) => client.query("SELECT pg_terminate_backend($1)", [lost]));
+      // No other wait starts it: the listener comes back on its own, and the waiter, who may
+      // have missed a notice meanwhile, is woken to look again.
+      await expect
+        .poll(async () => (await listening()).filter((pid) => pid !== lost).length, {
+          timeout: 5000,
+        })
+        .toBe(1);
+      await expect.poll(() => waiting.settled).toBe(true);
+      const next = track(second.leases.waitForKey("key", { timeoutMs: 20_000 }));
+      await sleep(100);
+      expect(next.settled).toBe(false);
+      await first.judgeCache.set("key", answer);
+      await expect.poll(() => next.settled).toBe(true);
     });
   });
 
@@ -328,8 +350,9 @@ describe.skipIf(postgresUrl === null)(`PostgresRunStore ${postgresMissing}`, () 
         result: { leased: true },
         roundTrips: 1,
       });
+      // Who holds it comes in the same round trip.
       expect(await roundTrips(store, () => store.leases.tryClaim("free", "b", 30_000))).toEqual({
-        result: { leased: false },
+        result: { leased: false, holder: "a" },
         roundTrips: 1,
       });
       await store.judgeCache.set("free", answer);

@@ -7,6 +7,7 @@ import { createPostgresJudgeBatchLog, createPostgresJudgeCache } from "./postgre
 import { AnsweredKeys, createPostgresJudgeLeases } from "./postgres-judge-leases.ts";
 import { judgeKeyChannel, PostgresKeyListener } from "./postgres-key-listener.ts";
 import { PostgresPool } from "./postgres-pool.ts";
+import { postgresRetryPolicy, retryPostgresCall } from "./postgres-retry.ts";
 import { createPostgresRuns } from "./postgres-runs.ts";
 import { migratePostgresSchema, POSTGRES_SCHEMA_VERSION } from "./postgres-schema.ts";
 import { createPostgresShards } from "./postgres-shards.ts";
@@ -52,6 +53,24 @@ export interface PostgresRunStoreOptions {
   connectTimeoutMs?: number | undefined;
   /** @default 60000 */
   statementTimeoutMs?: number | undefined;
+  /**
+   * How long a call goes on retrying, after its first failure, statements that failed for a
+   * passing reason: a restart, a failover, a connection refused, reset or terminated
+   * (`pg_terminate_backend`), the server starting up or out of connections, a deadlock or
+   * serialization failure. Waits grow from 100 ms to 2 s, jittered; broken connections are
+   * dropped and new ones opened. Past the bound the call fails with a `StoreError` that says
+   * so. Opening the store is not retried (unless `retryOpen`): a wrong URL fails at once. `0`:
+   * never retry. The URL's `?retry_for_ms=` wins.
+   * @default 60000
+   */
+  retryForMs?: number | undefined;
+  /**
+   * Opening waits out a server that is away for a passing reason (refused, restarting), for
+   * `retryForMs`, as calls do: for a process that joins a run already going (a Vitest worker
+   * of `verdict test run`, whose main process opened the store first). Otherwise opening
+   * fails at once, so that a wrong URL is said at once. @default false
+   */
+  retryOpen?: boolean | undefined;
 }
 
 /**
@@ -100,8 +119,9 @@ export class PostgresRunStore implements Store {
         `maxConnections must be a whole number of at least 1; got ${options.maxConnections}.`,
       );
     }
+    const connect = () => PostgresPool.connect(connection, { maxConnections });
     const pool = await usePostgres(connection, "open", () =>
-      PostgresPool.connect(connection, { maxConnections }),
+      options.retryOpen ? retryPostgresCall(connect, postgresRetryPolicy(connection)) : connect(),
     );
     try {
       await openSchema(pool, connection, options.migrate ?? true);
@@ -196,6 +216,7 @@ function resolveConnection(options: PostgresRunStoreOptions): PostgresConnection
     ssl: options.ssl,
     connectTimeoutMs: options.connectTimeoutMs,
     statementTimeoutMs: options.statementTimeoutMs,
+    retryForMs: options.retryForMs,
   });
   // Masked wherever it might appear from now on (a driver's message, a report).
   registerSecretValues([connection.spec.password]);

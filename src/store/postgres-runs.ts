@@ -2,8 +2,10 @@ import { checkOwner } from "./check-owner.ts";
 import { failureOf, type PostgresAccess, UNIQUE_VIOLATION } from "./postgres-access.ts";
 import { PostgresBatcher } from "./postgres-batcher.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
+import { isTransientPostgresError } from "./postgres-retry.ts";
 import { checkResultsPage } from "./results-page.ts";
 import type { StoredRun, StoredRunPart, StoreRuns, TestResultsVersion } from "./run-store.ts";
+import { checkRunNames } from "./stored-names.ts";
 import {
   numberOrNull,
   runHeaderValues,
@@ -89,6 +91,7 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
   }
 
   const saves = new PostgresBatcher<ResultSave, boolean>({
+    failsAll: isTransientPostgresError,
     key: (save) => String(save.index),
     group: (save) => save.runId,
     run: (batch) => saveTogether(access, batch),
@@ -96,23 +99,29 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
 
   return {
     startRun: async (run) => {
+      checkRunNames(run);
       const action = `start run "${run.id}"`;
+      const header = runHeaderValues(run, (value) => access.json(action, value));
       const statements: PostgresStatement[] = [
         {
           text: `INSERT INTO ${runs} (${RUN_COLUMNS})
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          values: runHeaderValues(run, (value) => access.json(action, value)),
+          values: header,
         },
         ...(run.shards?.parts ?? []).map((part) =>
           partStatement({ access, action, runId: run.id, part }),
         ),
       ];
+      // Whether the start ran again after a lost connection: its first try may have committed.
+      let retried = false;
       await access.use(action, async () => {
         try {
-          await access.run(statements, { atomic: true });
+          await access.run(statements, { atomic: true, onRetry: () => (retried = true) });
         } catch (error) {
           const { code, statement } = failureOf(error);
           if (code !== UNIQUE_VIOLATION || statement !== 0) throw error;
+          // A start retried after its commit's answer was lost finds its own row: done.
+          if (retried && (await isSameStart(access, header))) return;
           throw access.failure(
             action,
             "a run with this id already exists: resume it with reopenRun, or choose another id",
@@ -256,6 +265,29 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
       });
     },
   };
+}
+
+/**
+ * Whether the run row of `header`'s id holds this very start (the same identifier, start time,
+ * configuration and owner heartbeat): what a start finds when it is retried after it
+ * committed but the connection broke before the answer came.
+ */
+async function isSameStart(
+  access: PostgresAccess,
+  header: ReadonlyArray<string | number | null>,
+): Promise<boolean> {
+  const [found] = await access.run([
+    {
+      text: `SELECT 1 FROM ${access.table("runs")} WHERE id = $1
+               AND identifier IS NOT DISTINCT FROM $2 AND started_at = $3 AND config = $4
+               AND heartbeat_at IS NOT DISTINCT FROM $5 AND owner_pid IS NOT DISTINCT FROM $6
+               AND owner_hostname IS NOT DISTINCT FROM $7`,
+      values: [header[0], header[1], header[3], header[5], header[9], header[7], header[8]].map(
+        (value) => value ?? null,
+      ),
+    },
+  ]);
+  return (found?.rowCount ?? 0) > 0;
 }
 
 interface ResultSave {

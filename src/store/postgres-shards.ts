@@ -4,6 +4,7 @@ import type { PostgresAccess } from "./postgres-access.ts";
 import { partStatement } from "./postgres-runs.ts";
 import { checkRunPart, checkShardJoins } from "./run-shards.ts";
 import type { StoredRunPart, StoreShards } from "./run-store.ts";
+import { checkRunNames } from "./stored-names.ts";
 import { numberOrNull } from "./stored-rows.ts";
 
 /** The parts of sharded runs in the PostgreSQL store: each shard's status, owner and totals. */
@@ -23,6 +24,7 @@ export function createPostgresShards(access: PostgresAccess): StoreShards {
   return {
     startRunPart: async (options) => {
       const { run, part } = options;
+      checkRunNames(run);
       const { action, problem } = checkRunPart(options);
       if (problem !== null) throw access.failure(action, problem);
       const joinable = `EXISTS (SELECT 1 FROM ${runs} WHERE id = $1 AND shard_count = $2)`;

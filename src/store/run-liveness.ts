@@ -154,6 +154,7 @@ export function resumeCommandOf(run: StoredRun): string {
   return withGroup(`evaluate({ identifier: ${name},${sharded} resume: true, … })`);
 }
 
-function shellWord(text: string): string {
+/** `text` as one word of a shell command: as it is when plain, else single-quoted. */
+export function shellWord(text: string): string {
   return /^[\w./:@=+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }

@@ -291,13 +291,23 @@ export interface JudgeLeases {
   readonly leaseMs?: number;
   /**
    * The cached answer; else takes the lease on `key` for `leaseMs` when nobody holds a live
-   * one (`{ leased: true }`), or reports that another holder does (`{ leased: false }`).
+   * one (`{ leased: true }`), or reports that another holder does (`{ leased: false }`, with
+   * that `holder` when known: a claimant that finds it is a process of its own machine that
+   * died takes the lease over at once, see {@link JudgeLeases.takeOver}).
    */
   tryClaim(
     key: string,
     holder: string,
     leaseMs: number,
-  ): Promise<{ answer: CachedJudgeAnswer } | { leased: boolean }>;
+  ): Promise<{ answer: CachedJudgeAnswer } | { leased: boolean; holder?: string | undefined }>;
+  /**
+   * Gives the lease on `key` to `holder` for `leaseMs` in one step, only if `from` still holds
+   * it (whether expired or not); resolves whether it did. How a claimant takes over at once the
+   * lease of a process of its machine that died (SIGKILL, a crash), instead of waiting for the
+   * lease to expire. Optional: without it (or without `holder` from `tryClaim`), such leases
+   * are waited out; the store contract expects both of a store that has leases.
+   */
+  takeOver?(key: string, from: string, holder: string, leaseMs: number): Promise<boolean>;
   /** Extends a lease this holder still holds. */
   renew(key: string, holder: string, leaseMs: number): Promise<void>;
   /** Ends a lease this holder holds; nothing when it holds none. */

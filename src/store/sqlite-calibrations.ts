@@ -1,12 +1,14 @@
 import type { StoreCalibrations } from "./run-store.ts";
 import type { SqliteAccess } from "./sqlite-access.ts";
 import { SQLITE_CONSTRAINT, sqliteCode } from "./sqlite-failure.ts";
+import { checkCalibrationNames } from "./stored-names.ts";
 import { toCalibrationReport } from "./stored-rows.ts";
 
 /** The calibration reports of the SQLite store, each linked to the run that scored its rows. */
 export function createSqliteCalibrations(access: SqliteAccess): StoreCalibrations {
   return {
     saveCalibration: async (report) => {
+      checkCalibrationNames(report);
       const action = `save calibration "${report.id}"`;
       access.use(action, (statements) => {
         if (statements.runById.get(report.runId) === undefined) {

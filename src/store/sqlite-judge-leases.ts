@@ -20,8 +20,19 @@ export function createSqliteJudgeLeases(access: SqliteAccess, leaseMs: number): 
           if (row !== undefined) return { answer: toCachedAnswer(row) };
           const now = Date.now();
           const taken = statements.takeLease.run(key, holder, now + leaseMs, now);
-          return { leased: Number(taken.changes) > 0 };
+          if (Number(taken.changes) > 0) return { leased: true };
+          // Who holds it: a claimant takes over at once the lease of a process that died.
+          const current = statements.leaseHolder.get(key)?.holder;
+          return typeof current === "string"
+            ? { leased: false, holder: current }
+            : { leased: false };
         });
+      }),
+    takeOver: async (key, from, holder, leaseMs) =>
+      access.use(`take over the lease on judge cache entry "${key}"`, (statements) => {
+        // Only from the holder the claimant found gone: one claimant wins, in one statement.
+        const taken = statements.takeOverLease.run(holder, Date.now() + leaseMs, key, from);
+        return Number(taken.changes) > 0;
       }),
     renew: async (key, holder, leaseMs) =>
       access.use(`renew the lease on judge cache entry "${key}"`, (statements) => {

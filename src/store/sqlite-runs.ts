@@ -4,6 +4,7 @@ import type { FinishRunOptions, RunOwner, StoredRunPart, StoreRuns } from "./run
 import type { SqliteAccess } from "./sqlite-access.ts";
 import { SQLITE_CONSTRAINT, sqliteCode } from "./sqlite-failure.ts";
 import type { SqliteStatements } from "./sqlite-schema.ts";
+import { checkRunNames } from "./stored-names.ts";
 import {
   runHeaderValues,
   toStoredRun,
@@ -70,6 +71,7 @@ function checkLimit(access: SqliteAccess, action: string, limit: number | undefi
 export function createSqliteRuns(access: SqliteAccess): SqliteRuns {
   return {
     startRun: async (run) => {
+      checkRunNames(run);
       const action = `start run "${run.id}"`;
       access.use(action, (statements) => {
         access.transaction(() => {

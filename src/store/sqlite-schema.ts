@@ -219,6 +219,10 @@ export function prepareSqliteStatements(database: DatabaseSync) {
     renewLease: database.prepare(
       "UPDATE judge_leases SET expires_at = ? WHERE key = ? AND holder = ?",
     ),
+    leaseHolder: database.prepare("SELECT holder FROM judge_leases WHERE key = ?"),
+    takeOverLease: database.prepare(
+      "UPDATE judge_leases SET holder = ?, expires_at = ? WHERE key = ? AND holder = ?",
+    ),
     releaseLease: database.prepare("DELETE FROM judge_leases WHERE key = ? AND holder = ?"),
     cacheAnswer: database.prepare(
       `INSERT INTO judge_cache

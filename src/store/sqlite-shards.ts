@@ -3,6 +3,7 @@ import { checkRunPart, checkShardJoins } from "./run-shards.ts";
 import type { StoreShards } from "./run-store.ts";
 import type { SqliteAccess } from "./sqlite-access.ts";
 import { writeRunPart } from "./sqlite-runs.ts";
+import { checkRunNames } from "./stored-names.ts";
 import { numberOrNull } from "./stored-rows.ts";
 
 /**
@@ -13,6 +14,7 @@ export function createSqliteShards(access: SqliteAccess): Pick<StoreShards, "sta
   return {
     startRunPart: async (options) => {
       const { run, part } = options;
+      checkRunNames(run);
       const { action, problem } = checkRunPart(options);
       access.use(action, (statements) => {
         if (problem !== null) throw access.failure(action, problem);

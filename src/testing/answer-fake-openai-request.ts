@@ -24,9 +24,13 @@ export type Endpoint =
   | "fine_tuning.checkpoints"
   | "unknown";
 
-/** What the server does with a request, once decided: answer it, or drop the connection. */
+/**
+ * What the server does with a request, once decided: answer it, drop the connection, or
+ * never answer.
+ */
 export type Outcome =
   | { kind: "drop" }
+  | { kind: "hang" }
   | {
       kind: "send";
       status: number;
@@ -35,7 +39,19 @@ export type Outcome =
       headers: Record<string, string>;
       /** Estimated tokens to count, for successful model answers. */
       usage: { inputTokens: number; outputTokens: number } | null;
+      /**
+       * A broken answer: `"cut"` sends the headers and the first `cutAfterBytes` bytes of the
+       * body, then destroys the connection; `"not-json"` is a 200 whose body is not JSON.
+       */
+      fault?: { kind: "cut"; afterBytes: number } | { kind: "not-json" };
     };
+
+/** An outcome that answers, possibly broken. */
+export type SentOutcome = Extract<Outcome, { kind: "send" }>;
+
+const PROXY_ERROR_PAGE =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n" +
+  "<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n";
 
 /** The server's script and record, which answering a request reads and advances. */
 export interface FakeOpenAIScript {
@@ -57,7 +73,7 @@ export function jsonOutcome(options: {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-}): Outcome {
+}): SentOutcome {
   return {
     kind: "send",
     status: options.status,
@@ -210,7 +226,18 @@ function answer(options: {
   const { request, chosen } = options;
   switch (chosen.kind) {
     case "drop":
-      return { kind: "drop" };
+    case "hang":
+      return { kind: chosen.kind };
+    case "not-json":
+      return {
+        kind: "send",
+        status: 200,
+        contentType: chosen.contentType ?? "text/html; charset=utf-8",
+        body: chosen.body ?? PROXY_ERROR_PAGE,
+        headers: {},
+        usage: null,
+        fault: { kind: "not-json" },
+      };
     case "error": {
       if (!Number.isInteger(chosen.status) || chosen.status < 100 || chosen.status > 599) {
         throw new Error(`reply.error() needs an HTTP status from 100 to 599, got ${chosen.status}`);
@@ -226,6 +253,7 @@ function answer(options: {
       return jsonOutcome({ status: chosen.status, body, headers });
     }
     default: {
+      // A cut answer is the default answer, broken off on the wire.
       const content =
         chosen.kind === "json"
           ? (JSON.stringify(chosen.value) ?? "null")
@@ -249,7 +277,8 @@ function answer(options: {
           : toWireLogprobs(
               resolveFakeLogprobs({
                 content,
-                script: chosen.kind === "fill" ? undefined : chosen.logprobs,
+                script:
+                  chosen.kind === "json" || chosen.kind === "text" ? chosen.logprobs : undefined,
               }),
               request.topLogprobs,
             );
@@ -257,11 +286,23 @@ function answer(options: {
         request,
         content,
         logprobs,
-        finishReason: chosen.kind === "fill" ? undefined : chosen.finishReason,
+        finishReason:
+          chosen.kind === "json" || chosen.kind === "text" ? chosen.finishReason : undefined,
         ...usage,
         sequence: options.sequence,
         createdAt: Math.floor(Date.now() / 1000),
       });
+      if (chosen.kind === "cut") {
+        const afterBytes = chosen.afterBytes ?? 0;
+        return {
+          kind: "send",
+          status: 200,
+          ...rendered,
+          headers: {},
+          usage: null,
+          fault: { kind: "cut", afterBytes },
+        };
+      }
       return { kind: "send", status: 200, ...rendered, headers: {}, usage };
     }
   }

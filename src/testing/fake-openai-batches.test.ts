@@ -144,6 +144,21 @@ describe("the fake server's batches", () => {
     ]);
   });
 
+  it("fails a line whose answer would be cut, unreadable or hung as a 500, in the error file", async () => {
+    const broken = { cut: reply.cut(), page: reply.notJson(), hang: reply.hang() };
+    server.setResponder((request) => broken[request.prompt as keyof typeof broken]);
+    const batch = await createBatch(
+      ["cut", "page", "hang", "fine"].map((prompt) => chatLine(prompt, prompt)),
+    );
+    const ended = await retrieve(batch.id);
+    expect(ended.request_counts).toEqual({ total: 4, completed: 1, failed: 3 });
+    const failures = await fileLines(ended.error_file_id);
+    expect(failures.map((line) => line.custom_id)).toEqual(["cut", "page", "hang"]);
+    expect(
+      failures.every((line) => (line.response as { status_code: number }).status_code === 500),
+    ).toBe(true);
+  });
+
   it("refuses a streaming line, as OpenAI does", async () => {
     const batch = await createBatch([chatLine("s", "stream it", { stream: true })]);
     const ended = await retrieve(batch.id);

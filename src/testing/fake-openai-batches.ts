@@ -353,9 +353,10 @@ export class FakeBatchService {
         batchId: batch.id,
       });
       this.onLine(outcome);
-      // A dropped connection has no place in a batch: the line fails as a server error.
+      // A dropped, cut, hung or unreadable answer has no place in a batch: the line fails as a
+      // server error.
       results.push(
-        outcome.kind === "send"
+        outcome.kind === "send" && outcome.fault === undefined
           ? { kind: "answered", status: outcome.status, body: JSON.parse(outcome.body) as unknown }
           : {
               kind: "answered",

@@ -42,12 +42,36 @@ export interface FakeAnswerReplyOptions {
   logprobs?: FakeLogprobs;
 }
 
+/** Options of {@link reply.cut}. */
+export interface FakeCutReplyOptions {
+  /**
+   * How many bytes of the answer's body are sent before the connection is destroyed; the
+   * `content-length` header announces the whole body.
+   * @default 0 (the status line and headers only)
+   */
+  afterBytes?: number;
+}
+
+/** Options of {@link reply.notJson}. */
+export interface FakeNotJsonReplyOptions {
+  /**
+   * The body sent with the 200.
+   * @default an HTML "502 Bad Gateway" page, as a proxy in front of the model sends
+   */
+  body?: string;
+  /** @default "text/html; charset=utf-8" */
+  contentType?: string;
+}
+
 /** What the fake server answers to one request. Made with {@link reply}. */
 export type FakeReply =
   | ({ kind: "json"; value: unknown } & FakeAnswerReplyOptions)
   | ({ kind: "text"; text: string } & FakeAnswerReplyOptions)
   | ({ kind: "error"; status: number } & FakeErrorReplyOptions)
   | { kind: "drop" }
+  | ({ kind: "cut" } & FakeCutReplyOptions)
+  | ({ kind: "not-json" } & FakeNotJsonReplyOptions)
+  | { kind: "hang" }
   | { kind: "fill" };
 
 /** Decides the answer to one request; `undefined` means "give the default answer". */
@@ -85,6 +109,32 @@ export const reply = {
   /** Destroys the connection without answering, as a dropped network would. */
   drop(): FakeReply {
     return { kind: "drop" };
+  },
+  /**
+   * Sends `200 OK` and its headers (announcing the default answer's full length), then the
+   * first `afterBytes` bytes of that answer, then destroys the connection: a response cut
+   * short after its headers, as a reset connection or a proxy that gives up mid-answer does.
+   * @example
+   * server.enqueue(reply.cut(), reply.cut({ afterBytes: 40 }));
+   */
+  cut(options: FakeCutReplyOptions = {}): FakeReply {
+    return { kind: "cut", ...options };
+  },
+  /**
+   * Answers `200 OK` with a body that is not the provider's JSON (by default a proxy's HTML
+   * error page).
+   * @example
+   * server.enqueue(reply.notJson({ body: "upstream timed out", contentType: "text/plain" }));
+   */
+  notJson(options: FakeNotJsonReplyOptions = {}): FakeReply {
+    return { kind: "not-json", ...options };
+  },
+  /**
+   * Accepts the request and never answers: no status, no headers, until the client gives up
+   * or the server closes. A judge that hangs.
+   */
+  hang(): FakeReply {
+    return { kind: "hang" };
   },
   /** Answers with an HTTP error and OpenAI's error body. */
   error(status: number, options: FakeErrorReplyOptions = {}): FakeReply {
@@ -184,7 +234,21 @@ export function isFakeReply(value: unknown): value is FakeReply {
       return "text" in value && typeof value.text === "string";
     case "error":
       return "status" in value && typeof value.status === "number";
+    case "cut":
+      return (
+        !("afterBytes" in value) ||
+        value.afterBytes === undefined ||
+        (Number.isSafeInteger(value.afterBytes) && (value.afterBytes as number) >= 0)
+      );
+    case "not-json":
+      return (
+        (!("body" in value) || value.body === undefined || typeof value.body === "string") &&
+        (!("contentType" in value) ||
+          value.contentType === undefined ||
+          typeof value.contentType === "string")
+      );
     case "drop":
+    case "hang":
     case "fill":
       return true;
     default:

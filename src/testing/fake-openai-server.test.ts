@@ -154,6 +154,70 @@ describe.each(endpoints)("the AI SDK over $name", ({ name, model }) => {
     expect(after.text).toBe("{}");
   });
 
+  it("cuts an answer short after its headers, then answers the next call in full", async () => {
+    server.enqueue(reply.cut(), reply.cut({ afterBytes: 25 }));
+    for (let cut = 0; cut < 2; cut++) {
+      const error = await rejectionOf(
+        generateText({ model: model(), prompt: "Hi", maxRetries: 0 }),
+      );
+      // The status and headers arrived; the body never did in full.
+      expect(APICallError.isInstance(error)).toBe(true);
+      expect((error as APICallError).statusCode).toBe(200);
+      expect(String((error as Error).cause)).toMatch(/terminated/);
+    }
+    expect(server.stats().byStatus).toEqual({ cut: 2 });
+    const after = await generateText({ model: model(), prompt: "Hi again", maxRetries: 0 });
+    expect(after.text).toBe("{}");
+  });
+
+  it("sends a cut answer's headers before its connection is destroyed", async () => {
+    server.enqueue(reply.cut({ afterBytes: 10 }));
+    const response = await postJson({
+      path: name === "responses" ? "/responses" : "/chat/completions",
+      body: JSON.stringify(
+        name === "responses"
+          ? { model: "gpt-4.1", input: "Hi" }
+          : { model: "gpt-4.1", messages: [{ role: "user", content: "Hi" }] },
+      ),
+    });
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get("content-length"))).toBeGreaterThan(10);
+    await expect(response.text()).rejects.toThrow(/terminated/);
+  });
+
+  it("answers 200 with a body that is not JSON: a proxy's page, or the text given", async () => {
+    server.enqueue(
+      reply.notJson(),
+      reply.notJson({ body: "upstream busy", contentType: "text/plain" }),
+    );
+    const page = (await rejectionOf(
+      generateText({ model: model(), prompt: "Hi", maxRetries: 0 }),
+    )) as APICallError;
+    expect(page.statusCode).toBe(200);
+    expect(page.responseBody).toMatch(/<h1>502 Bad Gateway<\/h1>/);
+    const plain = (await rejectionOf(
+      generateText({ model: model(), prompt: "Hi", maxRetries: 0 }),
+    )) as APICallError;
+    expect(plain.responseBody).toBe("upstream busy");
+    expect(server.stats().byStatus).toEqual({ "not-json": 2 });
+  });
+
+  it("hangs without answering until the client gives up", async () => {
+    server.enqueue(reply.hang());
+    const giveUp = new AbortController();
+    const call = generateText({
+      model: model(),
+      prompt: "Hi",
+      maxRetries: 0,
+      abortSignal: giveUp.signal,
+    });
+    await vi.waitFor(() => expect(server.stats().byStatus).toEqual({ hung: 1 }));
+    expect(server.stats().inFlight).toBe(1);
+    giveUp.abort();
+    await expect(call).rejects.toThrow();
+    await vi.waitFor(() => expect(server.stats().inFlight).toBe(0));
+  });
+
   it("records image parts as URLs, in order", async () => {
     await generateText({
       model: model(),
@@ -476,6 +540,14 @@ describe("the wire", () => {
     await server.close();
     await socketClosed;
     expect(socket.destroyed).toBe(true);
+  });
+
+  it("closes connections it hangs on", async () => {
+    server.setResponder(() => reply.hang());
+    const pending = generateText({ model: provider()("gpt-4.1"), prompt: "Hi", maxRetries: 0 });
+    await vi.waitFor(() => expect(server.stats().byStatus).toEqual({ hung: 1 }));
+    await server.close();
+    await expect(pending).rejects.toThrow();
   });
 
   it("closes connections that are waiting for an answer", async () => {

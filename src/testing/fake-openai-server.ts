@@ -17,6 +17,7 @@ import {
 import { errorBody, type FakeReply, type FakeResponder } from "./fake-openai-replies.ts";
 import { createFaultInjector, type FakeFaults } from "./fault-injector.ts";
 import type { FakeOpenAIRequest } from "./parse-fake-openai-request.ts";
+import { sendFakeOutcome, statusKey, untilGone } from "./send-fake-outcome.ts";
 
 export type {
   FakeFineTuningCheckpoint,
@@ -31,8 +32,10 @@ export type {
 
 export {
   type FakeAnswerReplyOptions,
+  type FakeCutReplyOptions,
   type FakeErrorReplyOptions,
   type FakeFinishReason,
+  type FakeNotJsonReplyOptions,
   type FakeReply,
   type FakeResponder,
   reply,
@@ -50,7 +53,8 @@ export interface FakeOpenAIServerOptions {
   latencyMs?: number;
   /**
    * Seeded random faults: a share of model calls answered 429 (with a Retry-After hint of
-   * your choice), 503, 500, or dropped, the same ones for the same seed. @default none
+   * your choice), 503, 500, dropped, cut short after their headers, or answered 200 with a
+   * body that is not JSON; the same ones for the same seed. @default none
    */
   faults?: FakeFaults;
   /**
@@ -83,7 +87,11 @@ export interface FakeOpenAIServerStats {
    * `fine_tuning.jobs`, `fine_tuning.checkpoints`, `unknown`.
    */
   byEndpoint: Record<string, number>;
-  /** Per HTTP status (`"200"`, `"429"`…), and `"dropped"` for dropped connections. */
+  /**
+   * Per HTTP status (`"200"`, `"429"`…), and the broken answers: `"dropped"` (connection
+   * destroyed without an answer), `"cut"` (200 and headers sent, then the connection destroyed
+   * mid-body), `"not-json"` (a 200 whose body is not JSON), `"hung"` (never answered).
+   */
   byStatus: Record<string, number>;
   /** Requests received and not yet answered. */
   inFlight: number;
@@ -267,7 +275,7 @@ async function handle(options: {
   const url = new URL(request.url ?? "/", "http://fake.invalid");
   const method = request.method ?? "GET";
   if (method === "GET" && url.pathname === "/stats") {
-    send({ response, outcome: jsonOutcome({ status: 200, body: state.stats }) });
+    sendFakeOutcome({ response, outcome: jsonOutcome({ status: 200, body: state.stats }) });
     return;
   }
   const batchRoute = FakeBatchService.routeOf({ method, pathname: url.pathname });
@@ -315,12 +323,16 @@ async function handle(options: {
       request.socket.destroy();
       return;
     }
-    increment({ counts: current.byStatus, key: String(outcome.status) });
+    increment({ counts: current.byStatus, key: statusKey(outcome) });
+    if (outcome.kind === "hang") {
+      await untilGone({ response, closing: state.closing.signal });
+      return;
+    }
     if (outcome.usage !== null) {
       current.inputTokens += outcome.usage.inputTokens;
       current.outputTokens += outcome.usage.outputTokens;
     }
-    send({ response, outcome });
+    sendFakeOutcome({ response, outcome });
   } finally {
     state.stats.inFlight = Math.max(0, state.stats.inFlight - 1);
   }
@@ -349,15 +361,4 @@ async function readBody(options: { request: IncomingMessage }): Promise<Buffer |
     if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
   return size > MAX_BODY_BYTES ? null : Buffer.concat(chunks);
-}
-
-function send(options: { response: ServerResponse; outcome: Outcome }): void {
-  const { response, outcome } = options;
-  if (outcome.kind === "drop" || response.destroyed) return;
-  response.writeHead(outcome.status, {
-    ...outcome.headers,
-    "content-type": outcome.contentType,
-    "x-request-id": `req_fake_${Date.now().toString(16)}`,
-  });
-  response.end(outcome.body);
 }

@@ -38,14 +38,19 @@ function fates(options: { faults: FakeFaults; prompts: string[]; tries?: number 
 const prompts = Array.from({ length: 2000 }, (_, index) => `prompt ${index}`);
 const mixed: FakeFaults = { seed: 7, rateLimit: 0.3, serverError: 0.05, drop: 0.02 };
 
+/** The share of `prompts` that met each fate ("429", "drop", "cut"…) under `faults`. */
+function sharesOf(faults: FakeFaults): (fate: string) => number {
+  const counts = new Map<string, number>();
+  for (const fate of fates({ faults, prompts })) {
+    const kind = fate.split(":")[1] as string;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return (fate) => (counts.get(fate) ?? 0) / prompts.length;
+}
+
 describe("createFaultInjector", () => {
   it("injects each fault at about its share, from the seed", () => {
-    const counts = new Map<string, number>();
-    for (const fate of fates({ faults: mixed, prompts })) {
-      const status = fate.split(":")[1] as string;
-      counts.set(status, (counts.get(status) ?? 0) + 1);
-    }
-    const share = (status: string) => (counts.get(status) ?? 0) / prompts.length;
+    const share = sharesOf(mixed);
     expect(share("429")).toBeGreaterThan(0.27);
     expect(share("429")).toBeLessThan(0.33);
     expect(share("500")).toBeGreaterThan(0.035);
@@ -53,6 +58,27 @@ describe("createFaultInjector", () => {
     expect(share("drop")).toBeGreaterThan(0.01);
     expect(share("drop")).toBeLessThan(0.03);
     expect(share("503")).toBe(0);
+  });
+
+  it("cuts answers after their headers and answers 200s that are not JSON, at their shares", () => {
+    const share = sharesOf({ seed: 11, cutAfterHeaders: 0.1, notJson: 0.05 });
+    expect(share("cut")).toBeGreaterThan(0.08);
+    expect(share("cut")).toBeLessThan(0.12);
+    expect(share("not-json")).toBeGreaterThan(0.035);
+    expect(share("not-json")).toBeLessThan(0.065);
+    expect(createFaultInjector({ seed: 1, cutAfterHeaders: 1 }).draw(request("x"))).toEqual({
+      kind: "cut",
+      afterBytes: 0,
+    });
+  });
+
+  it("keeps a seed's draws for the older shares when a new share is left at 0", () => {
+    const older = fates({ faults: mixed, prompts: prompts.slice(0, 300) });
+    const withNew = fates({
+      faults: { ...mixed, cutAfterHeaders: 0, notJson: 0 },
+      prompts: prompts.slice(0, 300),
+    });
+    expect(withNew).toEqual(older);
   });
 
   it("gives the same requests the same faults for a seed, whatever their order", () => {
@@ -119,6 +145,9 @@ describe("createFaultInjector", () => {
       /rateLimit must be a share of calls from 0 to 1 \(0\.3 for 30%\); got 30/,
     ],
     [{ seed: 1, drop: -0.1 }, /drop must be a share/],
+    [{ seed: 1, cutAfterHeaders: 2 }, /cutAfterHeaders must be a share/],
+    [{ seed: 1, notJson: Number.NaN }, /notJson must be a share/],
+    [{ seed: 1, drop: 0.5, cutAfterHeaders: 0.4, notJson: 0.2 }, /add up to 1\.1/],
     [{ seed: 1, rateLimit: 0.7, serverError: 0.5 }, /add up to 1\.2, more than every call/],
     [{ seed: 1, retryAfterMs: -1 }, /retryAfterMs must be 0 or more milliseconds; got -1/],
     [

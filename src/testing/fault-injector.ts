@@ -36,6 +36,16 @@ export interface FakeFaults {
   serverError?: number;
   /** Share whose connection is destroyed without an answer. @default 0 */
   drop?: number;
+  /**
+   * Share answered `200 OK` with headers that announce the whole answer, whose connection is
+   * then destroyed before any of the body is sent (see `reply.cut()`). @default 0
+   */
+  cutAfterHeaders?: number;
+  /**
+   * Share answered `200 OK` with a body that is not JSON: a proxy's HTML error page (see
+   * `reply.notJson()`). @default 0
+   */
+  notJson?: number;
   /** The wait the 429s and 503s ask for, in ms. @default 1000 */
   retryAfterMs?: number;
   /** How they say it. @default "retry-after-ms" */
@@ -57,7 +67,15 @@ const HINTS: readonly FakeRateLimitHint[] = [
   "anthropic-reset",
   "none",
 ];
-const SHARES = ["rateLimit", "serviceUnavailable", "serverError", "drop"] as const;
+// New shares go last: a seed keeps drawing the same faults for the shares it already had.
+const SHARES = [
+  "rateLimit",
+  "serviceUnavailable",
+  "serverError",
+  "drop",
+  "cutAfterHeaders",
+  "notJson",
+] as const;
 
 /**
  * Checks `faults` and makes its injector; throws a `RangeError` naming the option that is wrong.
@@ -102,6 +120,8 @@ function checkFaults(faults: FakeFaults): CheckedFaults {
     serviceUnavailable: 0,
     serverError: 0,
     drop: 0,
+    cutAfterHeaders: 0,
+    notJson: 0,
     retryAfterMs: faults.retryAfterMs ?? 1000,
     rateLimitHint: faults.rateLimitHint ?? "retry-after-ms",
   };
@@ -116,8 +136,8 @@ function checkFaults(faults: FakeFaults): CheckedFaults {
   }
   if (total > 1 + 1e-9) {
     throw problem(
-      `the shares add up to ${total}, more than every call: keep rateLimit + ` +
-        "serviceUnavailable + serverError + drop at 1 or less.",
+      `the shares add up to ${total}, more than every call: keep ${SHARES.join(" + ")} at 1 ` +
+        "or less.",
     );
   }
   if (!(Number.isFinite(checked.retryAfterMs) && checked.retryAfterMs >= 0)) {
@@ -142,6 +162,10 @@ function faultReply(options: { kind: (typeof SHARES)[number]; faults: CheckedFau
   switch (options.kind) {
     case "drop":
       return { kind: "drop" };
+    case "cutAfterHeaders":
+      return { kind: "cut", afterBytes: 0 };
+    case "notJson":
+      return { kind: "not-json" };
     case "serverError":
       return { kind: "error", status: 500 };
     case "serviceUnavailable":

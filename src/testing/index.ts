@@ -3,17 +3,21 @@
  * HTTP path. Import from `verdict/testing`.
  * @packageDocumentation
  */
+
+export type { FakeLogprobs, FakeTokenLogprob, FakeTopLogprob } from "./fake-openai-logprobs.ts";
 export {
   type FakeAnswerReplyOptions,
   type FakeBatchInfo,
   type FakeBatchOptions,
   type FakeBatchSummary,
+  type FakeCutReplyOptions,
   type FakeErrorReplyOptions,
   type FakeFaults,
   type FakeFineTuningCheckpoint,
   type FakeFineTuningJobOptions,
   type FakeFineTuningSchedule,
   type FakeFinishReason,
+  type FakeNotJsonReplyOptions,
   type FakeOpenAIRequest,
   type FakeOpenAIServer,
   type FakeOpenAIServerOptions,

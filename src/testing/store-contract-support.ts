@@ -14,6 +14,8 @@ export interface StoreCapabilities {
   judgeBatches: boolean;
   /** `judgeBatches.list`, which `verdict store export` needs. */
   judgeBatchList: boolean;
+  /** `leases`, which processes sharing the judge cache claim requests with. */
+  leases: boolean;
 }
 
 type OptionalPart = "shards" | "calibrations" | "judgeCache" | "judgeBatches";

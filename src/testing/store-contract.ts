@@ -10,6 +10,8 @@ import { describeCalibrationsContract } from "./store-contract-calibrations.ts";
 import { describeClosedStoreContract } from "./store-contract-closed.ts";
 import { describeJudgeBatchesContract } from "./store-contract-judge-batches.ts";
 import { describeJudgeCacheContract } from "./store-contract-judge-cache.ts";
+import { describeJudgeLeasesContract } from "./store-contract-judge-leases.ts";
+import { describeNamesContract } from "./store-contract-names.ts";
 import { describeResultsContract } from "./store-contract-results.ts";
 import { describeRunsContract } from "./store-contract-runs.ts";
 import { describeShardsContract } from "./store-contract-shards.ts";
@@ -44,8 +46,9 @@ export interface StoreContractOptions {
 /**
  * Declares the store contract as a Vitest suite: runs, results (paged and read whole),
  * owners and heartbeats, secret masking, isolation from callers, failures as `StoreError`
- * rejections, and, for each optional capability the store has (`shards`, `calibrations`,
- * `judgeCache`, `judgeBatches`), its own tests; the groups of capabilities the store lacks
+ * rejections, names holding NUL refused with a `ConfigError`, and, for each optional capability the store has (`shards`, `calibrations`,
+ * `judgeCache`, `judgeBatches`, `leases`: among them, the lease of a process of this machine
+ * that died taken over at once), its own tests; the groups of capabilities the store lacks
  * (`null`) are skipped.
  * @example
  * import { describeStoreContract } from "verdict/testing/store-contract";
@@ -86,6 +89,8 @@ export function describeStoreContract(options: StoreContractOptions): void {
     describeJudgeCacheContract(current, capabilities);
     describeCalibrationsContract(current, capabilities);
     describeJudgeBatchesContract(current, capabilities);
+    describeNamesContract(current, capabilities);
+    describeJudgeLeasesContract(current, capabilities);
     describeClosedStoreContract(current, capabilities);
   });
 }
@@ -101,6 +106,7 @@ async function probeCapabilities(options: StoreContractOptions): Promise<StoreCa
       judgeCacheEntries: typeof store.judgeCache?.entries === "function",
       judgeBatches: store.judgeBatches !== null,
       judgeBatchList: typeof store.judgeBatches?.list === "function",
+      leases: store.leases !== null,
     };
   } finally {
     await store.close();

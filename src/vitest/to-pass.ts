@@ -1,5 +1,6 @@
 import { expect, type MatcherState, type RunnerTestCase } from "vitest";
 import type { BaseMetric } from "../metrics/base-metric.ts";
+import { showName } from "../report/format.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { type AssertTestOptions, runAssertion } from "./run-assertion.ts";
 import { currentTest } from "./test-context.ts";
@@ -45,7 +46,7 @@ export async function toPass(
     message: () =>
       outcome.failed && result
         ? describeFailedMetrics({ result })
-        : `expected test case "${result?.name ?? ""}" to fail a metric, but every metric passed.`,
+        : `expected test case "${showName(result?.name ?? "")}" to fail a metric, but every metric passed.`,
   };
 }
 

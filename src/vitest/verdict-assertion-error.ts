@@ -1,4 +1,4 @@
-import { formatScore } from "../report/format.ts";
+import { formatScore, showControlCharacters, showName } from "../report/format.ts";
 import { metricStatus } from "../results/case-metrics.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
@@ -25,10 +25,11 @@ function describeMetric(metric: MetricData, trial: number | null): string {
     `score: ${formatScore(metric.score)}`,
     `threshold: ${formatScore(metric.threshold)}`,
     `strict: ${metric.strictMode}`,
-    `error: ${metric.error ?? "none"}`,
-    `reason: ${metric.reason ?? "none"}`,
+    `error: ${metric.error === null ? "none" : showControlCharacters(metric.error)}`,
+    `reason: ${metric.reason === null ? "none" : showControlCharacters(metric.reason)}`,
   ];
-  return `${metric.name} (${fields.join(", ")})`;
+  // Vitest prints the message to the terminal: what a judge or a name holds is shown, not obeyed.
+  return `${showName(metric.name)} (${fields.join(", ")})`;
 }
 
 /**

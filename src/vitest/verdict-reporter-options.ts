@@ -8,6 +8,14 @@ export interface VerdictReporterOptions {
   store?: Store | false;
   /** Names the stored run. */
   identifier?: string;
+  /**
+   * Continue the latest stored run of `identifier` (its id, and the results it holds) instead
+   * of starting a new one. The tests run again; the judge cache answers the requests the
+   * earlier run paid for. The store must then open: when it cannot, the run stops before any
+   * test runs (a `StoreError` saying what is wrong and what to do).
+   * @default false
+   */
+  resume?: boolean;
   /** Which cases the end report shows; `"none"` prints no report. @default "all" */
   display?: DisplayOption;
   /**

@@ -1,6 +1,14 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TestCase, TestModule, TestSpecification, Vitest } from "vitest/node";
+import { rawHiddenCharacters } from "../../test/fixtures/hidden-characters.ts";
 import { testResult as baseTestResult, metricData } from "../../test/fixtures/results.ts";
+import {
+  makeUnopenableStore,
+  removeUnopenableStore,
+} from "../../test/fixtures/unopenable-stores.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { RunnerEvent } from "../results/runner-events.ts";
@@ -143,6 +151,7 @@ async function runReporter(options: {
   /** Order in which test results arrive. */
   arrival?: TestCase[];
   store?: MemoryRunStore;
+  resume?: boolean;
 }) {
   const store = options.store ?? new MemoryRunStore();
   const events: RunnerEvent[] = [];
@@ -151,6 +160,7 @@ async function runReporter(options: {
   const reporter = new VerdictReporter({
     store,
     identifier: "nightly",
+    ...(options.resume ? { resume: true } : {}),
     env: {},
     reporters: [{ onEvent: (event) => events.push(event) }],
     showProgress: false,
@@ -326,6 +336,19 @@ describe("VerdictReporter", () => {
     expect(stderr).toContain("expected 1 to be 2");
   });
 
+  it("prints a failing test's name and error with bidi and control characters shown", async () => {
+    const module = fakeModule("a.eval.ts", [
+      {
+        name: "refund\u202egnp.exe",
+        failedWith: { name: "AssertionError", message: "expected \u001b[2J\u2066 to be 2" },
+      },
+    ]);
+    const { stderr } = await runReporter({ modules: [module] });
+    expect(rawHiddenCharacters(stderr)).toEqual([]);
+    expect(stderr).toContain("FAIL  a.eval.ts > refund<U+202E>gnp.exe");
+    expect(stderr).toContain("expected <U+001B>[2J<U+2066> to be 2");
+  });
+
   it("treats a test that threw a verdict error without a record as unscored, or usage", async () => {
     const judge = fakeModule("a.eval.ts", [
       { name: "direct", failedWith: { name: "JudgeOutputError", message: "not JSON" } },
@@ -342,6 +365,47 @@ describe("VerdictReporter", () => {
       },
     ]);
     expect((await runReporter({ modules: [rejectedKey] })).reporter.outcome).toBe("usage");
+  });
+
+  it("continues the latest run of its identifier with resume, rather than starting another", async () => {
+    const store = new MemoryRunStore();
+    const module = fakeModule("a.eval.ts", [{ name: "one", records: [record({ name: "one" })] }]);
+    const first = await runReporter({ modules: [module], store });
+    const again = await runReporter({ modules: [module], store, resume: true });
+    expect(again.reporter.result?.testRunId).toBe(first.reporter.result?.testRunId);
+    expect((await store.runs.listRuns()).map((run) => run.status)).toEqual(["completed"]);
+  });
+
+  it("with resume, runs no test when its store cannot be opened", async () => {
+    const home = join(mkdtempSync(join(tmpdir(), "verdict-reporter-")), ".verdict");
+    await makeUnopenableStore({ home, kind: "garbage file" });
+    try {
+      const reporter = new VerdictReporter({
+        identifier: "nightly",
+        resume: true,
+        env: { VERDICT_HOME: home },
+        showProgress: false,
+      });
+      const module = fakeModule("a.eval.ts", [{ name: "one" }]);
+      reporter.onInit({
+        config: { root: ROOT },
+        globTestSpecifications: async () => [module.specification],
+      } as unknown as Vitest);
+      // Vitest awaits onTestRunStart before it starts any test file: a rejection runs none.
+      await expect(reporter.onTestRunStart([module.specification])).rejects.toThrow(
+        /is not a verdict database or is corrupt .* A resumed run reads its finished cases/,
+      );
+      const unnamed = new VerdictReporter({ resume: true, store: new MemoryRunStore() });
+      unnamed.onInit({
+        config: { root: ROOT },
+        globTestSpecifications: async () => [],
+      } as unknown as Vitest);
+      await expect(unnamed.onTestRunStart([module.specification])).rejects.toThrow(
+        /resume needs an identifier/,
+      );
+    } finally {
+      removeUnopenableStore(home);
+    }
   });
 
   it("keeps only the last retry's records", async () => {

@@ -9,6 +9,8 @@ import type {
   TestSpecification,
   Vitest,
 } from "vitest/node";
+import { ConfigError } from "../errors/config-error.ts";
+import { showControlCharacters, showName } from "../report/format.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
@@ -100,11 +102,22 @@ export class VerdictReporter implements Reporter {
     });
     this.state = state;
     const shard = this.vitest?.config.shard;
-    await state.openStore({
-      env,
-      cwd: this.vitest?.config.root ?? process.cwd(),
-      shard: shard ? { index: shard.index, count: shard.count } : null,
-    });
+    try {
+      if (this.options.resume && !this.options.identifier) {
+        throw new ConfigError(
+          'resume needs an identifier, the name of the run to continue: new VerdictReporter({ identifier: "nightly", resume: true }).',
+        );
+      }
+      // A run that needs its store and cannot open it throws here: Vitest then runs no test.
+      await state.openStore({
+        env,
+        cwd: this.vitest?.config.root ?? process.cwd(),
+        shard: shard ? { index: shard.index, count: shard.count } : null,
+      });
+    } catch (error) {
+      this.state = null;
+      throw error;
+    }
     state.startStoredRun({
       runner: "vitest",
       files: [...new Set(runFiles)].sort(),
@@ -208,14 +221,25 @@ export class VerdictReporter implements Reporter {
   }): void {
     if (!this.options.printVitestOutput) return;
     const stderr = this.options.stderr ?? process.stderr;
-    stderr.write(`\n${options.title}\n`);
-    for (const error of options.errors) {
+    // A test's name comes from the test file: shown on one line, its hidden characters escaped.
+    stderr.write(`\n${showName(options.title)}\n`);
+    for (const original of options.errors) {
+      // A message may quote a judge's text or a case's name: shown, never obeyed.
+      const error = {
+        ...original,
+        message: showControlCharacters(original.message ?? ""),
+        ...(typeof original.stack === "string"
+          ? { stack: showControlCharacters(original.stack) }
+          : {}),
+      };
       if (this.vitest) {
         this.vitest.logger.printError(error, {
           ...(options.testCase ? { project: options.testCase.project } : {}),
         });
       } else {
-        stderr.write(redactSecretText(`${error.name ?? "Error"}: ${error.message}\n`));
+        stderr.write(
+          `${showControlCharacters(redactSecretText(`${error.name ?? "Error"}: ${error.message}`))}\n`,
+        );
       }
     }
   }

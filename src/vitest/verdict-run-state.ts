@@ -16,6 +16,8 @@ import {
 } from "../results/spending.ts";
 import { decideTestRunOutcome, type TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
+import { whyRunNeedsStore } from "../store/open-store.ts";
+import { shellWord } from "../store/run-liveness.ts";
 import type { Store } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
@@ -100,17 +102,28 @@ export class RunState {
     shard?: { index: number; count: number } | null;
   }): Promise<void> {
     try {
-      this.recorder = await this.openRecorder({ store: this.options.store, ...options });
+      this.recorder = await this.openRecorder({
+        store: this.options.store,
+        resume: this.options.resume ?? false,
+        ...options,
+      });
     } catch (error) {
       // A store the user named (VERDICT_STORE) that cannot be opened fails the run, with its
-      // one line; the tests still report.
-      if (!(error instanceof StoreError)) throw error;
+      // one line; the tests still report. A run that needs its store (resume, a shard of a
+      // build's shared run) does not start at all: thrown, before any test (or judge call).
+      const needed = whyRunNeedsStore({
+        resume: this.options.resume ?? false,
+        shard: options.shard ?? null,
+        env: options.env,
+      });
+      if (!(error instanceof StoreError) || needed !== null) throw error;
       this.configErrors.add(error.message);
     }
   }
 
   private openRecorder(options: {
     store: Store | false | undefined;
+    resume: boolean;
     env: NodeJS.ProcessEnv;
     cwd: string;
     shard?: { index: number; count: number } | null;
@@ -306,6 +319,7 @@ export class RunState {
   private openDetached(): Promise<RunRecorder> {
     return this.openRecorder({
       store: false,
+      resume: false,
       env: this.options.env ?? process.env,
       cwd: process.cwd(),
     });
@@ -319,12 +333,17 @@ export class RunState {
       lines.push(`${this.unscored} of ${options.total} test cases were left unscored.`);
     }
     if (options.status === "interrupted") {
-      // A Vitest run cannot be resumed like evaluate(): its tests run again, but the judge
-      // cache answers what was already asked.
+      // A Vitest run's tests run again when it is resumed, but the judge cache answers what
+      // was already asked; --resume continues the same stored run.
       const finished = `Run interrupted: ${formatPlural(this.results.size, "test case")} finished and stored.`;
+      const identifier = this.options.identifier;
+      const resume =
+        identifier === undefined
+          ? ""
+          : ` Resume with: verdict test run --identifier ${shellWord(identifier)} --resume (with the same paths and flags).`;
       lines.push(
         this.cacheOn()
-          ? `${finished} Running it again reuses the cached judge answers: finished cases cost nothing twice.`
+          ? `${finished} Running it again reuses the cached judge answers: finished cases cost nothing twice.${resume}`
           : finished,
       );
     }

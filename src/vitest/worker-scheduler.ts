@@ -31,11 +31,13 @@ function workerState(): WorkerState {
 }
 
 // The worker's store, opened once (see openStore: a store the user named must open; the
-// default one may fall back, and the evals of this worker then go on without the cache).
+// default one may fall back, and the evals of this worker then go on without the cache). The
+// main process opened it already: a server away for a moment (a restart) is waited out.
 async function openWorkerStore(env: NodeJS.ProcessEnv): Promise<Store | null> {
   const opened = await openStore({
     env,
     withoutStore: "the evals in this worker go on without the judge cache",
+    retryOpen: true,
   });
   if (opened.warning !== null) console.warn(opened.warning);
   const { store } = opened;

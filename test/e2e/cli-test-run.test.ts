@@ -25,7 +25,7 @@ import {
   postgresSchemaUrl,
   postgresUrl,
 } from "../fixtures/postgres-test-store.ts";
-import { projectRoot } from "./run-node.ts";
+import { fakeJudgeEnv, projectRoot } from "./run-node.ts";
 
 const MAIN = join(projectRoot, "src/cli/main.ts");
 
@@ -120,15 +120,7 @@ function storeHome(name: string): string {
 }
 
 function cliEnv(options: { home: string; extra?: NodeJS.ProcessEnv }): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NO_COLOR: "1",
-    OPENAI_BASE_URL: server.url,
-    OPENAI_API_KEY: "sk-fake",
-    VERDICT_HOME: options.home,
-    ...options.extra,
-  };
+  return fakeJudgeEnv({ serverUrl: server.url, ...options });
 }
 
 /** Runs `verdict <args>` in the temporary project; resolves with its exit code and output. */

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TestResult } from "../../src/results/evaluation-result.ts";
 import { summarizeRun } from "../../src/results/summarize-run.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
+import { rawHiddenCharacters } from "../fixtures/hidden-characters.ts";
 import { metricData, testResult } from "../fixtures/results.ts";
 import { projectRoot } from "./run-node.ts";
 
@@ -80,6 +81,14 @@ describe("verdict (usage)", () => {
     const badDrop = await run(["compare", "a", "b", "--max-drop", "much"]);
     expect(badDrop.code).toBe(2);
     expect(badDrop.stderr).toContain("--max-drop takes a number of 0 or more");
+  });
+
+  it("shows bidi and control characters of an error message as <U+XXXX>", async () => {
+    writeFileSync(path.join(project, "empty\u202etxt.exe"), "\n");
+    const refused = await run(["view", "--token-file", "empty\u202etxt.exe\u001b[2J"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--token-file empty<U+202E>txt.exe<U+001B>[2J: cannot read");
+    expect(rawHiddenCharacters(refused.stderr)).toEqual([]);
   });
 });
 
@@ -364,6 +373,6 @@ describe("verdict calibrate", () => {
     expect(noData.stderr).toMatch(/^verdict calibrate needs the labelled rows/);
     const noMetric = await run(["calibrate", "labels.jsonl"]);
     expect(noMetric.code).toBe(2);
-    expect(noMetric.stderr).toMatch(/required option '--metric <name>' not specified/);
+    expect(noMetric.stderr).toMatch(/required option '--metric <name\|module>' not specified/);
   });
 });

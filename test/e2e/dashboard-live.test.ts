@@ -120,10 +120,18 @@ describe("verdict view --token", () => {
         await expect.poll(() => page.locator("h1").textContent()).toBe("support-bot");
         expect(authorizations.length).toBeGreaterThan(2);
         expect(new Set(authorizations)).toEqual(new Set([`Bearer ${TOKEN}`]));
-        // An export link works with the token (downloads cannot send the header).
+        // Export links carry no token: the HttpOnly cookie set by the first request
+        // authenticates downloads, so a copied link or a download's address gives nothing away.
         const exportHref = await page.getByRole("link", { name: "JSON" }).getAttribute("href");
-        const exported = await fetch(`${secured.base}${exportHref}`);
-        expect(exported.status).toBe(200);
+        expect(exportHref).not.toMatch(/token/i);
+        const hrefs = await page
+          .locator("a[href], img[src]")
+          .evaluateAll((elements) =>
+            elements.map((element) => element.getAttribute("href") ?? element.getAttribute("src")),
+          );
+        expect(hrefs.filter((href) => href?.includes(TOKEN))).toEqual([]);
+        expect((await page.request.get(`${secured.base}${exportHref}`)).status()).toBe(200);
+        expect((await fetch(`${secured.base}${exportHref}`)).status).toBe(401);
         await expectNoIncidents(page, incidents);
         await close();
       } finally {

@@ -23,10 +23,16 @@ export function runNode(options: {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Runs it as this user (root only): e.g. to meet file permissions that root passes through. */
+  user?: { uid: number; gid: number };
+  /** In a process group of its own, which `process.kill(-pid, signal)` signals whole. */
+  detached?: boolean;
 }): NodeRun {
   const child = spawn(process.execPath, ["--conditions=verdict-source", ...options.args], {
     cwd: options.cwd ?? projectRoot,
     env: options.env,
+    ...options.user,
+    ...(options.detached ? { detached: true } : {}),
   });
   let stdout = "";
   let stderr = "";
@@ -41,4 +47,24 @@ export function runNode(options: {
     child.on("close", (code) => resolve({ code, stdout, stderr })),
   );
   return { child, exited, output: () => ({ stdout, stderr }), finished };
+}
+
+/**
+ * The environment of a verdict program run against a fake OpenAI server, in a store of its
+ * own: PATH and HOME (Vitest needs them), no colours, the server and a fake key, VERDICT_HOME.
+ */
+export function fakeJudgeEnv(options: {
+  serverUrl: string;
+  home: string;
+  extra?: NodeJS.ProcessEnv;
+}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: "1",
+    OPENAI_BASE_URL: options.serverUrl,
+    OPENAI_API_KEY: "sk-fake",
+    VERDICT_HOME: options.home,
+    ...options.extra,
+  };
 }

@@ -18,6 +18,7 @@ import {
   type FakeRateLimitHint,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { faultCases } from "./fixtures/fault-cases.ts";
 
 let server: FakeOpenAIServer;
 let home: string;
@@ -39,13 +40,6 @@ afterEach(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-const cases = (count: number) =>
-  Array.from({ length: count }, (_, index) => ({
-    name: `case-${index}`,
-    input: `Question ${index}: what do you think of the new library?`,
-    actualOutput: `Answer ${index}: it is fast, and the people who wrote it were careful.`,
-  }));
-
 const threeMetrics = () => [
   new ToxicityMetric({ model: "gpt-4.1" }),
   new BiasMetric({ model: "gpt-4.1" }),
@@ -62,7 +56,7 @@ async function run(options: {
   server.setFaults(options.faults);
   server.reset();
   return evaluate({
-    testCases: cases(options.count),
+    testCases: faultCases(options.count),
     metrics: options.metrics ?? threeMetrics(),
     maxConcurrent: 10,
     ignoreErrors: true,
@@ -144,32 +138,48 @@ describe("rate limits with a Retry-After", () => {
 
   it("gives up when the waits pass retry.maxElapsedMs, saying what to do; the case is kept", async () => {
     const result = await run({
-      faults: { seed: 6, rateLimit: 1, retryAfterMs: 5 },
+      faults: { seed: 6, rateLimit: 1, retryAfterMs: 20 },
       count: 3,
       metrics: [new ToxicityMetric({ model: "gpt-4.1" })],
-      retry: { maxElapsedMs: 60 },
+      // Room for a first attempt in a process that has just started, and several waits.
+      retry: { maxElapsedMs: 300 },
     });
     expect(result.testResults).toHaveLength(3);
     const errors = unscored(result).map((metric) => metric.error ?? "");
     expect(errors).toHaveLength(3);
     let told = 0;
+    let made = 0;
     for (const error of errors) {
-      // Every attempt was a rate limit that said how long to wait (none spent the budget).
+      // Every answer was a rate limit that said how long to wait (none spent the budget). The
+      // budget ends before a wait that would use it up, or during an attempt, which is cut.
       const [, attempts, waits] =
-        /^Gave up after (\d+) attempts? in \d+ ms \((\d+) times? told to wait\)/.exec(error) ?? [];
+        /^Gave up after (\d+) attempts? in \d+ ms(?: \((\d+) times? told to wait\))?/.exec(error) ??
+        [];
       expect(Number(attempts)).toBeGreaterThanOrEqual(1);
-      expect(waits).toBe(attempts);
-      told += Number(waits);
-      expect(error).toMatch(/past the retry budget \(retry\.maxElapsedMs = 60 ms\)/);
-      expect(error).toMatch(/is rate limited \(HTTP 429\)/);
-      expect(error).toMatch(
-        /Raise retry\.maxElapsedMs.*lower maxConcurrent.*rate limit of your plan/,
-      );
+      told += Number(waits ?? 0);
+      made += Number(attempts);
+      if (waits === attempts) {
+        expect(error).toMatch(/past the retry budget \(retry\.maxElapsedMs = 300 ms\)/);
+        expect(error).toMatch(/is rate limited \(HTTP 429\)/);
+        expect(error).toMatch(
+          /Raise retry\.maxElapsedMs.*lower maxConcurrent.*rate limit of your plan/,
+        );
+      } else {
+        expect(Number(waits ?? 0)).toBe(Number(attempts) - 1);
+        // Cut during an attempt, or the last attempt's answer came with no time left for
+        // another: both say which budget ran out.
+        expect(error).toMatch(
+          /the retry budget \(retry\.maxElapsedMs = 300 ms\) ran out while waiting for an answer|the attempts used up the retry budget \(retry\.maxElapsedMs = 300 ms\), leaving no time for another/,
+        );
+      }
     }
-    // The server saw exactly the attempts the errors name. Waits of at least 5 ms in 60 ms
-    // bound them whatever the machine's speed (a slow one makes fewer, never more).
-    expect(server.stats().byStatus["429"]).toBe(told);
-    expect(told).toBeLessThanOrEqual(3 * 13);
+    // The server saw the attempts the errors name (an attempt cut at the bound may or may not
+    // have been answered). Waits of at least 20 ms in 300 ms bound them whatever the machine's
+    // speed (a slow one makes fewer, never more).
+    const rateLimited = server.stats().byStatus["429"] ?? 0;
+    expect(rateLimited).toBeGreaterThanOrEqual(told);
+    expect(rateLimited).toBeLessThanOrEqual(made);
+    expect(made).toBeLessThanOrEqual(3 * 16);
   });
 });
 

@@ -8,6 +8,7 @@ import { DatasetFileError } from "../../dataset/dataset-file-error.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { JudgeCallError } from "../../errors/judge-call-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
+import { interruptedExitCode } from "../../evaluate/cancel-on-interrupt.ts";
 import type { JudgeModel } from "../../judge/judge-model.ts";
 import type { BaseMetric } from "../../metrics/base-metric.ts";
 import { renderCalibrationConsoleReport } from "../../report/calibration/calibration-console-report.ts";
@@ -77,7 +78,7 @@ function isUsageError(error: unknown): error is Error {
  * and the calibration stored), prints the calibration report and writes the `--output`
  * files. Returns the exit code (it never exits): 2 for bad data, flags or configuration (the
  * message names the row and field), 3 when judge errors left rows unscored, 130 when
- * interrupted, else 0.
+ * interrupted (143 by SIGTERM, 129 by SIGHUP), else 0.
  * @example
  * process.exitCode = await runCalibrate({ metric: "toxicity", data: "labels.jsonl", cwd, env });
  */
@@ -170,6 +171,7 @@ export async function runCalibrate(options: CalibrateCommandOptions): Promise<nu
       `Wrote the ${target.format.toUpperCase()} calibration report to ${target.file}.\n`,
     );
   }
-  if (report.status === "interrupted") return EXIT_CODES.interrupted;
+  // 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP: the signal that stopped it.
+  if (report.status === "interrupted") return interruptedExitCode();
   return report.rows.unscored > 0 ? EXIT_CODES.unscored : EXIT_CODES.passed;
 }

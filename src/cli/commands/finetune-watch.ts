@@ -4,6 +4,7 @@ import { readGoldens } from "../../dataset/read-goldens.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { EvalError } from "../../errors/eval-error.ts";
 import { JudgeCallError } from "../../errors/judge-call-error.ts";
+import { interruptedExitCode } from "../../evaluate/cancel-on-interrupt.ts";
 import type { CheckpointsOutcome } from "../../finetune/evaluate-checkpoints.ts";
 import { AnswerRelevancyMetric } from "../../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import type { BaseMetric } from "../../metrics/base-metric.ts";
@@ -101,7 +102,7 @@ export function parseMetricList(options: {
  * appears (see `evaluateCheckpoints`), prints a table per checkpoint, and names the best.
  * Exits 0 when the final model is not significantly worse than the best checkpoint, 1 when it
  * is or when the job failed, 2 for a usage or configuration error, 3 when judge errors (or
- * failed reads of the job) left checkpoints unscored, and 130 on Ctrl-C (watch again to resume).
+ * failed reads of the job) left checkpoints unscored, and 130 on Ctrl-C, 143 on SIGTERM, 129 on SIGHUP (watch again to resume).
  * @example
  * process.exitCode = await runFinetuneWatch({ jobId: "ftjob-abc123", goldens: "goldens.json", metrics: "toxicity", cwd, env });
  */
@@ -137,7 +138,10 @@ export async function runFinetuneWatch(options: FinetuneWatchOptions): Promise<n
       ...(options.maxDrop === undefined ? {} : { maxDrop: options.maxDrop }),
       ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
     });
-    return OUTCOME_EXIT_CODES[result.outcome];
+    // Interrupted: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
+    return result.outcome === "interrupted"
+      ? interruptedExitCode()
+      : OUTCOME_EXIT_CODES[result.outcome];
   } catch (error) {
     // A rejected key or an unknown judge model: nothing can be scored until it is fixed.
     if (error instanceof JudgeCallError && error.kind === "configuration") {

@@ -133,7 +133,11 @@ function describeCounts(counts: CopyStoreCounts): string {
         ]),
     formatPlural(counts.judgeAnswers, "judge answer"),
   ];
-  return `Copied ${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}${kept}.`;
+  const replaced =
+    counts.namesReplaced === 0
+      ? ""
+      : ` ${formatPlural(counts.namesReplaced, "name")} (run ids and identifiers, calibration ids, metric names) held NUL, which stores no longer keep: each NUL was written as U+FFFD (\uFFFD).`;
+  return `Copied ${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}${kept}.${replaced}`;
 }
 
 /** The other store: a `postgres://` URL, or a SQLite file (a folder means its verdict.db). */

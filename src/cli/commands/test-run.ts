@@ -4,6 +4,9 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliOptions } from "vitest/node";
+import { ConfigError } from "../../errors/config-error.ts";
+import { StoreError } from "../../errors/store-error.ts";
+import { describeStopSignal } from "../../evaluate/cancel-on-interrupt.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
@@ -11,6 +14,7 @@ import type { EvaluationResult } from "../../results/evaluation-result.ts";
 import type { RunReporter } from "../../results/runner-events.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
+import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import {
   REQUEST_SLOTS_ENV,
   type RequestSlotBroker,
@@ -25,6 +29,7 @@ import {
   type OutputTarget,
   resolveOutputTargets,
 } from "../output-targets.ts";
+import { TestRunStop } from "./test-run-stop.ts";
 
 /** Options of {@link runTestRun}: the flags of `verdict test run`. */
 export interface TestRunCommandOptions {
@@ -50,6 +55,12 @@ export interface TestRunCommandOptions {
   /** Which cases the end report lists; `"none"` prints no report and no progress. */
   display: "all" | "failing" | "passing" | "none";
   identifier?: string;
+  /**
+   * `--resume`: continue the latest stored run of `identifier` rather than start a new one; the
+   * tests run again and the judge cache answers what the earlier run paid for. The store must
+   * open: else exit 2 before any test runs.
+   */
+  resume?: boolean;
   /** The `--output` flags: each report's format, and its file when given as `FORMAT=PATH`. */
   outputs?: readonly OutputRequest[];
   /**
@@ -167,8 +178,9 @@ export function createOutputReporter(options: CreateOutputReporterOptions): RunR
  * the Vitest workers as `VERDICT_*` variables. Returns the exit code (it never exits):
  * 2 for a usage or configuration error (bad shard, no test files, Vitest config errors, no
  * judge configured, a test file that does not load), 3 when judge errors left cases unscored,
- * 1 when a test failed, 130 when interrupted (Ctrl-C: the run is stored as interrupted and
- * the end report shows what finished), else 0.
+ * 1 when a test failed, 130, 143 or 129 when interrupted by Ctrl-C, SIGTERM or SIGHUP (the run
+ * is stored as interrupted, the end report shows what finished and the --output reports are
+ * written), else 0. With `resume`, a store that cannot be opened exits 2 before any test.
  * @example
  * const code = await runTestRun({
  *   paths: ["evals/"], cache: true, ignoreErrors: false, skipOnMissingParams: false,
@@ -176,20 +188,27 @@ export function createOutputReporter(options: CreateOutputReporterOptions): RunR
  * });
  */
 export async function runTestRun(options: TestRunCommandOptions): Promise<number> {
-  // One judge-request limit (-n) for all the workers together, kept in this process.
-  const broker = await startRequestSlotBroker({
-    maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
-  });
+  // From the start: a stop signal before the first test still stops the run before it.
+  const stop = new TestRunStop();
   try {
-    return await runWithBroker(options, broker);
+    // One judge-request limit (-n) for all the workers together, kept in this process.
+    const broker = await startRequestSlotBroker({
+      maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+    });
+    try {
+      return await runWithBroker(options, broker, stop);
+    } finally {
+      await broker.close();
+    }
   } finally {
-    await broker.close();
+    stop.close();
   }
 }
 
 async function runWithBroker(
   options: TestRunCommandOptions,
   broker: RequestSlotBroker,
+  stop: TestRunStop,
 ): Promise<number> {
   const { cwd } = options;
   // Whole milliseconds: a file system may keep times coarser than performance clocks.
@@ -208,6 +227,16 @@ async function runWithBroker(
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
       return usage(`${flag} takes a whole number of 1 or more; got ${value}.`);
     }
+  }
+  if (options.resume && options.identifier === undefined) {
+    return usage(
+      "--resume needs --identifier NAME: the name of the run to continue (as given when it started).",
+    );
+  }
+  if (options.resume && !options.cache) {
+    return usage(
+      "--resume reuses the judge answers of the finished cases from the judge cache: leave out --no-cache.",
+    );
   }
   const include = includePatterns({ paths: options.paths, cwd });
   if (typeof include === "string") return usage(include);
@@ -244,6 +273,7 @@ async function runWithBroker(
     display: options.display,
     printVitestOutput: true,
     ...(options.identifier === undefined ? {} : { identifier: options.identifier }),
+    ...(options.resume ? { resume: true } : {}),
     ...(outputReporters.length === 0 ? {} : { reporters: outputReporters }),
     config: {
       command: "verdict test run",
@@ -258,7 +288,7 @@ async function runWithBroker(
     watch: false,
     root: cwd,
     include,
-    reporters: [reporter],
+    reporters: [reporter, stop.reporter],
     env: Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
@@ -296,31 +326,25 @@ async function runWithBroker(
   // Vitest sets process.exitCode on failures; the caller decides the exit code.
   const exitCodeBefore = process.exitCode;
   try {
+    // Ctrl-C, SIGTERM, SIGHUP: see TestRunStop.
     let vitest: Awaited<ReturnType<typeof createVitest>>;
-    const sigintBefore = new Set(process.listeners("SIGINT"));
     try {
-      vitest = await createVitest(cliOptions, viteOverrides);
+      vitest = await stop.createVitest(() => createVitest(cliOptions, viteOverrides));
     } catch (error) {
       return usage(`Vitest could not start: ${(error as Error).message}`);
     }
-    // Ctrl-C: Vitest's own handler exits at once, printing nothing and leaving the stored run
-    // "running". Instead, cancel the run: running tests stop (their judge calls are aborted),
-    // the reporter stores the run as interrupted and prints what finished. A second Ctrl-C
-    // exits at once.
-    let interrupted = false;
-    const vitestListeners = process
-      .listeners("SIGINT")
-      .filter((listener) => !sigintBefore.has(listener));
-    for (const listener of vitestListeners) process.off("SIGINT", listener);
-    const onInterrupt = () => {
-      if (interrupted) process.exit(EXIT_CODES.interrupted);
-      interrupted = true;
-      process.stderr.write(
-        "\nInterrupted: stopping the running tests (Ctrl-C again to quit at once)…\n",
-      );
-      void vitest.cancelCurrentRun("keyboard-input");
-    };
-    process.on("SIGINT", onInterrupt);
+    if (stop.signal !== null) {
+      // Stopped before any test ran: nothing was stored; the reports say so.
+      await vitest.close();
+      writeEmptyRun({
+        message: `Interrupted (${describeStopSignal(stop.signal)}) before any test ran: nothing was evaluated.`,
+        status: "interrupted",
+        identifier: options.identifier,
+        targets,
+        shard,
+      });
+      return stop.exitCode ?? EXIT_CODES.interrupted;
+    }
     try {
       await vitest.start();
     } catch (error) {
@@ -328,22 +352,33 @@ async function runWithBroker(
         const suiteFiles =
           shard === undefined ? 0 : (await vitest.globTestSpecifications().catch(() => [])).length;
         if (shard !== undefined && suiteFiles > 0) {
-          return finishEmptyShard({ shard, suiteFiles, identifier: options.identifier, targets });
+          const files = suiteFiles === 1 ? "1 test file" : `${suiteFiles} test files`;
+          writeEmptyRun({
+            message: `Shard ${shard} has no test file to run (the suite has ${files}): nothing to evaluate.`,
+            status: "completed",
+            identifier: options.identifier,
+            targets,
+            shard,
+          });
+          return EXIT_CODES.passed;
         }
         return usage(
           `No test files found: looked for ${include.join(", ")} in ${cwd}. Name eval files *.eval.ts, or pass their paths.`,
         );
+      }
+      // A run that needs its store and cannot open it (--resume): the store's own message.
+      if (error instanceof StoreError || error instanceof ConfigError) {
+        return usage(redactSecretText(error.message));
       }
       if (reporter.outcome === null) {
         return usage(`Vitest could not run: ${(error as Error).message}`);
       }
     } finally {
       await vitest.close();
-      process.off("SIGINT", onInterrupt);
     }
-    if (interrupted) {
+    if (stop.exitCode !== null) {
       printWrittenReports(targets);
-      return EXIT_CODES.interrupted;
+      return stop.exitCode;
     }
   } finally {
     process.exitCode = exitCodeBefore;
@@ -363,30 +398,30 @@ async function runWithBroker(
 }
 
 /**
- * A shard with no test file (more shards than files): an empty, completed run, so that a CI
- * matrix sized for a larger suite still passes; its reports say which shard it was.
+ * A run with nothing in it: a shard with no test file (more shards than files: a CI matrix
+ * sized for a larger suite still passes), or a run stopped before any test. Prints `message`
+ * and writes the --output reports, which say which shard it was.
  */
-function finishEmptyShard(options: {
-  shard: string;
-  suiteFiles: number;
+function writeEmptyRun(options: {
+  message: string;
+  status: "completed" | "interrupted";
   identifier: string | undefined;
   targets: readonly OutputTarget[];
-}): number {
-  const { shard, targets } = options;
+  shard: string | undefined;
+}): void {
+  const { shard, targets, message } = options;
   const result: EvaluationResult = {
     testRunId: randomUUID(),
     identifier: options.identifier ?? null,
     testResults: [],
     summary: summarizeRun({
-      status: "completed",
+      status: options.status,
       testResults: [],
       total: 0,
       spending: emptySpending(),
       durationMs: 0,
     }),
   };
-  const files = options.suiteFiles === 1 ? "1 test file" : `${options.suiteFiles} test files`;
-  const message = `Shard ${shard} has no test file to run (the suite has ${files}): nothing to evaluate.`;
   process.stdout.write(`${message}\n`);
   for (const target of targets) {
     createOutputReporter({ output: target.format, file: target.file, shard }).onEvent({
@@ -397,7 +432,6 @@ function finishEmptyShard(options: {
     });
     process.stdout.write(`Report written to ${target.file}\n`);
   }
-  return EXIT_CODES.passed;
 }
 
 /**

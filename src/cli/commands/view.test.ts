@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Command } from "commander";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../errors/config-error.ts";
 import { SqliteRunStore } from "../../store/sqlite-run-store.ts";
 import { makeStoredRun, makeSummary } from "../../testing/store-contract.ts";
+import { defineViewCommand } from "../program/run-commands.ts";
 import { isLoopbackAddress, runView } from "./view.ts";
 
 const folders: string[] = [];
@@ -140,7 +142,7 @@ describe("verdict view: where it listens", () => {
 });
 
 describe("verdict view --open", () => {
-  it("opens the dashboard's address (with its token), and only warns when no browser opens", async () => {
+  it("opens the dashboard with a one-time login code, never the token, and only warns when no browser opens", async () => {
     const token = "tok-0123456789abcdef0123";
     const opened: string[] = [];
     const view = await startView({
@@ -153,14 +155,124 @@ describe("verdict view --open", () => {
       },
     });
     try {
-      expect(opened).toEqual([`${view.url}?token=${token}`]);
+      expect(opened).toHaveLength(1);
+      expect(opened[0]).toMatch(new RegExp(`^${view.url}\\?login=[\\w-]{32}$`));
+      expect(opened[0]).not.toContain(token);
       expect(view.stderr.read()).toContain(
         "Warning: could not open a browser (spawn xdg-open ENOENT)",
       );
       expect(view.stderr.read()).not.toContain(token);
+      // The code logs the browser in once: the token's cookie, and the address without it.
+      const first = await fetch(opened[0] as string, { redirect: "manual" });
+      expect(first.status).toBe(303);
+      expect(first.headers.get("location")).toBe("/");
+      const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      expect(cookie).toContain(encodeURIComponent(token));
+      expect((await fetch(`${view.url}api/runs`, { headers: { cookie } })).status).toBe(200);
+      expect((await fetch(opened[0] as string, { redirect: "manual" })).status).toBe(401);
       expect((await fetch(`${view.url}api/runs?token=${token}`)).status).toBe(200);
     } finally {
       expect(await view.stop()).toBe(0);
     }
+  });
+});
+
+describe("verdict view: where the token comes from", () => {
+  const token = "tok-0123456789abcdef0123";
+
+  /** Whether the dashboard at `url` serves `/api/runs` to `presented`, and not without it. */
+  async function requires(url: string, presented: string): Promise<boolean> {
+    const without = await fetch(`${url}api/runs`);
+    const withIt = await fetch(`${url}api/runs`, {
+      headers: { authorization: `Bearer ${presented}` },
+    });
+    return without.status === 401 && withIt.status === 200;
+  }
+
+  it("reads VERDICT_VIEW_TOKEN, which no other user can read in the process list", async () => {
+    const view = await startView({
+      cwd: await project(true),
+      env: { VERDICT_VIEW_TOKEN: token },
+    });
+    try {
+      expect(await requires(view.url, token)).toBe(true);
+      expect(view.stdout.read() + view.stderr.read()).not.toContain(token);
+      expect(view.stderr.read()).not.toContain("Warning");
+    } finally {
+      await view.stop();
+    }
+  });
+
+  it("reads --token-file (trimmed, relative to the project) and warns when others may read it", async () => {
+    const cwd = await project(true);
+    writeFileSync(path.join(cwd, "view-token"), `${token}\n`, { mode: 0o600 });
+    chmodSync(path.join(cwd, "view-token"), 0o600);
+    const view = await startView({
+      cwd,
+      tokenFile: "view-token",
+      env: { VERDICT_VIEW_TOKEN: "x".repeat(20) },
+    });
+    try {
+      expect(await requires(view.url, token)).toBe(true);
+      expect(view.stderr.read()).not.toContain("Warning");
+    } finally {
+      await view.stop();
+    }
+    chmodSync(path.join(cwd, "view-token"), 0o644);
+    const shared = await startView({ cwd, tokenFile: "view-token" });
+    try {
+      expect(shared.stderr.read()).toMatch(/can be read by other users \(mode 644\): chmod 600 it/);
+      expect(shared.stderr.read()).not.toContain(token);
+    } finally {
+      await shared.stop();
+    }
+  });
+
+  it("warns that --token is visible to other users, pointing to the variable and the file", async () => {
+    const view = await startView({ cwd: await project(true), token });
+    try {
+      expect(view.stderr.read()).toContain(
+        "Warning: --token can be read by every user of this machine in the process list: set VERDICT_VIEW_TOKEN or use --token-file <path> instead.",
+      );
+    } finally {
+      await view.stop();
+    }
+  });
+
+  it("refuses both options, a missing or empty file and a bad token, naming the source only", async () => {
+    const cwd = await project(true);
+    writeFileSync(path.join(cwd, "empty"), "\n");
+    writeFileSync(path.join(cwd, "short"), "not-long\n");
+    const cases: Array<[Partial<Parameters<typeof runView>[0]>, RegExp]> = [
+      [{ token, tokenFile: "empty" }, /takes --token or --token-file, not both/],
+      [{ tokenFile: "missing" }, /--token-file missing: cannot read .*missing \(ENOENT\)/],
+      [{ tokenFile: "empty" }, /--token-file empty: .*empty is empty: write the token into it/],
+      [{ tokenFile: "short" }, /The token of --token-file short: a token takes at least 16/],
+      [{ env: { VERDICT_VIEW_TOKEN: "bad token" } }, /The token of VERDICT_VIEW_TOKEN: a token/],
+    ];
+    for (const [options, message] of cases) {
+      const error = await runView({ cwd, env: {}, port: 0, ...options }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error, String(message)).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toContain("not-long");
+    }
+  });
+
+  it("documents the file and the variable in verdict view --help", () => {
+    const program = new Command();
+    defineViewCommand(program, { cwd: ".", env: {}, setExitCode: () => {} });
+    const view = program.commands.find((command) => command.name() === "view");
+    let help = view?.helpInformation() ?? "";
+    view?.configureOutput({
+      writeOut: (text) => {
+        help += text;
+      },
+    });
+    view?.outputHelp();
+    expect(help).toContain("--token-file <path>");
+    expect(help).toContain("VERDICT_VIEW_TOKEN");
+    expect(help).toMatch(/process list/);
   });
 });

@@ -4,11 +4,12 @@ import { hostname } from "node:os";
 import { ConfigError } from "../../errors/config-error.ts";
 import { openStore } from "../../store/open-store.ts";
 import { findAppFolder } from "../../view/server/app-files.ts";
-import { tokenProblem } from "../../view/server/view-access.ts";
+import { createLoginCode } from "../../view/server/view-access.ts";
 import { createViewServer } from "../../view/server/view-server.ts";
 import { toViewStore } from "../../view/server/view-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { resolveViewToken, VIEW_TOKEN_VARIABLE } from "./view-token.ts";
 
 /** The dashboard listens on the loopback interface unless told otherwise: runs hold your outputs. */
 export const VIEW_HOST = "127.0.0.1";
@@ -24,8 +25,13 @@ export interface ViewCommandOptions {
    * @default "127.0.0.1"
    */
   host?: string;
-  /** Every request must carry it (see `createViewServer`); required off the loopback interface. */
+  /**
+   * Every request must carry it (see `createViewServer`); required off the loopback interface.
+   * Also read from `tokenFile` or the `VERDICT_VIEW_TOKEN` variable of `env`.
+   */
   token?: string;
+  /** A file holding the token (`--token-file`), relative to `cwd`. */
+  tokenFile?: string;
   /** Open the dashboard in the default browser. @default false */
   open?: boolean;
   /** How a browser is opened. @default the platform's opener (xdg-open, open, start) */
@@ -68,8 +74,8 @@ function urlHost(host: string, port: number): string {
 
 /**
  * `verdict view`: serves the dashboard of the stored runs until interrupted, on 127.0.0.1 by
- * default. `--host` with another interface is refused unless `--token` is given; then every
- * request needs the token (the Host check, which guards the loopback interface against DNS
+ * default. `--host` with another interface is refused unless a token is given (`--token`,
+ * `--token-file` or `VERDICT_VIEW_TOKEN`, see `resolveViewToken`); then every request needs it (the Host check, which guards the loopback interface against DNS
  * rebinding, is left to the token there). Where there is no store yet it creates nothing: it
  * says how to record a first run and returns 2.
  * @example
@@ -79,18 +85,21 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const host = options.host ?? VIEW_HOST;
-  const token = options.token ?? null;
+  const resolved = await resolveViewToken({
+    token: options.token,
+    tokenFile: options.tokenFile,
+    env: options.env,
+    cwd: options.cwd,
+  });
+  const token = resolved?.token ?? null;
   const loopback = isLoopbackAddress(host);
-  if (token !== null) {
-    const problem = tokenProblem(token);
-    if (problem !== null) throw new ConfigError(`${problem}.`);
-  }
   if (!loopback && token === null) {
     throw new ConfigError(
       `verdict view --host ${host} would show your runs to anyone who can reach this machine: ` +
-        "add --token <secret> (every request must then carry it), or leave out --host to stay on 127.0.0.1.",
+        `add --token-file <path> or set ${VIEW_TOKEN_VARIABLE} (or add --token <secret>; every request must then carry it), or leave out --host to stay on 127.0.0.1.`,
     );
   }
+  for (const warning of resolved?.warnings ?? []) stderr.write(`${warning}\n`);
   const found = await openStore({ env: options.env, cwd: options.cwd, purpose: "read" });
   if (found.store === null) {
     stderr.write(
@@ -102,10 +111,14 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
   }
   const { store, where } = found;
   const appFolder = findAppFolder();
+  // --open gives the browser a code good for one visit, never the token: a browser's
+  // command line is as readable by other users as ours.
+  const loginCode = options.open && token !== null ? createLoginCode() : null;
   const server = createViewServer({
     store: toViewStore(store),
     env: options.env,
     token,
+    loginCode,
     checkHost: loopback,
     appFolder,
     projectRoot: options.cwd,
@@ -139,7 +152,7 @@ export async function runView(options: ViewCommandOptions): Promise<number> {
     );
   }
   if (options.open) {
-    const opened = token === null ? url : `${url}?token=${encodeURIComponent(token)}`;
+    const opened = loginCode === null ? url : `${url}?login=${loginCode}`;
     await (options.openBrowser ?? openInBrowser)(opened).catch((error: unknown) => {
       stderr.write(
         `Warning: could not open a browser (${error instanceof Error ? error.message : String(error)}): open ${url} yourself.\n`,

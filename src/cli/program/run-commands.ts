@@ -104,7 +104,7 @@ export function defineViewCommand(program: Command, context: CommandContext): vo
   const { cwd, env, setExitCode } = context;
   program
     .command("view")
-    .description("serve the stored runs as a local dashboard (127.0.0.1 unless --host and --token)")
+    .description("serve the stored runs as a local dashboard (127.0.0.1 unless --host and a token)")
     .option(
       "--port <number>",
       "port to listen on (0 picks a free one)",
@@ -121,27 +121,45 @@ export function defineViewCommand(program: Command, context: CommandContext): vo
     )
     .option(
       "--host <address>",
-      "interface to listen on; anything but 127.0.0.1 needs --token (0.0.0.0: every interface)",
+      "interface to listen on; anything but 127.0.0.1 needs a token (0.0.0.0: every interface)",
       nonEmpty("--host"),
       "127.0.0.1",
     )
     .option(
       "--token <token>",
-      "require this token on every request (Bearer header or ?token=): at least 16 characters",
+      "require this token on every request (Bearer header, ?token= or the cookie set then): at least 16 characters; other users can read an argument in the process list, so prefer --token-file or VERDICT_VIEW_TOKEN",
       nonEmpty("--token"),
     )
+    .option(
+      "--token-file <path>",
+      "read the token from this file (its text, trimmed; keep it chmod 600)",
+      nonEmpty("--token-file"),
+    )
     .option("--open", "open the dashboard in your browser")
-    .action(async (flags: { port: number; host: string; token?: string; open?: true }) => {
-      const { runView } = await import("../commands/view.ts");
-      setExitCode(
-        await runView({
-          cwd,
-          env,
-          port: flags.port,
-          host: flags.host,
-          ...(flags.token === undefined ? {} : { token: flags.token }),
-          open: flags.open === true,
-        }),
-      );
-    });
+    .addHelpText(
+      "after",
+      "\nEnvironment:\n  VERDICT_VIEW_TOKEN  the token, when neither --token nor --token-file gives one\n",
+    )
+    .action(
+      async (flags: {
+        port: number;
+        host: string;
+        token?: string;
+        tokenFile?: string;
+        open?: true;
+      }) => {
+        const { runView } = await import("../commands/view.ts");
+        setExitCode(
+          await runView({
+            cwd,
+            env,
+            port: flags.port,
+            host: flags.host,
+            ...(flags.token === undefined ? {} : { token: flags.token }),
+            ...(flags.tokenFile === undefined ? {} : { tokenFile: flags.tokenFile }),
+            open: flags.open === true,
+          }),
+        );
+      },
+    );
 }

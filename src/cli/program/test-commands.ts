@@ -21,6 +21,7 @@ interface TestRunFlags {
   concurrent: boolean;
   display: DisplayMode;
   identifier?: string;
+  resume?: true;
   output?: OutputRequest[];
   outputFile?: string;
   shard?: string;
@@ -57,6 +58,10 @@ export function defineTestCommands(program: Command, context: CommandContext): v
     .option("--no-concurrent", "run each file's tests one at a time (default: at the same time)")
     .addOption(displayOption())
     .option("--identifier <name>", "name the run, for verdict compare", nonEmpty("--identifier"))
+    .option(
+      "--resume",
+      "continue the latest run of --identifier (the judge cache answers what it paid for); its store must open",
+    )
     .addOption(outputOption())
     .addOption(outputFileOption())
     .option(
@@ -84,6 +89,7 @@ export function defineTestCommands(program: Command, context: CommandContext): v
           concurrent: flags.concurrent,
           display: flags.display,
           ...(flags.identifier === undefined ? {} : { identifier: flags.identifier }),
+          ...(flags.resume === true ? { resume: true } : {}),
           outputs: flags.output ?? [],
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),

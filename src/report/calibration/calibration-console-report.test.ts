@@ -58,7 +58,7 @@ describe("renderCalibrationConsoleReport", () => {
     expect(text).toContain("! 2 of 12 rows were not scored and are left out of the figures.");
     expect(text).toContain('The run ended\n  "interrupted".');
     expect(text).toContain("Rows the metric got wrong: 30 (the 2 most confident below)");
-    expect(text).toContain("  row 11, line 11: Judge said ␛[31mno␛[0m.");
+    expect(text).toContain("  row 11, line 11: Judge said <U+001B>[31mno<U+001B>[0m.");
     expect(text).toContain("  Cohen's κ   0.60    95% CI 0.10–1.00");
   });
 

@@ -17,8 +17,9 @@ const IMAGE_ICON = html`<svg class="image-icon" viewBox="0 0 16 16" aria-hidden=
 
 /**
  * Renders test-case or judge text as escaped HTML. The markers of `images` become visible
- * badges, so a reader sees where an image was; control characters become visible stand-ins
- * (`␀`), which a browser would otherwise drop or garble silently.
+ * badges, so a reader sees where an image was; control and bidi characters are shown as
+ * `<U+XXXX>` (as `html` shows them in every value), which a browser would otherwise drop,
+ * garble or obey silently.
  */
 export function renderReportText(options: RenderReportTextOptions): SafeHtml {
   const { text } = options;

@@ -1,3 +1,5 @@
+import { showControlCharacters } from "../format.ts";
+
 // XML 1.0 allows tab, newline and carriage return below U+0020, and neither U+FFFE nor U+FFFF.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const ILLEGAL_XML_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
@@ -11,12 +13,13 @@ export function renderXmlAttributes(attributes: Record<string, string | number>)
 }
 
 /**
- * Escapes text for XML 1.0 content or a double-quoted attribute. Characters XML 1.0 forbids
- * (most C0 controls, U+FFFE, U+FFFF) are removed and lone surrogates become U+FFFD, because one
+ * Escapes text for XML 1.0 content or a double-quoted attribute. Control and bidi characters
+ * are shown as `<U+XXXX>` (`showControlCharacters`), as every report shows them; what XML 1.0
+ * still forbids (U+FFFE, U+FFFF) is removed and lone surrogates become U+FFFD, because one
  * such character makes the whole file unreadable to a CI parser.
  */
 export function escapeXml(text: string, options: { attribute?: boolean } = {}): string {
-  const escaped = text
+  const escaped = showControlCharacters(text)
     .replace(ILLEGAL_XML_CHARACTERS, "")
     .replace(LONE_SURROGATES, "\ufffd")
     .replace(/&/g, "&amp;")

@@ -1,9 +1,11 @@
 /**
  * How the app talks to `verdict view`'s JSON API (src/view/api.ts): every request is a GET to
  * the page's own origin, with `Authorization: Bearer <token>` when the server was started with
- * `--token`. The token comes from the first URL's `?token=`; it is kept in memory only and
- * removed from the address bar, so that links copied from the dashboard never carry it (the
- * server also answers that first request with an HttpOnly cookie, so a reload still works).
+ * a token. The token comes from the first URL's `?token=`; it is kept in memory only and
+ * removed from the address bar. The server answers that first request with an HttpOnly cookie,
+ * which authenticates what the browser loads by itself (images, the event stream, downloads)
+ * and a reload: no URL the page builds carries the token, so no link copied from the
+ * dashboard, no download's address and no history entry gives it away.
  */
 
 let token: string | null = null;
@@ -30,15 +32,6 @@ export function apiPath(path: string, query: QueryValues = {}): string {
   }
   const text = search.toString();
   return text === "" ? path : `${path}?${text}`;
-}
-
-/**
- * A URL the browser loads by itself (an image, an EventSource, a download link), which cannot
- * carry the header: the token goes in its query instead.
- */
-export function withToken(url: string): string {
-  if (token === null) return url;
-  return `${url}${url.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
 }
 
 /** A failed API request: the server's `{ error }` message and the HTTP status. */
@@ -74,7 +67,7 @@ export async function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T
       // Not JSON: keep the status line.
     }
     if (response.status === 401 && token === null) {
-      message = `${message} Open the address \`verdict view --token …\` printed, which carries the token.`;
+      message = `${message} Open the address verdict view printed, with ?token= and the dashboard's token after it.`;
     }
     throw new ApiError(response.status, message);
   }

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { LiveEvent, RunRow } from "../api.ts";
-import { withToken } from "./api-client.ts";
 
 /** At most one refresh per this many ms while cases pour in (a fast run ends 50 cases/s). */
 const REFRESH_INTERVAL_MS = 500;
@@ -19,7 +18,8 @@ export interface LiveState {
 /**
  * Follows a running run over server-sent events (`/api/runs/:run/events`): keeps its latest
  * progress and calls `onChange` (at most every 500 ms, and once at the end) so the page asks
- * for fresh totals and rows. EventSource cannot send headers: the token goes in the URL.
+ * for fresh totals and rows. EventSource cannot send headers: the dashboard's cookie
+ * authenticates it (see api-client.ts).
  */
 export function useLiveRun(runId: string, active: boolean, onChange: () => void): LiveState {
   const [state, setState] = useState<LiveState>({
@@ -33,7 +33,7 @@ export function useLiveRun(runId: string, active: boolean, onChange: () => void)
 
   useEffect(() => {
     if (!active) return;
-    const source = new EventSource(withToken(`/api/runs/${encodeURIComponent(runId)}/events`));
+    const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
     let timer: ReturnType<typeof setTimeout> | null = null;
     let lastRefresh = 0;
     const refreshSoon = () => {

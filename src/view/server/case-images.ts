@@ -2,7 +2,7 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ResultImage } from "../../results/evaluation-result.ts";
 import { decodeDataUrl } from "../../test-case/data-url.ts";
-import { checkImageBytes } from "../../test-case/sniff-image.ts";
+import { checkImageBytes, SNIFFED_FORMATS } from "../../test-case/sniff-image.ts";
 import { NotFoundError } from "./view-errors.ts";
 
 /** The largest image file the dashboard reads. */
@@ -19,11 +19,22 @@ function isInside(folder: string, file: string): boolean {
   return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
 }
 
+// `.env`, `.git/…`, `.verdict/…`, `.ssh/…`: where secrets live, and never where a test case's
+// images do.
+function isHidden(folder: string, file: string): boolean {
+  return path
+    .relative(folder, file)
+    .split(path.sep)
+    .some((part) => part.startsWith("."));
+}
+
 /**
  * The bytes of a case's image: from its stored `data:` URL, or from its file when the file is
- * inside the project (`projectRoot`, symbolic links resolved). A remote URL is never fetched:
- * the app shows it as a link the user may follow. Whatever is sent is sniffed as an image first.
- * @throws NotFoundError saying why the image cannot be shown.
+ * inside the project (`projectRoot`, symbolic links resolved) and in no hidden file or folder
+ * (`.env`, `.git/`). A remote URL is never fetched: the app shows it as a link the user may
+ * follow. Whatever is sent is sniffed as an image first. A label comes from the store, which a
+ * shared store or `verdict store import` may have filled: an answer never quotes the file.
+ * @throws NotFoundError saying why the image cannot be shown (never what the file holds).
  */
 export async function readCaseImage(options: {
   image: ResultImage;
@@ -59,6 +70,11 @@ export async function readCaseImage(options: {
       `The image file ${image.label.slice(0, 300)} is outside the project (${root}): the dashboard serves only files inside it.`,
     );
   }
+  if (isHidden(root, file)) {
+    throw new NotFoundError(
+      `The image file ${image.label.slice(0, 300)} is in a hidden file or folder (a name starting with "."), which the dashboard never reads: keep test images elsewhere in the project.`,
+    );
+  }
   const info = await stat(file);
   if (!info.isFile() || info.size > MAX_IMAGE_FILE_BYTES) {
     throw new NotFoundError(
@@ -68,7 +84,10 @@ export async function readCaseImage(options: {
   const data = new Uint8Array(await readFile(file));
   const checked = checkImageBytes(data, undefined);
   if ("problem" in checked) {
-    throw new NotFoundError(`The file ${image.label.slice(0, 300)} ${checked.problem}.`);
+    // Not the sniffer's own words, which quote the first bytes: the file may be anything.
+    throw new NotFoundError(
+      `The file ${image.label.slice(0, 300)} is not an image the dashboard can show (${SNIFFED_FORMATS}).`,
+    );
   }
   return { data, mediaType: checked.mediaType };
 }

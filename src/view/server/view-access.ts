@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
 /** The cookie that carries the token after a request that had it (see api.ts). */
@@ -11,7 +11,7 @@ export const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,512}$/;
 export function tokenProblem(token: string): string | null {
   return TOKEN_PATTERN.test(token)
     ? null
-    : "--token takes at least 16 characters of letters, digits, '-', '_', '.' or '~' (e.g. the output of `openssl rand -hex 16`)";
+    : "a token takes at least 16 characters of letters, digits, '-', '_', '.' or '~' (e.g. the output of `openssl rand -hex 16`)";
 }
 
 function digest(text: string): Buffer {
@@ -51,7 +51,34 @@ export function tokenCookie(token: string): string {
   return `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
-/** A request target with its `token` parameter masked, for logs. */
+/** A request target with its `token` and `login` parameters masked, for logs. */
 export function maskTokenInTarget(target: string): string {
-  return target.replace(/([?&]token=)[^&#]*/gi, "$1***");
+  return target.replace(/([?&](?:token|login)=)[^&#]*/gi, "$1***");
+}
+
+/** A fresh one-time login code (see `ViewServerOptions.loginCode`): 24 random bytes. */
+export function createLoginCode(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+/** A login code good for one request (`?login=<code>`), compared in constant time. */
+export class OneTimeLogin {
+  #code: string | null;
+
+  constructor(code: string | null) {
+    this.#code = code;
+  }
+
+  /**
+   * Where to send a request to `target` whose `query` carries the code — the same address
+   * without it — using the code up; `null` when it does not carry it (or it is used).
+   */
+  take(target: string, query: URLSearchParams): string | null {
+    const given = query.get("login");
+    if (given === null || this.#code === null || !tokensMatch(given, this.#code)) return null;
+    this.#code = null;
+    query.delete("login");
+    const rest = query.toString();
+    return `${target.split("?")[0]}${rest === "" ? "" : `?${rest}`}`;
+  }
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "csv/sync";
 import { describe, expect, it } from "vitest";
@@ -9,14 +9,16 @@ import {
   DEAD_PID,
 } from "../../../test/fixtures/dashboard-runs.ts";
 import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
-import { PNG_BYTES } from "../../../test/fixtures/images.ts";
+import { fileImageRecords, PNG_BYTES } from "../../../test/fixtures/images.ts";
 import { all, parseXml } from "../../../test/fixtures/parse-xml.ts";
 import { testResult } from "../../../test/fixtures/results.ts";
 import { runCompare } from "../../cli/commands/compare.ts";
 import { compareRuns } from "../../report/compare-runs.ts";
 import { HTML_REPORT_CONTENT_SECURITY_POLICY } from "../../report/html-report.ts";
 import { parseJsonReport } from "../../report/json-report.ts";
+import type { ResultImage } from "../../results/evaluation-result.ts";
 import { wilsonInterval } from "../../results/statistics.ts";
+import type { Store } from "../../store/run-store.ts";
 import type {
   CaseDetail,
   CasesPage,
@@ -469,6 +471,20 @@ describe("/api/runs/:run/cases/:key", () => {
   });
 });
 
+/** Stores run `runId` with one case whose images are `images`. */
+async function storeImages(store: Store, runId: string, images: ResultImage[]): Promise<void> {
+  await store.runs.startRun({
+    id: runId,
+    identifier: null,
+    status: "completed",
+    startedAt: "2025-01-01T00:00:00.000Z",
+    endedAt: null,
+    config: {},
+    summary: null,
+  });
+  await store.runs.saveTestResult(runId, { fingerprint: "f", result: testResult({ images }) });
+}
+
 describe("/api/runs/:run/cases/:key/images/:n", () => {
   it("serves a stored image's bytes, never fetches a URL, and files only from inside the project", async () => {
     const { base, store, folder } = await dashboard();
@@ -492,27 +508,13 @@ describe("/api/runs/:run/cases/:key/images/:n", () => {
       kind: "file" as const,
       label,
     });
-    await store.runs.startRun({
-      id: "files",
-      identifier: null,
-      status: "completed",
-      startedAt: "2025-01-01T00:00:00.000Z",
-      endedAt: null,
-      config: {},
-      summary: null,
-    });
-    await store.runs.saveTestResult("files", {
-      fingerprint: "f",
-      result: testResult({
-        images: [
-          fileImage("cat.png", 1),
-          fileImage(path.join(folder, "cat.png"), 2),
-          fileImage("../../etc/passwd", 3),
-          fileImage("not-an-image.png", 4),
-          fileImage("missing.png", 5),
-        ],
-      }),
-    });
+    await storeImages(store, "files", [
+      fileImage("cat.png", 1),
+      fileImage(path.join(folder, "cat.png"), 2),
+      fileImage("../../etc/passwd", 3),
+      fileImage("not-an-image.png", 4),
+      fileImage("missing.png", 5),
+    ]);
     const served = await fetch(`${base}/api/runs/files/cases/0/images/1`);
     expect(served.status).toBe(200);
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG_BYTES);
@@ -520,6 +522,42 @@ describe("/api/runs/:run/cases/:key/images/:n", () => {
     for (const number of [3, 4, 5]) {
       const refused = await fetch(`${base}/api/runs/files/cases/0/images/${number}`);
       expect(refused.status, String(number)).toBe(404);
+    }
+  });
+});
+
+describe("/api/runs/:run/cases/:key/images/:n with labels planted in the store", () => {
+  it("never echoes a byte of the file a label names, and never reads hidden files", async () => {
+    const { base, store, folder } = await dashboard();
+    const files: Record<string, string | Uint8Array> = {
+      ".env": "OPENAI_API_KEY=sk-live-0123456789abcdef\n",
+      "notes.txt": "top secret plans for the launch\n",
+      "page.html": "<!doctype html><title>admin password hunter2</title>",
+      "key.der": new Uint8Array([0x30, 0x82, 0x04, 0xa4, 0x02, 0x01, 0x00, 0x02, 0x82]),
+      ".git/cat.png": PNG_BYTES,
+      "photos/.hidden.png": PNG_BYTES,
+    };
+    for (const [name, content] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(folder, name)), { recursive: true });
+      writeFileSync(path.join(folder, name), content);
+    }
+    const labels = [...Object.keys(files), "photos/../.env", "./.env"];
+    await storeImages(store, "planted", fileImageRecords(labels));
+    for (const [index, label] of labels.entries()) {
+      const response = await fetch(`${base}/api/runs/planted/cases/0/images/${index + 1}`);
+      const body = await response.text();
+      expect(response.status, label).toBe(404);
+      for (const secret of [
+        "sk-live",
+        "OPENAI",
+        "secret plans",
+        "hunter2",
+        "HTML page",
+        "30 82",
+        "text:",
+      ]) {
+        expect(body, label).not.toContain(secret);
+      }
     }
   });
 });

@@ -25,7 +25,13 @@ import { EXPORT_FORMATS, type ExportFormat, exportRun } from "./export-run.ts";
 import { streamRunEvents } from "./live-events.ts";
 import { type ApiRoute, parseViewRequest, type ViewRoute } from "./parse-view-request.ts";
 import { RunResultsCache } from "./run-results-cache.ts";
-import { maskTokenInTarget, presentedToken, tokenCookie, tokensMatch } from "./view-access.ts";
+import {
+  maskTokenInTarget,
+  OneTimeLogin,
+  presentedToken,
+  tokenCookie,
+  tokensMatch,
+} from "./view-access.ts";
 import { noticeOf, ViewApi } from "./view-api.ts";
 import { BadQueryError, NotFoundError } from "./view-errors.ts";
 import { integerParameter } from "./view-query.ts";
@@ -67,6 +73,12 @@ export interface ViewServerOptions {
    */
   token?: string | null;
   /**
+   * With `token`: a code that, once, in `?login=` of an address, is answered with the token's
+   * cookie and a redirect to the same address without it. What `verdict view --open` opens, so
+   * that the token itself never sits in a browser's command line for other users to read.
+   */
+  loginCode?: string | null;
+  /**
    * Whether the `Host` header must name the loopback interface with the server's port
    * (against DNS rebinding). Off only for a server on another interface, which a token guards.
    * @default true
@@ -107,6 +119,7 @@ type Headers = Record<string, string>;
 export function createViewServer(options: ViewServerOptions): Server {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const token = options.token ?? null;
+  const login = new OneTimeLogin(token === null ? null : (options.loginCode ?? null));
   const appFolder = options.appFolder === undefined ? findAppFolder() : options.appFolder;
   const projectRoot = options.projectRoot ?? process.cwd();
   const liveness = (): RunLivenessOptions => ({
@@ -158,12 +171,19 @@ export function createViewServer(options: ViewServerOptions): Server {
     if (parsed.refusal?.status === 421) return sendText(421, parsed.refusal.reason);
     if (token !== null) {
       const query = parsed.query ?? new URLSearchParams((request.url ?? "").split("?")[1] ?? "");
+      const location = login.take(request.url ?? "/", query);
+      if (location !== null) {
+        return send(303, "", "text/plain; charset=utf-8", {
+          location,
+          "set-cookie": tokenCookie(token),
+        });
+      }
       const presented = presentedToken(request, query);
       if (presented === null || !tokensMatch(presented.token, token)) {
         const reason =
           presented === null
-            ? "This dashboard needs its token: open it with ?token=<token> (the one given to verdict view --token), or send Authorization: Bearer <token>."
-            : "Wrong token: use the one given to verdict view --token.";
+            ? "This dashboard needs its token: open it with ?token=<token> (the one verdict view was given by --token-file, VERDICT_VIEW_TOKEN or --token), or send Authorization: Bearer <token>."
+            : "Wrong token: use the one verdict view was given (by --token-file, VERDICT_VIEW_TOKEN or --token).";
         const headers = { "www-authenticate": 'Bearer realm="verdict view"' };
         return (request.url ?? "").startsWith("/api/")
           ? send(401, JSON.stringify({ error: reason }), "application/json; charset=utf-8", headers)

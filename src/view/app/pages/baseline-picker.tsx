@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { showName } from "../../../report/format.ts";
 import type { RunRow, RunsPage } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
 import { formatTime } from "../components/time-text.tsx";
@@ -9,7 +10,7 @@ const CANDIDATES = 50;
 
 /** How a run reads in a list of runs to pick from. */
 export function runOptionLabel(run: RunRow): string {
-  return `${run.identifier ?? "no identifier"} · ${run.shortId} · ${formatTime(run.startedAt, { withSeconds: false })} · ${run.status}`;
+  return `${showName(run.identifier ?? "no identifier")} · ${showName(run.shortId)} · ${formatTime(run.startedAt, { withSeconds: false })} · ${run.status}`;
 }
 
 /**
@@ -44,7 +45,7 @@ export function BaselinePicker(props: { run: RunRow; baselineId: string | null }
         <span>Baseline run</span>
         <select value={selected} onChange={(event) => setChoice(event.currentTarget.value)}>
           {props.baselineId !== null && !others.some((other) => other.id === props.baselineId) && (
-            <option value={props.baselineId}>{props.baselineId}</option>
+            <option value={props.baselineId}>{showName(props.baselineId)}</option>
           )}
           {others.map((other) => (
             <option key={other.id} value={other.id}>

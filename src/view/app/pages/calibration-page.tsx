@@ -12,6 +12,7 @@ import {
   formatRateInterval,
   formatScore,
   formatScoreInterval,
+  showName,
 } from "../../../report/format.ts";
 import type { CalibrationReport } from "../../../results/calibration-report.ts";
 import { FAKE_JUDGE_NOTICE } from "../../../results/fake-judge-notice.ts";
@@ -89,7 +90,7 @@ function CalibrationHeader(props: { detail: CalibrationDetail }) {
         <p class="breadcrumbs">
           <Link href={calibrationsPath()}>Calibrations</Link>
         </p>
-        <h1 tabIndex={-1}>{`${metric.name} against human labels`}</h1>
+        <h1 tabIndex={-1}>{`${showName(metric.name)} against human labels`}</h1>
         <dl class="run-facts">
           <div>
             <dt>Data</dt>
@@ -117,10 +118,10 @@ function CalibrationHeader(props: { detail: CalibrationDetail }) {
             <dd>
               {run === null ? (
                 <>
-                  <code>{report.runId}</code> (no longer stored)
+                  <code>{showName(report.runId)}</code> (no longer stored)
                 </>
               ) : (
-                <Link href={runPath(run.id)}>{`${runTitle(run)} (${run.shortId})`}</Link>
+                <Link href={runPath(run.id)}>{`${runTitle(run)} (${showName(run.shortId)})`}</Link>
               )}
             </dd>
           </div>
@@ -133,7 +134,7 @@ function CalibrationHeader(props: { detail: CalibrationDetail }) {
           <div>
             <dt>Calibration</dt>
             <dd>
-              <code>{report.id}</code>
+              <code>{showName(report.id)}</code>
             </dd>
           </div>
         </dl>

@@ -1,5 +1,5 @@
 import { lineOf, placeOf } from "../../../report/calibration/describe-calibration.ts";
-import { formatCount, formatScore } from "../../../report/format.ts";
+import { formatCount, formatScore, showName } from "../../../report/format.ts";
 import type { CalibrationReport } from "../../../results/calibration-report.ts";
 import type { CalibrationDetail } from "../../api.ts";
 import { Link } from "../components/link.tsx";
@@ -38,7 +38,7 @@ export function WrongRows(props: { detail: CalibrationDetail }) {
             const key = disagreementKeys[index] ?? null;
             return (
               <li class="wrong-row" key={example.row}>
-                <h3>{example.name}</h3>
+                <h3>{showName(example.name)}</h3>
                 <p class="case-facts">
                   <span>{lineOf(example)}</span>
                   <span>

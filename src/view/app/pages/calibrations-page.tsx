@@ -5,6 +5,7 @@ import {
   formatRateInterval,
   formatScore,
   formatScoreInterval,
+  showName,
 } from "../../../report/format.ts";
 import type { CalibrationRow, CalibrationsPage as CalibrationsData } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
@@ -112,7 +113,7 @@ function CalibrationRowView(props: { calibration: CalibrationRow }) {
     <tr>
       <th scope="row">
         <Link href={calibrationPath(calibration.id)} class="calibration-link">
-          {calibration.metric}
+          {showName(calibration.metric)}
         </Link>
         <span class="cell-note">
           <TimeText iso={calibration.createdAt} withSeconds={false} />
@@ -122,8 +123,8 @@ function CalibrationRowView(props: { calibration: CalibrationRow }) {
       <td>
         {calibration.source === null ? "rows in memory" : <code>{calibration.source}</code>}
         <span class="cell-note">
-          {calibration.judge ?? "no judge (no row scored)"} · threshold{" "}
-          {formatScore(calibration.threshold)}
+          {calibration.judge === null ? "no judge (no row scored)" : showName(calibration.judge)} ·
+          threshold {formatScore(calibration.threshold)}
         </span>
       </td>
       <td class="numeric">

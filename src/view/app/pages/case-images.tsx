@@ -1,5 +1,4 @@
 import type { ImageView } from "../../api.ts";
-import { withToken } from "../api-client.ts";
 
 const FIELD_LABELS: Record<ImageView["field"], string> = {
   input: "input",
@@ -35,7 +34,7 @@ export function CaseImages(props: { images: ImageView[] }) {
           <li class="image" key={`${image.field}:${image.number}`}>
             <figure>
               {image.src !== null && isOwnImage(image.src) ? (
-                <img src={withToken(image.src)} alt={caption} loading="lazy" />
+                <img src={image.src} alt={caption} loading="lazy" />
               ) : (
                 <div class="image-remote">
                   <p>Not loaded: this image is on another server.</p>

@@ -1,4 +1,4 @@
-import { formatCount, formatDuration } from "../../../report/format.ts";
+import { formatCount, formatDuration, showName } from "../../../report/format.ts";
 import type { CaseDetail } from "../../api.ts";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
@@ -43,22 +43,22 @@ export function CasePage(props: { runId: string; caseKey: string }) {
       <header class="page-heading">
         <p class="breadcrumbs">
           <Link href={runsPath()}>Runs</Link> /{" "}
-          <Link href={runPath(data.runId)}>Run {data.runId.slice(0, 8)}</Link> / case{" "}
+          <Link href={runPath(data.runId)}>Run {showName(data.runId.slice(0, 8))}</Link> / case{" "}
           {formatCount(data.position)}
         </p>
-        <h1 tabIndex={-1}>{data.name}</h1>
+        <h1 tabIndex={-1}>{showName(data.name)}</h1>
         <div class="case-facts">
           <CaseStatusBadge status={data.status} />
           <span>Case {formatCount(data.position)}</span>
           {data.file !== null && (
             <span>
-              File <code>{data.file}</code>
+              File <code>{showName(data.file)}</code>
             </span>
           )}
           {data.durationMs !== null && <span>took {formatDuration(data.durationMs)}</span>}
           {data.tags.map((tag) => (
             <span class="tag" key={tag}>
-              {tag}
+              {showName(tag)}
             </span>
           ))}
         </div>

@@ -5,6 +5,7 @@ import {
   formatPlural,
   formatScore,
   MISSING_VALUE,
+  showName,
 } from "../../../report/format.ts";
 import type { CaseQuery, CaseRow, CasesPage, RunDetail } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
@@ -187,7 +188,7 @@ function CaseRows(props: {
               {props.metricNames.map((name) => (
                 <SortHeader
                   key={name}
-                  label={name}
+                  label={showName(name)}
                   sortKey={`metric:${name}`}
                   numeric
                   {...sortProps}
@@ -253,14 +254,14 @@ function CaseRowView(props: { runId: string; row: CaseRow; metricNames: string[]
       <td class="numeric">{formatCount(row.position)}</td>
       <th scope="row" class="case-cell">
         <Link href={casePath(props.runId, row.key)} class="case-link">
-          {row.name}
+          {showName(row.name)}
         </Link>
         <span class="cell-note case-input">{row.input}</span>
         {row.tags.length > 0 && (
           <span class="tags">
             {row.tags.map((tag) => (
               <span class="tag" key={tag}>
-                {tag}
+                {showName(tag)}
               </span>
             ))}
           </span>

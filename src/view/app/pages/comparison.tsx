@@ -4,6 +4,7 @@ import {
   formatPValue,
   formatScore,
   MISSING_VALUE,
+  showName,
 } from "../../../report/format.ts";
 import type { RunComparisonView } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
@@ -44,7 +45,7 @@ export function Comparison(props: { runId: string; baselineId: string; embedded?
         <Link href={runPath(data.run.id)}>{`${runTitle(data.run)} (${data.run.shortId})`}</Link>{" "}
         against baseline{" "}
         <Link href={runPath(data.baseline.id)}>
-          {`${runTitle(data.baseline)} (${data.baseline.shortId})`}
+          {`${runTitle(data.baseline)} (${showName(data.baseline.shortId)})`}
         </Link>
         {props.embedded && (
           <>
@@ -118,7 +119,7 @@ function MetricChangeRow(props: { metric: MetricChange }) {
   return (
     <tr class={`change-${tone}`}>
       <th scope="row">
-        {metric.name}
+        {showName(metric.name)}
         <span class="cell-note">
           {metric.lowerIsBetter ? "lower is better" : "higher is better"}
         </span>
@@ -187,7 +188,7 @@ function ChangedCases(props: { changes: Change[]; data: RunComparisonView }) {
         {props.changes.map((change) => (
           <li class="change" key={`${change.metric}\u0000${change.name}`}>
             <h4 class="change-title">
-              {change.name} <span class="change-metric">{change.metric}</span>
+              {showName(change.name)} <span class="change-metric">{showName(change.metric)}</span>
             </h4>
             <div class="change-sides">
               <ChangeSide

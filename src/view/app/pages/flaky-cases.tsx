@@ -1,4 +1,9 @@
-import { formatPassRate, formatPlural, formatRateInterval } from "../../../report/format.ts";
+import {
+  formatPassRate,
+  formatPlural,
+  formatRateInterval,
+  showName,
+} from "../../../report/format.ts";
 import type { FlakyCaseView } from "../../api.ts";
 import { Link } from "../components/link.tsx";
 import { casePath } from "../router.ts";
@@ -46,7 +51,7 @@ export function FlakyCases(props: { runId: string; cases: FlakyCaseView[] }) {
                 <td class="numeric">{flaky.position}</td>
                 <th scope="row">
                   <Link href={casePath(props.runId, flaky.key)} class="case-link">
-                    {flaky.name}
+                    {showName(flaky.name)}
                   </Link>
                 </th>
                 <td class="numeric">

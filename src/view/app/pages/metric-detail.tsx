@@ -6,6 +6,7 @@ import {
   formatScoreAgainstThreshold,
   formatTokens,
   MISSING_VALUE,
+  showName,
 } from "../../../report/format.ts";
 import type { JudgeCallView, MetricDetailView, StepTable } from "../../api.ts";
 import { MetricOutcomeBadge } from "../components/status-badge.tsx";
@@ -40,7 +41,7 @@ export function MetricDetail(props: { metric: MetricDetailView }) {
   return (
     <article class={`metric metric-${tone}`}>
       <div class="metric-header">
-        <h3 class="metric-name">{metric.name}</h3>
+        <h3 class="metric-name">{showName(metric.name)}</h3>
         <MetricOutcomeBadge success={metric.success} error={metric.error} />
         <span class="metric-score">
           <strong>{scoreText(metric)}</strong>
@@ -134,7 +135,7 @@ function JudgeCalls(props: { metricName: string; calls: JudgeCallView[] }) {
       <summary>Judge calls ({formatCount(props.calls.length)})</summary>
       <div class="table-scroll">
         <table class="data-table">
-          <caption class="visually-hidden">Judge calls of {props.metricName}</caption>
+          <caption class="visually-hidden">Judge calls of {showName(props.metricName)}</caption>
           <thead>
             <tr>
               <th scope="col">Step</th>
@@ -155,7 +156,7 @@ function JudgeCalls(props: { metricName: string; calls: JudgeCallView[] }) {
             {props.calls.map((call, index) => (
               <tr key={index}>
                 <td>{call.step}</td>
-                <td>{call.model ?? MISSING_VALUE}</td>
+                <td>{call.model === null ? MISSING_VALUE : showName(call.model)}</td>
                 <td>{SOURCE_LABELS[call.source] ?? call.source}</td>
                 <td class="numeric">{formatTokens(call.inputTokens, call.outputTokens)}</td>
                 <td class="numeric">{formatCostUsd(call.costUsd)}</td>

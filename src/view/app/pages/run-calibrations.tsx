@@ -1,4 +1,9 @@
-import { formatPassRate, formatScore, formatScoreInterval } from "../../../report/format.ts";
+import {
+  formatPassRate,
+  formatScore,
+  formatScoreInterval,
+  showName,
+} from "../../../report/format.ts";
 import type { CalibrationsPage } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
@@ -29,7 +34,7 @@ export function RunCalibrations(props: { runId: string }) {
         {list.slice(0, SHOWN).map((calibration) => (
           <li key={calibration.id}>
             <Link href={calibrationPath(calibration.id)}>
-              {`${calibration.metric} against human labels`}
+              {`${showName(calibration.metric)} against human labels`}
             </Link>
             {` · Cohen's κ ${formatScore(calibration.kappa)}`}
             {calibration.kappaCi !== null &&

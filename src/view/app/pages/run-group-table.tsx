@@ -8,6 +8,7 @@ import {
   formatScore,
   formatScoreInterval,
   MISSING_VALUE,
+  showName,
 } from "../../../report/format.ts";
 import type { MetricAggregate, RunRow } from "../../api.ts";
 import { Link } from "../components/link.tsx";
@@ -26,7 +27,7 @@ function metricNamesOf(runs: RunRow[]): string[] {
 export function RunGroupTable(props: { identifier: string | null; runs: RunRow[] }) {
   const { identifier, runs } = props;
   const metricNames = metricNamesOf(runs);
-  const title = identifier ?? "No identifier";
+  const title = identifier === null ? "No identifier" : showName(identifier);
   const headingId = `group-${identifier === null ? "none" : encodeURIComponent(identifier)}`;
   return (
     <section class="run-group" aria-labelledby={headingId}>
@@ -60,7 +61,7 @@ export function RunGroupTable(props: { identifier: string | null; runs: RunRow[]
               <th scope="col">Cases</th>
               {metricNames.map((name) => (
                 <th scope="col" key={name}>
-                  {name}
+                  {showName(name)}
                   <span class="column-note">mean · pass rate (95% CI)</span>
                 </th>
               ))}
@@ -93,7 +94,7 @@ function RunRowView(props: { run: RunRow; metricNames: string[] }) {
     <tr>
       <th scope="row">
         <Link href={runPath(run.id)} class="run-link">
-          <code>{run.shortId}</code>
+          <code>{showName(run.shortId)}</code>
         </Link>
         <span class="cell-note">
           <TimeText iso={run.startedAt} withSeconds={false} />

@@ -3,9 +3,9 @@ import {
   formatCount,
   formatDuration,
   formatPlural,
+  showName,
 } from "../../../report/format.ts";
 import type { RunDetail, RunRow } from "../../api.ts";
-import { withToken } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
 import { RunStatusBadge } from "../components/status-badge.tsx";
 import { TimeText } from "../components/time-text.tsx";
@@ -21,7 +21,7 @@ const EXPORTS = [
 
 /** A run's title: its identifier, else "Run" and its short id. */
 export function runTitle(run: RunRow): string {
-  return run.identifier ?? `Run ${run.shortId}`;
+  return run.identifier === null ? `Run ${run.shortId}` : showName(run.identifier);
 }
 
 /** The top of a run's page: title, facts, status, notices and the export links. */
@@ -36,7 +36,9 @@ export function RunHeader(props: { detail: RunDetail }) {
           {run.identifier !== null && (
             <>
               {" / "}
-              <Link href={runsPath({ identifier: run.identifier })}>{run.identifier}</Link>
+              <Link href={runsPath({ identifier: run.identifier })}>
+                {showName(run.identifier)}
+              </Link>
             </>
           )}
         </p>
@@ -45,7 +47,7 @@ export function RunHeader(props: { detail: RunDetail }) {
           <div>
             <dt>Run</dt>
             <dd>
-              <code>{run.id}</code>
+              <code>{showName(run.id)}</code>
             </dd>
           </div>
           <div>
@@ -81,7 +83,7 @@ export function RunHeader(props: { detail: RunDetail }) {
         <ul class="exports" aria-label="Export this run">
           {EXPORTS.map((entry) => (
             <li key={entry.format}>
-              <a href={withToken(`${exportBase}?format=${entry.format}`)} download>
+              <a href={`${exportBase}?format=${entry.format}`} download>
                 {entry.label}
               </a>
             </li>

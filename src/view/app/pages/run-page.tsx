@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { showName } from "../../../report/format.ts";
 import { FAKE_JUDGE_NOTICE } from "../../../results/fake-judge-notice.ts";
 import type { RunDetail } from "../../api.ts";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
@@ -32,7 +33,7 @@ export function RunPage(props: { runId: string; query: URLSearchParams }) {
   if (detail.error && detail.data === null) {
     return (
       <div class="page">
-        <h1 tabIndex={-1}>Run {props.runId}</h1>
+        <h1 tabIndex={-1}>Run {showName(props.runId)}</h1>
         <ErrorNotice error={detail.error} what="run" />
       </div>
     );
@@ -40,7 +41,7 @@ export function RunPage(props: { runId: string; query: URLSearchParams }) {
   if (detail.data === null) {
     return (
       <div class="page" aria-busy="true">
-        <h1 tabIndex={-1}>Run {props.runId}</h1>
+        <h1 tabIndex={-1}>Run {showName(props.runId)}</h1>
         <Loading what="run" />
       </div>
     );

@@ -9,6 +9,7 @@ import {
   formatScoreInterval,
   formatTokens,
   MISSING_VALUE,
+  showName,
 } from "../../../report/format.ts";
 import type { ScoreHistogram as HistogramData, MetricAggregate, RunDetail } from "../../api.ts";
 import { IntervalNote } from "../components/interval-note.tsx";
@@ -124,7 +125,7 @@ function MetricCard(props: { metric: MetricAggregate; histogram: HistogramData |
   const { metric, histogram } = props;
   return (
     <article class="card metric-summary">
-      <h3>{metric.name}</h3>
+      <h3>{showName(metric.name)}</h3>
       <p class="card-detail">{metric.lowerIsBetter ? "lower is better" : "higher is better"}</p>
       <dl class="metric-figures">
         <div>

@@ -1,4 +1,4 @@
-import { formatCount, formatPlural } from "../../../report/format.ts";
+import { formatCount, formatPlural, showName } from "../../../report/format.ts";
 import type { RunStatus } from "../../../results/evaluation-result.ts";
 import type { IdentifierList, RunRow, RunsPage as RunsPageData } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
@@ -64,7 +64,7 @@ export function RunsPage(props: { query: URLSearchParams }) {
             ? "Runs"
             : identifier === NO_IDENTIFIER
               ? "Runs without identifier"
-              : identifier}
+              : showName(identifier)}
         </h1>
         {identifier !== null && (
           <p class="page-subtitle">
@@ -89,7 +89,7 @@ export function RunsPage(props: { query: URLSearchParams }) {
               const value = entry.identifier ?? NO_IDENTIFIER;
               return (
                 <option key={value} value={value}>
-                  {`${entry.identifier ?? "No identifier"} (${formatCount(entry.runs)})`}
+                  {`${entry.identifier === null ? "No identifier" : showName(entry.identifier)} (${formatCount(entry.runs)})`}
                 </option>
               );
             })}

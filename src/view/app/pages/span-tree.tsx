@@ -1,4 +1,4 @@
-import { formatDuration } from "../../../report/format.ts";
+import { formatDuration, showName } from "../../../report/format.ts";
 import type { SpanView } from "../../api.ts";
 import { JsonBlock } from "../components/text-block.tsx";
 import { MetricDetail } from "./metric-detail.tsx";
@@ -21,13 +21,15 @@ function SpanNode(props: { span: SpanView; depth: number }) {
     <li class="span">
       <details open={props.depth < 2}>
         <summary>
-          <span class="span-name">{span.name}</span> <span class="tag">{span.type}</span>{" "}
+          <span class="span-name">{showName(span.name)}</span> <span class="tag">{span.type}</span>{" "}
           <span class="span-meta">
             {span.durationMs === null ? "unfinished" : formatDuration(span.durationMs)}
           </span>
           {span.error !== null && <span class="badge badge-error">! ERROR</span>}
           {span.metrics.length > 0 && (
-            <span class="span-meta">{span.metrics.map((metric) => metric.name).join(", ")}</span>
+            <span class="span-meta">
+              {span.metrics.map((metric) => showName(metric.name)).join(", ")}
+            </span>
           )}
         </summary>
         <div class="span-body">

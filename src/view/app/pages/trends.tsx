@@ -4,6 +4,7 @@ import {
   formatPassRate,
   formatScore,
   MISSING_VALUE,
+  showName,
 } from "../../../report/format.ts";
 import type { Trend } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
@@ -82,8 +83,8 @@ function TrendCharts(props: { trend: Trend }) {
         {charts.metricCharts.map((chart) => (
           <LineChart
             key={chart.name}
-            title={`${chart.name}: mean score and pass rate`}
-            description={`Line chart of ${chart.name}'s mean score and pass rate over ${runs}; the table below lists the values.`}
+            title={`${showName(chart.name)}: mean score and pass rate`}
+            description={`Line chart of ${showName(chart.name)}'s mean score and pass rate over ${runs}; the table below lists the values.`}
             x={charts.x}
             series={chart.series}
             yRange={SCORE_RANGE}
@@ -118,7 +119,7 @@ function TrendTable(props: { trend: Trend }) {
             <th scope="col">Status</th>
             {trend.metricNames.map((name) => (
               <th scope="col" key={name}>
-                {name}
+                {showName(name)}
                 <span class="column-note">mean · pass rate</span>
               </th>
             ))}

@@ -1,34 +1,56 @@
-// Judge calls per test case, metric by metric: each metric runs alone through evaluate() over
-// the same realistic cases (bench/bench-cases.ts, some with personal data, advice, a broken
-// role or an off-domain aside added), against the fake OpenAI server answering as the realistic
-// judge (bench/realistic-judge.ts), without cache or store. Next to verdict's count it prints
-// deepeval's for the same cases: its extraction, its verdict call when something was extracted,
-// and its reason call, which it always makes when include_reason is on (the default).
-//   node --conditions=verdict-source bench/metric-calls.ts [--cases 20]
+// Judge calls per test case, per metric, next to deepeval's count for the same metric on the
+// same cases: each metric alone through evaluate() (no cache or store, so every call is paid)
+// over ~20 realistic cases (bench/bench-cases.ts; for the extract → verdict → reason metrics
+// some with personal data, advice, a broken role or an off-domain aside added), against the
+// fake OpenAI server answering as the realistic judge (bench/realistic-judge.ts), over HTTP
+// through the AI SDK's OpenAI provider.
+//
+//   node --conditions=verdict-source bench/metric-calls.ts [--cases 20] [--metric Faithfulness]
+//
+// deepeval's count is read from its source per measure() (async mode, include_reason=True),
+// from what verdict's run extracted on the case (so both count the same items): a metric adds
+// its row to METRICS below with `deepevalCalls`.
 import { parseArgs } from "node:util";
 import {
   AnswerRelevancyMetric,
+  type BaseMetric,
   BiasMetric,
-  type EvaluationResult,
   evaluate,
+  FaithfulnessMetric,
   type LLMTestCaseFields,
+  type MetricData,
   MisuseMetric,
   NonAdviceMetric,
   PIILeakageMetric,
   RoleViolationMetric,
+  SummarizationMetric,
   ToxicityMetric,
 } from "verdict";
-import { startFakeOpenAIServer } from "verdict/testing";
+import { type FakeOpenAIRequest, startFakeOpenAIServer } from "verdict/testing";
 import { generateCases } from "./bench-cases.ts";
 import { realisticJudge } from "./realistic-judge.ts";
 
-const { values } = parseArgs({ options: { cases: { type: "string", default: "20" } } });
-const count = Number(values.cases);
-if (!Number.isInteger(count) || count < 1) {
-  throw new Error(`--cases must be a whole number of at least 1; got "${values.cases}".`);
+/** One metric of the table: how to make it, its cases, and deepeval's calls on one case. */
+interface MetricRow {
+  name: string;
+  create: () => BaseMetric<object>;
+  /** The bench case as this metric's test case (fields it needs); `index` is its position. */
+  testCase: (testCase: LLMTestCaseFields, index: number) => LLMTestCaseFields;
+  /** deepeval's LLM calls for one measure(), from its source, given what verdict's run found. */
+  deepevalCalls: (data: MetricData) => number;
+  /** How deepeval's count is made, for the table. */
+  deepevalFormula: string;
 }
 
-// What some answers add, so that every metric meets both clean and flagged output.
+/** The length of a list step of a result (`"Claims"`, …; the first step without a label), 0 when absent. */
+function stepLength(data: MetricData, label?: string): number {
+  const step =
+    label === undefined ? data.steps?.[0] : data.steps?.find((item) => item.label === label);
+  return Array.isArray(step?.value) ? step.value.length : 0;
+}
+
+// What some answers add, so that every extract → verdict → reason metric meets both clean and
+// flagged output: [every, at, text] adds text to the cases whose index % every === at.
 const ASIDES: ReadonlyArray<readonly [number, number, string]> = [
   [4, 1, "You can reach the course tutor, Dr. Maria Lopez, at maria.lopez@example.edu."],
   [5, 2, "You should put your savings into index funds before the end of the month."],
@@ -36,78 +58,164 @@ const ASIDES: ReadonlyArray<readonly [number, number, string]> = [
   [7, 4, "Here is a short poem about it: the leaves fall down, the river flows."],
 ];
 
-function benchCases(): LLMTestCaseFields[] {
-  return generateCases(count).map((testCase, index) => {
-    const added = ASIDES.filter(([every, at]) => index % every === at).map(([, , text]) => text);
-    return added.length === 0
-      ? testCase
-      : { ...testCase, actualOutput: `${testCase.actualOutput} ${added.join(" ")}` };
-  });
+function withAsides(testCase: LLMTestCaseFields, index: number): LLMTestCaseFields {
+  const added = ASIDES.filter(([every, at]) => index % every === at).map(([, , text]) => text);
+  return added.length === 0
+    ? testCase
+    : { ...testCase, actualOutput: `${testCase.actualOutput} ${added.join(" ")}` };
 }
 
-const model = "gpt-4.1";
-const METRICS = [
-  () => new ToxicityMetric({ model }),
-  () => new BiasMetric({ model }),
-  () => new AnswerRelevancyMetric({ model }),
-  () => new PIILeakageMetric({ model }),
-  () => new RoleViolationMetric({ model, role: "patient science tutor" }),
-  () => new NonAdviceMetric({ model, adviceTypes: ["financial", "medical"] }),
-  () => new MisuseMetric({ model, domain: "science education" }),
-];
-
-/** Calls per case of one run: verdict's, and deepeval's for what was extracted. */
-function callsOf(result: EvaluationResult) {
-  let verdictCalls = 0;
-  let deepevalCalls = 0;
-  let reasonCalls = 0;
-  let errors = 0;
-  for (const testResult of result.testResults) {
-    const data = testResult.metricsData[0];
-    if (data === undefined || data.error !== null) {
-      errors++;
-      continue;
-    }
-    const extracted = data.steps?.[0]?.value;
-    const items = Array.isArray(extracted) ? extracted.length : 0;
-    const withVerdicts = items > 0 ? 2 : 1;
-    verdictCalls += data.judgeCalls;
-    reasonCalls += data.judgeCalls > withVerdicts ? 1 : 0;
-    deepevalCalls += withVerdicts + 1;
-  }
-  const cases = result.testResults.length;
+/**
+ * A row of an extract → verdict → reason metric: deepeval's metric asks its extraction, its
+ * verdicts when something was extracted, and its reason (always, with include_reason).
+ */
+function itemVerdictRow(name: string, create: () => BaseMetric<object>): MetricRow {
   return {
-    verdict: verdictCalls / cases,
-    deepeval: deepevalCalls / cases,
-    reasons: reasonCalls,
-    errors,
+    name,
+    create,
+    testCase: withAsides,
+    deepevalCalls: (data) => 1 + (stepLength(data) > 0 ? 1 : 0) + 1,
+    deepevalFormula: "extraction + verdicts (if items) + reason",
   };
 }
 
+const model = "gpt-4.1";
+const METRICS: MetricRow[] = [
+  itemVerdictRow("Toxicity", () => new ToxicityMetric({ model }) as unknown as BaseMetric<object>),
+  itemVerdictRow("Bias", () => new BiasMetric({ model }) as unknown as BaseMetric<object>),
+  itemVerdictRow(
+    "Answer Relevancy",
+    () => new AnswerRelevancyMetric({ model }) as unknown as BaseMetric<object>,
+  ),
+  {
+    name: "Faithfulness",
+    create: () => new FaithfulnessMetric({ model }) as unknown as BaseMetric<object>,
+    // The reference sentences of the case are what was retrieved.
+    testCase: (testCase) => ({ ...testCase, retrievalContext: testCase.context ?? [] }),
+    // faithfulness.py a_measure: truths and claims (gathered), verdicts unless there is no
+    // claim, and the reason (always asked with include_reason).
+    deepevalCalls: (data) => 2 + (stepLength(data, "Claims") > 0 ? 1 : 0) + 1,
+    deepevalFormula: "truths + claims + verdicts (if claims) + reason",
+  },
+  {
+    name: "Summarization",
+    create: () => new SummarizationMetric({ model }) as unknown as BaseMetric<object>,
+    // The source is the case's reference text and answer; the summary its one-line gist.
+    testCase: (testCase) => ({
+      ...(testCase.name === undefined ? {} : { name: testCase.name }),
+      input: [...(testCase.context ?? []), testCase.actualOutput].join(" "),
+      actualOutput: testCase.expectedOutput ?? "",
+    }),
+    // summarization.py a_measure: truths and claims; questions (none given), answers of the
+    // original and of the summary; alignment verdicts unless there is no claim; the reason.
+    deepevalCalls: (data) => 2 + 1 + 2 + (stepLength(data, "Claims") > 0 ? 1 : 0) + 1,
+    deepevalFormula: "truths + claims + questions + 2 answers + verdicts (if claims) + reason",
+  },
+  itemVerdictRow(
+    "PII Leakage",
+    () => new PIILeakageMetric({ model }) as unknown as BaseMetric<object>,
+  ),
+  itemVerdictRow(
+    "Role Violation",
+    () =>
+      new RoleViolationMetric({
+        model,
+        role: "patient science tutor",
+      }) as unknown as BaseMetric<object>,
+  ),
+  itemVerdictRow(
+    "Non-Advice",
+    () =>
+      new NonAdviceMetric({
+        model,
+        adviceTypes: ["financial", "medical"],
+      }) as unknown as BaseMetric<object>,
+  ),
+  itemVerdictRow(
+    "Misuse",
+    () => new MisuseMetric({ model, domain: "science education" }) as unknown as BaseMetric<object>,
+  ),
+];
+
+const { values } = parseArgs({
+  options: { cases: { type: "string", default: "20" }, metric: { type: "string" } },
+});
+const count = Number(values.cases);
+if (!Number.isInteger(count) || count < 1) {
+  throw new Error(`--cases must be a whole number of at least 1; got "${values.cases}".`);
+}
+const rows = METRICS.filter(
+  (row) => values.metric === undefined || row.name.toLowerCase() === values.metric.toLowerCase(),
+);
+if (rows.length === 0) throw new Error(`--metric ${values.metric}: no such metric in the table`);
+
+/** Whether a request asks a reason step: its schema's first property is `reason`. */
+const asksReason = (request: FakeOpenAIRequest) =>
+  Object.keys((request.jsonSchema?.properties ?? {}) as object)[0] === "reason";
+
 const server = await startFakeOpenAIServer({ respond: realisticJudge });
-const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-bench-calls" };
-const cases = benchCases();
+const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-bench" };
+const run = (testCases: LLMTestCaseFields[], metrics: BaseMetric<object>[]) =>
+  evaluate({
+    testCases,
+    metrics,
+    env,
+    store: false,
+    cache: false,
+    display: "none",
+    handleInterrupt: false,
+  });
+const mean = (numbers: number[]) => numbers.reduce((sum, n) => sum + n, 0) / numbers.length;
 const lines = [
-  `Judge calls per case over ${cases.length} cases (realistic fake judge, no cache, includeReason on):`,
+  `Judge calls per test case, ${count} realistic cases each (the realistic fake judge, no cache, includeReason on):`,
   "",
-  "| metric | verdict | deepeval | cases with a reason call | errors |",
+  "| metric | verdict: calls per case (min–max) | deepeval: calls per case | reason calls | deepeval's count |",
   "|---|---|---|---|---|",
 ];
 try {
-  for (const make of METRICS) {
-    const metric = make();
-    const result = await evaluate({
-      testCases: cases,
-      metrics: [metric],
-      store: false,
-      cache: false,
-      display: "none",
-      handleInterrupt: false,
-      env,
-    });
-    const calls = callsOf(result);
+  for (const row of rows) {
+    server.reset();
+    const result = await run(generateCases(count).map(row.testCase), [row.create()]);
+    const data = result.testResults.map((test) => test.metricsData[0] as MetricData);
+    const failed = data.filter((item) => item.error !== null);
+    if (failed.length > 0) throw new Error(`${row.name}: ${failed[0]?.error}`);
+    const ours = data.map((item) => item.judgeCalls);
+    const theirs = data.map(row.deepevalCalls);
+    // A metric counts the calls it asked; identical requests of different cases in flight at
+    // once are paid once (shared), which the server sees.
+    const paid = data.reduce((sum, item) => sum + item.judgeCalls - item.cachedJudgeCalls, 0);
+    if (server.stats().requests !== paid) {
+      throw new Error(`${row.name}: the server saw other requests than the metric counted`);
+    }
+    const shared = result.summary.sharedCalls;
+    const reasons = server.requests.filter(asksReason).length;
     lines.push(
-      `| ${metric.name} | ${calls.verdict.toFixed(2)} | ${calls.deepeval.toFixed(2)} | ${calls.reasons} of ${cases.length} | ${calls.errors} |`,
+      `| ${row.name} | ${mean(ours).toFixed(2)} (${Math.min(...ours)}–${Math.max(...ours)})${shared > 0 ? `, ${(paid / count).toFixed(2)} paid (${shared} shared)` : ""} | ${mean(theirs).toFixed(2)} | ${reasons} of ${count} | ${row.deepevalFormula} |`,
+    );
+    if (ours.some((calls, index) => calls > (theirs[index] ?? 0))) {
+      lines.push(`| ↳ ${row.name} made more calls than deepeval on some case |  |  |  |  |`);
+      process.exitCode = 1;
+    }
+  }
+  // Faithfulness and Summarization of a summary against its one source ask the same truth,
+  // claim and verdict questions: run together, the judge answers each once.
+  const faithfulness = METRICS.find((row) => row.name === "Faithfulness");
+  const summarization = METRICS.find((row) => row.name === "Summarization");
+  if (values.metric === undefined && faithfulness && summarization) {
+    server.reset();
+    const result = await run(
+      generateCases(count)
+        .map(summarization.testCase)
+        .map((testCase) => ({ ...testCase, retrievalContext: [String(testCase.input)] })),
+      [faithfulness.create(), summarization.create()],
+    );
+    const deepeval = result.testResults.map(
+      (test) =>
+        faithfulness.deepevalCalls(test.metricsData[0] as MetricData) +
+        summarization.deepevalCalls(test.metricsData[1] as MetricData),
+    );
+    lines.push(
+      `| Faithfulness + Summarization of a summary, \`retrievalContext: [input]\` | ${(server.stats().requests / count).toFixed(2)} (shared: ${(result.summary.sharedCalls / count).toFixed(2)}) | ${mean(deepeval).toFixed(2)} | ${server.requests.filter(asksReason).length} of ${2 * count} | the two counts added: deepeval shares nothing |`,
     );
   }
 } finally {

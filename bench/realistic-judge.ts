@@ -3,9 +3,9 @@ import { type FakeOpenAIRequest, type FakeReply, reply } from "verdict/testing";
 // The fake server's default answer fills strings from a handful of words ("grounded opinions 1"),
 // so the verdict prompts of different cases come out identical and are shared or cached across
 // cases: that would hide real calls. This responder answers like a judge reading the text:
-// opinions, statements and the safety metrics' candidates are the text's own sentences, verdicts
-// depend on the items, reasons quote them. Everything is derived from the prompt, so it is
-// deterministic.
+// opinions, statements, claims and the safety metrics' candidates are the text's own sentences,
+// facts the sources', verdicts and answers depend on the items, reasons quote them. Everything
+// is derived from the prompt, so it is deterministic.
 
 const EVALUATIVE =
   /\b(best|worst|worth|important|easier|harder|simple|good|bad|great|misunderstood|remember|should|must|better)\b/i;
@@ -42,15 +42,17 @@ function quoted(prompt: string, tag: string): unknown {
   }
 }
 
-/** The first JSON array the prompt quotes (opinions, statements, reasons). */
+/** The first non-empty JSON array the prompt quotes (opinions, statements, reasons). */
 function quotedList(prompt: string): string[] {
-  const match = /<(\w+)>\n(\[[\s\S]*?\])\n<\/\1>/.exec(prompt);
-  if (!match?.[2]) return [];
-  try {
-    return (JSON.parse(match[2]) as unknown[]).map(String);
-  } catch {
-    return [];
+  for (const match of prompt.matchAll(/<(\w+)>\n(\[[\s\S]*?\])\n<\/\1>/g)) {
+    try {
+      const list = (JSON.parse(match[2] ?? "[]") as unknown[]).map(String);
+      if (list.length > 0) return list;
+    } catch {
+      // not a list of strings: look further
+    }
   }
+  return [];
 }
 
 function sentences(text: string): string[] {
@@ -89,6 +91,7 @@ type Schema = {
   items?: Schema;
   enum?: string[];
   minItems?: number;
+  type?: string;
 };
 
 function verdicts(request: FakeOpenAIRequest, schema: Schema): FakeReply {
@@ -125,6 +128,63 @@ function verdicts(request: FakeOpenAIRequest, schema: Schema): FakeReply {
   return reply.json({ verdicts: answer });
 }
 
+// Faithfulness and Summarization: facts are the sources' sentences (as many as the limit
+// asks), claims the output's sentences that are no question; a claim is backed ("yes") when it
+// shares two content words with a fact, else mostly "idk" and sometimes contradicted ("no");
+// questions ask about the source's sentences, and a text answers one when it shares two of
+// its content words.
+
+function sharesWords(text: string, other: string, count = 2): boolean {
+  const words = contentWords(other);
+  return [...contentWords(text)].filter((word) => words.has(word)).length >= count;
+}
+
+function truths(request: FakeOpenAIRequest): FakeReply {
+  const documents = quoted(request.prompt, "documents");
+  const limit = /list only the single most important/.test(request.prompt)
+    ? 1
+    : Number(/list at most the (\d+) most important/.exec(request.prompt)?.[1] ?? Infinity);
+  const facts = (Array.isArray(documents) ? documents : []).flatMap((document) =>
+    sentences(String(document)).slice(0, limit),
+  );
+  return reply.json({ truths: facts });
+}
+
+function claimVerdicts(request: FakeOpenAIRequest, claims: unknown[]): FakeReply {
+  const facts = quoted(request.prompt, "facts");
+  const factList = Array.isArray(facts) ? facts.map(String) : [];
+  const answer = claims.map((claim, index) => {
+    if (factList.some((fact) => sharesWords(String(claim), fact))) {
+      return { verdict: "yes", reason: null };
+    }
+    const roll = hashText(`${request.prompt}#${index}`) % 100;
+    return roll < 20
+      ? { verdict: "no", reason: `The facts say otherwise about "${claim}".` }
+      : { verdict: "idk", reason: `The facts do not mention "${claim}".` };
+  });
+  return reply.json({ verdicts: answer });
+}
+
+function questions(schema: Schema, text: string): FakeReply {
+  const count = schema.properties?.questions?.minItems ?? 5;
+  const points = sentences(text);
+  return reply.json({
+    questions: Array.from({ length: count }, (_, index) => {
+      const point = points[index % Math.max(points.length, 1)] ?? text;
+      return `Does the text say that ${point.charAt(0).toLowerCase()}${point.slice(1).replace(/[.!?]$/, "")}?`;
+    }),
+  });
+}
+
+function answers(request: FakeOpenAIRequest, text: string): FakeReply {
+  const asked = quoted(request.prompt, "questions");
+  return reply.json({
+    answers: (Array.isArray(asked) ? asked : []).map((question) =>
+      sharesWords(text, String(question), 3) ? "yes" : "no",
+    ),
+  });
+}
+
 function reason(request: FakeOpenAIRequest): FakeReply {
   const opening = /start with "(The score is [\d.]+ because)"/.exec(request.prompt)?.[1];
   const first = quotedList(request.prompt)[0] ?? "one item was flagged";
@@ -151,6 +211,16 @@ export function realisticJudge(request: FakeOpenAIRequest): FakeReply | undefine
       return reply.json({ [key]: sentences(text).filter((sentence) => candidate.test(sentence)) });
     }
   }
+  if ("truths" in properties) return truths(request);
+  if ("claims" in properties && typeof text === "string") {
+    return reply.json({ claims: sentences(text).filter((sentence) => !sentence.endsWith("?")) });
+  }
+  if ("questions" in properties && schema && typeof text === "string") {
+    return questions(schema, text);
+  }
+  if ("answers" in properties && typeof text === "string") return answers(request, text);
+  const claims = quoted(request.prompt, "claims");
+  if ("verdicts" in properties && Array.isArray(claims)) return claimVerdicts(request, claims);
   if ("verdicts" in properties && schema) return verdicts(request, schema);
   if ("reason" in properties) return reason(request);
   return undefined;

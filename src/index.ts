@@ -112,13 +112,18 @@ export {
   type MetricDefinition,
   type MetricPrompts,
 } from "./metrics/define-metric.ts";
+export * from "./metrics/faithfulness/index.ts";
 export * from "./metrics/g-eval/index.ts";
 export * from "./metrics/misuse/index.ts";
 export * from "./metrics/non-advice/index.ts";
 export * from "./metrics/pii-leakage/index.ts";
 export * from "./metrics/role-violation/index.ts";
+export type { ClaimVerdict } from "./metrics/shared/claim-check.ts";
+export type { GenerateClaimVerdictsArgs } from "./metrics/shared/claim-verdicts.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
+export type { GenerateClaimsArgs, GenerateTruthsArgs } from "./metrics/shared/truths-and-claims.ts";
 export type { Verdict } from "./metrics/shared/verdicts.ts";
+export * from "./metrics/summarization/index.ts";
 export * from "./metrics/toxicity/index.ts";
 // Reporters: their options (the reporters are in "verdict/reporters")
 export type { ConsoleReporterOptions } from "./report/console-report.ts";

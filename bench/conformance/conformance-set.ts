@@ -1,7 +1,7 @@
 // The conformance set: every classification deepeval documents for verdict's metrics (its docs'
 // rubric and usage examples, and its prompts' worked examples), as fixtures in
 // test/fixtures/conformance/*.json. Each example is one text, the metric it goes through (with
-// the options and test-case fields it needs), and the classification deepeval expects.
+// the options and other test-case fields it needs), and the classification deepeval expects.
 // docs/metric-conformance.md names the verdict prompt text that covers each one.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +22,8 @@ export const METRIC_CLASSES = {
   "Role Violation": ["role violation", "role kept"],
   "Non-Advice": ["inappropriate advice", "appropriate advice"],
   Misuse: ["misuse", "no misuse"],
+  Faithfulness: ["faithful", "contradicted", "not in context"],
+  Summarization: ["aligned", "contradicted", "extra information", "covered", "not covered"],
 } as const;
 
 /** A metric of the conformance set, by its display name. */
@@ -41,11 +43,14 @@ export interface ConformanceExample {
   /** The judged output (`actualOutput`). */
   text: string;
   expected: ExpectedClass;
-  /** Further test-case fields the metric needs. */
+  /** The test case's other fields, for metrics that judge them (Faithfulness: `retrievalContext`). */
   expectedOutput?: string | undefined;
   context?: string[] | undefined;
   retrievalContext?: string[] | undefined;
-  /** The metric's own options, e.g. `{ "role": "helpful customer service agent" }`. */
+  /**
+   * The metric's own options for this example (Role Violation: `{ "role": "helpful customer
+   * service agent" }`, Summarization: `assessmentQuestions`).
+   */
   options?: Record<string, unknown> | undefined;
 }
 
@@ -57,8 +62,8 @@ const exampleSchema = z.strictObject({
   text: z.string().trim().min(1),
   expected: z.string(),
   expectedOutput: z.string().trim().min(1).optional(),
-  context: z.array(z.string()).optional(),
-  retrievalContext: z.array(z.string()).optional(),
+  context: z.array(z.string().trim().min(1)).min(1).optional(),
+  retrievalContext: z.array(z.string().trim().min(1)).min(1).optional(),
   options: z.record(z.string(), z.unknown()).optional(),
 });
 const fileSchema = z.strictObject({

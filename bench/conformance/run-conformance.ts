@@ -5,6 +5,7 @@ import {
   AnswerRelevancyMetric,
   BiasMetric,
   ConfigError,
+  FaithfulnessMetric,
   JudgeCallError,
   type MetricRunResult,
   MisuseMetric,
@@ -12,8 +13,15 @@ import {
   NonAdviceMetric,
   PIILeakageMetric,
   RoleViolationMetric,
+  SummarizationMetric,
   ToxicityMetric,
 } from "verdict";
+import {
+  agreesWithClaims,
+  type CoverageAnswers,
+  describeClaims,
+  isClaimClass,
+} from "./claim-conformance.ts";
 import {
   type ConformanceExample,
   type ConformanceMetric,
@@ -23,10 +31,15 @@ import {
 
 /** What a metric extracted and judged on one example. */
 export interface Observation {
-  /** What step 1 extracted: opinions (Toxicity, Bias), statements (Answer Relevancy, …). */
+  /**
+   * What step 1 extracted, the items the verdicts judge: opinions (Toxicity, Bias), statements
+   * (Answer Relevancy, the safety metrics) or claims (Faithfulness, Summarization).
+   */
   items: readonly string[];
   /** One verdict per item, normalised ("yes", "no", "idk"). */
   verdicts: readonly string[];
+  /** Summarization: each assessment question's answers from the original text and the summary. */
+  coverage?: readonly CoverageAnswers[];
 }
 
 /** One example's outcome. */
@@ -76,6 +89,8 @@ const NOUN: Record<ConformanceMetric, string> = {
   "Role Violation": "statement",
   "Non-Advice": "statement",
   Misuse: "statement",
+  Faithfulness: "claim",
+  Summarization: "claim",
 };
 /** The classes of a metric whose verdict "yes" flags an item: [flagged, not flagged]. */
 const FLAG_CLASSES: Partial<Record<ConformanceMetric, readonly [string, string]>> = {
@@ -102,10 +117,14 @@ function plural(count: number, noun: string): string {
  * misuse when any extracted item gets "yes", and is not when none does (nothing extracted
  * included); "no opinion" means nothing was extracted. Answer Relevancy: every statement gets
  * the expected verdict ("relevant" = yes, "irrelevant" = no, "ambiguous" = idk), and "one
- * statement" means the extraction kept the text as one statement.
+ * statement" means the extraction kept the text as one statement. Faithfulness and
+ * Summarization: their claims' verdicts or coverage answers, as claim-conformance.ts decides.
  */
 export function agreesWith(expected: ExpectedClass, observation: Observation): boolean {
   const { items, verdicts } = observation;
+  if (isClaimClass(expected)) {
+    return agreesWithClaims(expected, verdicts, observation.coverage ?? []);
+  }
   switch (expected) {
     case "toxic":
     case "biased":
@@ -137,6 +156,9 @@ export function agreesWith(expected: ExpectedClass, observation: Observation): b
 /** What the metric decided, in the words of the example's classification. */
 export function describeObservation(example: ConformanceExample, observation: Observation): string {
   const { items, verdicts } = observation;
+  if (isClaimClass(example.expected)) {
+    return describeClaims(example.expected, verdicts, observation.coverage ?? []);
+  }
   const noun = NOUN[example.metric];
   if (example.expected === "one statement" || items.length === 0) {
     return plural(items.length, noun);
@@ -152,9 +174,12 @@ export function describeObservation(example: ConformanceExample, observation: Ob
     : `${cleanClass} (${plural(items.length, noun)})`;
 }
 
-/** The metric of an example, with the example's own options (a role, a domain, …). */
+/**
+ * The metric of an example, with the example's own options (a role, a domain, assessment
+ * questions…); the judge and the run without reason are the runner's, whatever the options say.
+ */
 function createMetric(example: ConformanceExample, model: ModelSpec) {
-  const options = { model, includeReason: false, ...example.options } as const;
+  const options = { ...example.options, model, includeReason: false } as const;
   switch (example.metric) {
     case "Toxicity":
       return new ToxicityMetric(options);
@@ -170,15 +195,25 @@ function createMetric(example: ConformanceExample, model: ModelSpec) {
       return new NonAdviceMetric(options as typeof options & { adviceTypes: string[] });
     case "Misuse":
       return new MisuseMetric(options as typeof options & { domain: string });
+    case "Faithfulness":
+      return new FaithfulnessMetric(options);
+    case "Summarization":
+      return new SummarizationMetric(options);
   }
 }
 
-/** What step 1 extracted: the first list of texts among the details (not the verdicts). */
+/**
+ * What the verdicts judge: the last list of texts before `verdicts` among the details (the
+ * opinions, statements or extracted items; the claims, not the truths, of Faithfulness and
+ * Summarization).
+ */
 function itemsOf(details: Record<string, unknown>): readonly string[] {
+  let items: readonly string[] = [];
   for (const [key, value] of Object.entries(details)) {
-    if (key !== "verdicts" && Array.isArray(value)) return value.map(String);
+    if (key === "verdicts") break;
+    if (Array.isArray(value)) items = value.map(String);
   }
-  return [];
+  return items;
 }
 
 /** Errors that no other example would survive either: a bad model name or key. */
@@ -191,9 +226,20 @@ function isFatal(error: Error): boolean {
 
 function outcomeOf(example: ConformanceExample, result: MetricRunResult): ExampleOutcome {
   const details = result.details ?? {};
+  const coverage = details.coverageVerdicts as
+    | Array<{ originalVerdict: string; summaryVerdict: string }>
+    | undefined;
   const observation: Observation = {
     items: itemsOf(details),
     verdicts: (details.verdicts ?? []).map((verdict) => verdict.verdict),
+    ...(coverage
+      ? {
+          coverage: coverage.map((answers) => ({
+            original: answers.originalVerdict,
+            summary: answers.summaryVerdict,
+          })),
+        }
+      : {}),
   };
   const failed = result.error !== null;
   return {

@@ -1,6 +1,6 @@
 // Fault bench, issue 19 item 2: judge answers that hold two or more differing JSON answers
-// of the step's shape (a quoted fake answer, a draft, a second thought), seeded, × the three
-// metrics and every step; the same over HTTP for a sample; the control of one answer wrapped
+// of the step's shape (a quoted fake answer, a draft, a second thought), seeded, × every
+// metric shape and every step; the same over HTTP for a sample; the control of one answer wrapped
 // in prose, fences or thinking tags (or repeated identically), which must score; what
 // reading a 100 KB answer costs at worst; and judged text that writes the markers prompts
 // quote data between. Run alone:
@@ -25,6 +25,7 @@ import {
   runMetric,
   seededRandom,
   stepOfKind,
+  wellFormedCalls,
 } from "../../test/fixtures/malformed-answers.ts";
 import {
   auditPrompt,
@@ -115,7 +116,10 @@ async function measureControl(seed: number, runs: number): Promise<Tally> {
       const { outcome, texts, calls } = await runAnswering(shape, (step) =>
         unambiguousAnswer(random, shape, step),
       );
-      const right = outcome.kind === "scored" && outcome.score === shape.score && calls === 3;
+      const right =
+        outcome.kind === "scored" &&
+        outcome.score === shape.score &&
+        calls === wellFormedCalls(shape);
       count(tally, outcome, right, `${shape.name}: ${JSON.stringify(texts)}`);
     }
   }
@@ -186,7 +190,7 @@ function measureLargeAnswers(): { worstMs: number; worst: string } {
   return { worstMs, worst };
 }
 
-/** Seeded judged texts that forge markers, through every prompt of the three metrics. */
+/** Seeded judged texts that forge markers, through every prompt of every metric. */
 function measureMarkers(seed: number, count: number) {
   const attacks = generateMarkerAttacks({ seed, count });
   let prompts = 0;
@@ -205,7 +209,7 @@ function measureMarkers(seed: number, count: number) {
 
 /**
  * Measures the ambiguous-answer figures of issue 19: numeric scores and reports over seeded
- * ambiguous answers × 3 metrics (MockJudge), the same over HTTP for a sample, the control
+ * ambiguous answers × every metric shape (MockJudge), the same over HTTP for a sample, the control
  * (one answer, wrapped, scored), the worst time to read a 100 KB answer, and prompt markers
  * forged by judged text over every prompt.
  */
@@ -224,7 +228,7 @@ export async function measureAmbiguousAnswers(
   const variants = new Set(answers.map((answer) => answer.variant)).size;
   const results = `${thousands(mock.runs)} metric results`;
   return {
-    title: `Ambiguous judge answers, and judged text forging prompt markers (seed ${seed}: ${thousands(total)} answers in ${variants} layouts, every step × ${METRIC_SHAPES.length} metrics)`,
+    title: `Ambiguous judge answers, and judged text forging prompt markers (seed ${seed}: ${thousands(total)} answers in ${variants} layouts, every step × ${METRIC_SHAPES.length} metrics: ${METRIC_SHAPES.map((shape) => shape.name).join(", ")})`,
     examples: [...mock.examples, ...http.examples, ...control.examples],
     rows: [
       {
@@ -259,7 +263,7 @@ export async function measureAmbiguousAnswers(
         pass: large.worstMs <= 100,
       },
       {
-        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the built-in metrics, with and without images): angle brackets of the text in the prompt`,
+        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the ${new Set(METRIC_PROMPTS.map((prompt) => prompt.name.split(".")[0])).size} built-in metrics, with and without images): angle brackets of the text in the prompt`,
         goal: "0",
         measured: String(markers.forged),
         pass: markers.forged === 0,

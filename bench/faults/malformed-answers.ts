@@ -1,4 +1,4 @@
-// Fault bench: 1,000 seeded malformed judge answers × the three metrics, and a control of
+// Fault bench: 1,000 seeded malformed judge answers × every metric shape, and a control of
 // well-formed answers wrapped in formatting. Run alone:
 //   node --conditions=verdict-source bench/faults/malformed-answers.ts [--seed N] [--count N]
 // It prints a markdown table. The answers come from test/fixtures/malformed-answers.ts, the
@@ -122,7 +122,7 @@ async function measureOverHttp(answers: MalformedAnswer[]): Promise<Tally> {
 
 /**
  * Measures the malformed-answer figures of issue 9: crashes and numeric scores over 1,000
- * malformed judge answers × 3 metrics (MockJudge), the same over HTTP for a sample, and the
+ * malformed judge answers × every metric shape (MockJudge), the same over HTTP for a sample, and the
  * control row (well-formed answers wrapped in formatting, all scored).
  */
 export async function measureMalformedAnswers(
@@ -138,7 +138,7 @@ export async function measureMalformedAnswers(
   const families = new Set(answers.map((answer) => answer.family)).size;
   const results = `${thousands(mock.runs)} metric results`;
   return {
-    title: `Malformed judge answers (seed ${seed}: ${thousands(total)} answers in ${families} families × ${METRIC_SHAPES.length} metrics)`,
+    title: `Malformed judge answers (seed ${seed}: ${thousands(total)} answers in ${families} families × ${METRIC_SHAPES.length} metrics: ${METRIC_SHAPES.map((shape) => shape.name).join(", ")})`,
     examples: [...mock.examples, ...http.examples, ...control.examples],
     rows: [
       {

@@ -16,7 +16,7 @@ import { BiasMetric } from "../metrics/bias/bias-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import { cohensKappa, wilsonInterval } from "../results/statistics.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
-import { MockJudge } from "../testing/mock-judge.ts";
+import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
 import { calibrate } from "./calibrate.ts";
 
 /** `count` rows, the first `positives` of them labelled 1, each with its own output. */
@@ -164,6 +164,65 @@ describe("calibrate() with a synthetic judge of known error rate", () => {
       });
       expect(report.rocAuc).toBe(1);
     }
+  });
+
+  it("calibrates Faithfulness and Summarization by name: positive when they pass, rows carrying retrieval_context", async () => {
+    // A judge that backs every claim of the right answers and contradicts those of the wrong.
+    const judge = new MockJudge({
+      answers: (call: MockJudgeCall) => {
+        const right = call.prompt.includes("right answer");
+        switch (call.kind) {
+          case "truths":
+            return { truths: ["The answer is known."] };
+          case "claims":
+            return { claims: [right ? "A right answer." : "A wrong answer."] };
+          case "verdicts":
+            return { verdicts: [{ verdict: right ? "yes" : "no", reason: "So the facts say." }] };
+          case "questions":
+            return { questions: [1, 2, 3, 4, 5].map((n) => `Is answer ${n} known?`) };
+          case "answers":
+            return { answers: Array(5).fill("yes") };
+          default:
+            return { reason: "The score is what it is because of the facts." };
+        }
+      },
+    });
+    const data = [1, 0, 1, 0].map((label, index) => ({
+      id: `r${index}`,
+      input: "The answer is known.",
+      actual_output: label === 1 ? `The right answer ${index}.` : `The wrong answer ${index}.`,
+      retrieval_context: ["The answer is known."],
+      label,
+    }));
+    for (const metric of ["faithfulness", "Summarization"] as const) {
+      const report = await calibrate({
+        metric: metric as never,
+        model: judge,
+        data,
+        store: false,
+        ...quiet,
+      });
+      expect(report.confusion).toEqual({
+        truePositive: 2,
+        falseNegative: 0,
+        falsePositive: 0,
+        trueNegative: 2,
+      });
+    }
+    const calls = judge.calls.length;
+    const { retrieval_context: _context, ...withoutContext } = data[1] as (typeof data)[number];
+    const error = await calibrate({
+      metric: "faithfulness",
+      model: judge,
+      data: [data[0] as (typeof data)[number], withoutContext],
+      store: false,
+      ...quiet,
+    }).catch((caught: unknown) => caught as Error);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(
+      /^data\[1\]: no "retrieval_context" field \(the row has "id", "input", "actual_output", "label"\), which the metric judges the output against/,
+    );
+    expect(judge.calls).toHaveLength(calls);
   });
 
   it("reads a file, reports the wrong rows most confident first, and picks the thresholds", async () => {

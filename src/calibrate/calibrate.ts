@@ -7,7 +7,9 @@ import type { ModelSpec } from "../judge/resolve-model.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { FaithfulnessMetric } from "../metrics/faithfulness/faithfulness-metric.ts";
 import { PIILeakageMetric } from "../metrics/pii-leakage/pii-leakage-metric.ts";
+import { SummarizationMetric } from "../metrics/summarization/summarization-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { openStore, whyRunNeedsStore } from "../store/open-store.ts";
@@ -23,6 +25,8 @@ export type CalibrationMetricName =
   | "toxicity"
   | "bias"
   | "relevancy"
+  | "faithfulness"
+  | "summarization"
   | "pii-leakage"
   | "role-violation"
   | "non-advice"
@@ -48,6 +52,8 @@ const METRICS: Record<CalibrationMetricName, MetricFactory> = {
   toxicity: (options) => new ToxicityMetric(options),
   bias: (options) => new BiasMetric(options),
   relevancy: (options) => new AnswerRelevancyMetric(options),
+  faithfulness: (options) => new FaithfulnessMetric(options),
+  summarization: (options) => new SummarizationMetric(options),
   "pii-leakage": (options) => new PIILeakageMetric(options),
   "role-violation": needsOption(
     "Role Violation",
@@ -69,6 +75,7 @@ const ALIASES: Record<string, CalibrationMetricName> = {
   "answer-relevancy": "relevancy",
   answer_relevancy: "relevancy",
   "answer relevancy": "relevancy",
+  summarisation: "summarization",
   "pii leakage": "pii-leakage",
   pii_leakage: "pii-leakage",
   "role violation": "role-violation",
@@ -86,9 +93,10 @@ export function isCalibrationMetricName(name: string): boolean {
 /** Options of {@link calibrate}. */
 export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display"> {
   /**
-   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, `"pii-leakage"`, or a
-   * metric object (e.g. `new ToxicityMetric({ threshold: 0.3, model })`, `new MisuseMetric({
-   * domain: "financial" })`). It needs a threshold.
+   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, `"faithfulness"`,
+   * `"summarization"`, `"pii-leakage"`, or a metric object (e.g. `new ToxicityMetric({
+   * threshold: 0.3, model })`, `new MisuseMetric({ domain: "financial" })`). It needs a
+   * threshold. Faithfulness needs each row's `retrieval_context` (a list of texts).
    */
   metric: CalibrationMetricName | "answer-relevancy" | BaseMetric<object>;
   /** Labelled rows: a `.jsonl`, `.json` or `.csv` file, or an array of plain objects. */
@@ -105,7 +113,8 @@ export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display">
   idField?: string;
   /**
    * The label of a positive row, compared as text: toxic (Toxicity), biased (Bias), relevant
-   * (Answer Relevancy), no PII leaked (PII Leakage), role kept (Role Violation), no
+   * (Answer Relevancy), faithful to its retrieval context (Faithfulness), a good summary of
+   * its input (Summarization), no PII leaked (PII Leakage), role kept (Role Violation), no
    * inappropriate advice (Non-Advice), misuse (Misuse).
    * @default "1"
    */
@@ -144,7 +153,7 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
   const name = (key in METRICS ? key : ALIASES[key]) as CalibrationMetricName | undefined;
   if (name === undefined) {
     throw new ConfigError(
-      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias", "relevancy" or "pii-leakage", or pass a metric object.`,
+      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias", "relevancy", "faithfulness", "summarization" or "pii-leakage", or pass a metric object.`,
     );
   }
   return METRICS[name]({
@@ -163,8 +172,10 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
  *
  * The positive class is what a high score means: toxic (Toxicity), biased (Bias) and misuse
  * (Misuse) rows are positive when the metric flags them (score above the threshold, the
- * metric fails); relevant (Answer Relevancy), PII-free (PII Leakage), in-role (Role Violation)
- * and advice-free (Non-Advice) rows when it passes them (score at or above the threshold).
+ * metric fails); relevant (Answer Relevancy), faithful (Faithfulness), well-summarised
+ * (Summarization), PII-free (PII Leakage), in-role (Role Violation) and advice-free
+ * (Non-Advice) rows when it passes them (score at or above the threshold). Rows may carry
+ * `retrieval_context`, `context` and `expected_output`, which go into their test cases.
  * @throws ConfigError or DatasetFileError (file, line, row, field) for data or options that
  * cannot work, before any judge call.
  * @example
@@ -200,6 +211,9 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     negativeLabel: options.negativeLabel,
     limit: options.limit,
     encoding: options.encoding,
+    needs: metric.requiredFields.filter(
+      (field) => field === "retrievalContext" || field === "context" || field === "expectedOutput",
+    ),
   });
   const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
   // A store the user named must open; the default one may fall back, with a warning, unless
@@ -226,6 +240,9 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
         input: row.input,
         actualOutput: row.actualOutput,
         name: names[index] as string,
+        ...(row.retrievalContext ? { retrievalContext: row.retrievalContext } : {}),
+        ...(row.context ? { context: row.context } : {}),
+        ...(row.expectedOutput ? { expectedOutput: row.expectedOutput } : {}),
       })),
       metrics: [metric],
       store: store ?? false,

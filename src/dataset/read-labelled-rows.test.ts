@@ -32,6 +32,37 @@ async function errorOf(options: ReadLabelledRowsOptions): Promise<Error> {
 const line = (value: object) => JSON.stringify(value);
 
 describe("readLabelledRows", () => {
+  it("reads a row's retrieval_context, context and expected_output: lists, one text, or a CSV cell split on |", async () => {
+    const csv = await fileWith(
+      "labels.csv",
+      'input,actual_output,label,retrieval_context,expected_output\nq,a,1,"Doc one.|Doc \\| two.",The answer.\nq,b,0,, \n',
+    );
+    const [first, second] = (await readLabelledRows({ data: csv })).rows;
+    expect(first).toMatchObject({
+      retrievalContext: ["Doc one.", "Doc | two."],
+      expectedOutput: "The answer.",
+    });
+    expect(second).not.toHaveProperty("retrievalContext");
+    expect(second).not.toHaveProperty("expectedOutput");
+
+    const objects = [
+      { input: "q", actual_output: "a", label: 1, retrieval_context: "One text.", context: ["C."] },
+    ];
+    expect((await readLabelledRows({ data: objects })).rows[0]).toMatchObject({
+      retrievalContext: ["One text."],
+      context: ["C."],
+    });
+    const wrong = await errorOf({ data: [{ ...objects[0], retrieval_context: [1, 2] }] });
+    expect(wrong.message).toBe(
+      'data[0]: "retrieval_context" must be a list of texts (or one text); got [1,2].',
+    );
+    const missing = await errorOf({
+      data: [{ input: "q", actual_output: "a", label: 1 }],
+      needs: ["retrievalContext"],
+    });
+    expect(missing.message).toMatch(/^data\[0\]: no "retrieval_context" field/);
+  });
+
   it("reads JSONL with the default fields: text, the label as text, lines and ids", async () => {
     const path = await fileWith(
       "labels.jsonl",

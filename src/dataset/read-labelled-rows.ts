@@ -12,6 +12,11 @@ import {
   readDatasetText,
 } from "./dataset-records.ts";
 import { recordError } from "./golden-record.ts";
+import {
+  CONTEXT_FIELDS,
+  type LabelledRowContext,
+  readLabelledRowContext,
+} from "./labelled-row-context.ts";
 
 /** A label as a data file holds it. */
 export type LabelValue = string | number | boolean;
@@ -41,10 +46,18 @@ export interface ReadLabelledRowsOptions {
   limit?: number | undefined;
   /** Text encoding of the file. @default "utf8" */
   encoding?: BufferEncoding | undefined;
+  /**
+   * Context fields every row must have, because the metric judges them (Faithfulness:
+   * `retrievalContext`, read from `retrieval_context`); rows may carry them all the same.
+   */
+  needs?: ReadonlyArray<keyof LabelledRowContext> | undefined;
 }
 
-/** One labelled row. */
-export interface LabelledRow {
+/**
+ * One labelled row: its input, output and label, and the context fields it carries
+ * (`retrieval_context`, `context`, `expected_output`), for metrics that judge them.
+ */
+export interface LabelledRow extends LabelledRowContext {
   /** 0-based position among the rows read. */
   index: number;
   /** Line of the file where the row starts; `null` in memory or when unknown. */
@@ -151,8 +164,18 @@ export async function readLabelledRows(options: ReadLabelledRowsOptions): Promis
       }
       labelsSeen.push(label);
     }
+    const context = readLabelledRowContext({ get: record.get, csv: formatOf(options) === "csv" });
+    if ("problem" in context) throw fail(record, context.problem);
+    const missing = options.needs?.find((field) => context[field] === undefined);
+    if (missing !== undefined) {
+      throw fail(
+        record,
+        `no "${CONTEXT_FIELDS[missing]}" field (the row has ${describeKeys(record)}), which the metric judges the output against: add it (a list of texts; in CSV one cell, items separated by "|").`,
+      );
+    }
     const id = record.get(fields.id);
     rows.push({
+      ...context,
       index: rows.length,
       line: record.line,
       id: typeof id === "string" || typeof id === "number" ? String(id) : null,

@@ -49,8 +49,10 @@ export interface BaseMetricOptions<Template extends object> {
   /** Binary score; the threshold is forced to its strictest value. @default false */
   strictMode?: boolean;
   /**
-   * `false` runs every judge call of the metric strictly one after another. The steps of the
-   * built-in metrics depend on each other, so they are sequential either way.
+   * `false` runs every judge call of the metric strictly one after another. The steps of
+   * Toxicity, Bias, Answer Relevancy and the safety metrics depend on each other, so they are
+   * sequential either way; Faithfulness and Summarization ask their independent steps at once
+   * unless `false`.
    * @default true
    */
   asyncMode?: boolean;

@@ -8,10 +8,12 @@ import { describe, expect, it } from "vitest";
 import { loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
 import { AnswerRelevancyTemplate } from "../../src/metrics/answer-relevancy/prompts.ts";
 import { BiasTemplate } from "../../src/metrics/bias/prompts.ts";
+import { FaithfulnessTemplate } from "../../src/metrics/faithfulness/prompts.ts";
 import { MisuseTemplate } from "../../src/metrics/misuse/prompts.ts";
 import { NonAdviceTemplate } from "../../src/metrics/non-advice/prompts.ts";
 import { PIILeakageTemplate } from "../../src/metrics/pii-leakage/prompts.ts";
 import { RoleViolationTemplate } from "../../src/metrics/role-violation/prompts.ts";
+import { SummarizationTemplate } from "../../src/metrics/summarization/prompts.ts";
 import { ToxicityTemplate } from "../../src/metrics/toxicity/prompts.ts";
 import { projectRoot } from "../e2e/run-node.ts";
 
@@ -42,28 +44,13 @@ function tableAt(start: number): Row[] {
   return rows;
 }
 
-function headingLine(heading: string): number {
-  const start = lines.indexOf(heading);
-  if (start === -1) throw new Error(`${PAGE} has no "${heading}" heading`);
-  return start;
-}
-
-/** The rows of the first table after `heading`. */
-function tableAfter(heading: string): Row[] {
-  let index = headingLine(heading) + 1;
-  while (index < lines.length && !lines[index]?.startsWith("|")) index++;
-  return tableAt(index);
-}
-
-/** The rows of every table in the section under `heading` (up to the next `## ` heading). */
-function tablesIn(heading: string): Row[] {
-  const rows: Row[] = [];
-  for (let index = headingLine(heading) + 1; index < lines.length; index++) {
-    const line = lines[index] as string;
-    if (line.startsWith("## ")) break;
-    if (line.startsWith("|") && !lines[index - 1]?.startsWith("|")) rows.push(...tableAt(index));
+/** The rows of every table of the page, one list per table. */
+function everyTable(): Row[][] {
+  const tables: Row[][] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line.startsWith("|") && !lines[index - 1]?.startsWith("|")) tables.push(tableAt(index));
   }
-  return rows;
+  return tables;
 }
 
 /** A row's cell in the column named `name` ("" when the table has no such column). */
@@ -155,6 +142,36 @@ function renderedPrompts(multimodal: boolean): Record<string, string> {
       misuses: [DATA],
       domain: DATA,
     }),
+    "FaithfulnessTemplate.generateTruths": FaithfulnessTemplate.generateTruths({
+      ...shared,
+      documents: [DATA],
+      extractionLimit: null,
+    }),
+    "FaithfulnessTemplate.generateClaims": FaithfulnessTemplate.generateClaims({
+      ...shared,
+      actualOutput: DATA,
+    }),
+    "FaithfulnessTemplate.generateVerdicts": FaithfulnessTemplate.generateVerdicts({
+      ...shared,
+      claims: [DATA],
+      truths: [DATA],
+    }),
+    "SummarizationTemplate.generateAlignmentVerdicts":
+      SummarizationTemplate.generateAlignmentVerdicts({
+        ...shared,
+        claims: [DATA],
+        truths: [DATA],
+      }),
+    "SummarizationTemplate.generateQuestions": SummarizationTemplate.generateQuestions({
+      ...shared,
+      text: DATA,
+      n: 5,
+    }),
+    "SummarizationTemplate.generateAnswers": SummarizationTemplate.generateAnswers({
+      ...shared,
+      questions: [DATA],
+      text: DATA,
+    }),
   };
 }
 
@@ -167,16 +184,17 @@ const METRIC_TEMPLATES: Record<string, string> = {
   "Role Violation": "RoleViolationTemplate",
   "Non-Advice": "NonAdviceTemplate",
   Misuse: "MisuseTemplate",
+  Faithfulness: "FaithfulnessTemplate",
+  Summarization: "SummarizationTemplate",
 };
 
 const examples = loadConformanceSet();
-// The first table, and the tables of the later metrics' subsections (same columns, plus
-// `options` where a metric needs some).
-const setRows = [
-  ...tableAfter("## Conformance set"),
-  ...tablesIn("## Conformance of the RAG, summarization and safety metrics"),
-];
-const otherRows = tableAfter("## Documented, but not in the conformance set");
+// Every table of the page, told apart by their columns: the conformance set's (the first
+// metrics', then each later section's, with `options` where a metric needs some) start with
+// `example`; the documented-but-not-in-the-set ones have `why not a fixture`.
+const tables = everyTable();
+const setRows = tables.filter((rows) => rows[0]?.header[0] === "example").flat();
+const otherRows = tables.filter((rows) => rows[0]?.header.includes("why not a fixture")).flat();
 
 describe(PAGE, () => {
   it("has one row per conformance fixture, with the fixture's metric, options, classification and text", () => {

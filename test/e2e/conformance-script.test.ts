@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ConformanceExample,
   loadConformanceSet,
+  METRIC_CLASSES,
 } from "../../bench/conformance/conformance-set.ts";
 import type { ConformanceReport } from "../../bench/conformance/run-conformance.ts";
 import {
@@ -74,10 +75,30 @@ const VERDICT_FOR: Record<string, string> = {
   "appropriate advice": "no",
   misuse: "yes",
   "no misuse": "no",
+  faithful: "yes",
+  aligned: "yes",
+  contradicted: "no",
+  "not in context": "idk",
+  "extra information": "idk",
+  covered: "yes",
+  "not covered": "yes",
 };
 
-/** The extraction steps of the safety metrics, by what their JSON holds. */
-const SAFETY_ITEMS = ["extractedPii", "roleViolations", "advices", "misuses"];
+/**
+ * The extraction steps whose one item is the judged text, by what their JSON holds: Answer
+ * Relevancy's statements, the safety metrics' items, Faithfulness' and Summarization's claims.
+ */
+const TEXT_ITEMS = ["statements", "extractedPii", "roleViolations", "advices", "misuses", "claims"];
+
+/** The judge calls of an example without the reason step (no cache: none is shared). */
+function callsOf(example: ConformanceExample): number {
+  if (example.metric === "Faithfulness") return 3; // truths, claims, verdicts
+  if (example.metric === "Summarization") {
+    // truths, claims, verdicts, questions unless given, an answer of each text
+    return 5 + (example.options?.assessmentQuestions === undefined ? 1 : 0);
+  }
+  return example.expected === "no opinion" ? 1 : 2;
+}
 
 /**
  * A judge that decides every example as deepeval documents it, except the ones in `flip`
@@ -97,12 +118,27 @@ function deepevalLikeJudge(options: { flip?: string[]; garble?: string[] } = {})
       const example = find(text);
       return reply.json({ opinions: example.expected === "no opinion" ? [] : [example.text] });
     }
-    if ("statements" in properties) return reply.json({ statements: [find(text).text] });
-    const safetyKey = SAFETY_ITEMS.find((key) => key in properties);
-    if (safetyKey !== undefined) return reply.json({ [safetyKey]: [find(text).text] });
-    const items = (quoted(request.prompt, "opinions") ?? quoted(request.prompt, "statements")) as
-      | string[]
-      | undefined;
+    const itemsKey = TEXT_ITEMS.find((key) => key in properties);
+    if (itemsKey !== undefined) return reply.json({ [itemsKey]: [find(text).text] });
+    // Faithfulness and Summarization: the sources are their own facts, and the summary answers
+    // an assessment question as the example expects.
+    if ("truths" in properties) return reply.json({ truths: quoted(request.prompt, "documents") });
+    if ("questions" in properties) {
+      const count = (properties.questions as { minItems: number }).minItems;
+      return reply.json({ questions: Array.from({ length: count }, (_, n) => `Is ${n} said?`) });
+    }
+    if ("answers" in properties) {
+      const [question] = quoted(request.prompt, "questions") as string[];
+      const example = examples.find((candidate) =>
+        (candidate.options?.assessmentQuestions as string[] | undefined)?.includes(question ?? ""),
+      );
+      const summaryMisses = example?.expected === "not covered" && text === example.text;
+      const count = (quoted(request.prompt, "questions") as string[]).length;
+      return reply.json({ answers: Array(count).fill(summaryMisses ? "no" : "yes") });
+    }
+    const items = (quoted(request.prompt, "opinions") ??
+      quoted(request.prompt, "statements") ??
+      quoted(request.prompt, "claims")) as string[] | undefined;
     const example = find(items?.[0]);
     if (options.garble?.includes(example.id)) return reply.text("I would rather not say.");
     let verdict = VERDICT_FOR[example.expected] ?? "no";
@@ -126,8 +162,10 @@ describe("npm run conformance", () => {
     expect(report?.outcomes.map((outcome) => outcome.id).sort()).toEqual(
       examples.map((example) => example.id).sort(),
     );
-    // The fake judge extracts one item per step and never says "yes": it agrees exactly with
-    // the examples that expect nothing flagged, one statement, or an ambiguous statement.
+    // The fake judge extracts one item per step and never says "yes" ("idk" where a step
+    // allows it, else "no"; every coverage answer "no"): it agrees exactly with the examples
+    // that expect nothing flagged, one statement, an ambiguous statement, or a claim the
+    // source does not mention (which is faithful, or not in context, or extra information).
     const quiet = [
       "not toxic",
       "not biased",
@@ -137,16 +175,12 @@ describe("npm run conformance", () => {
       "role kept",
       "appropriate advice",
       "no misuse",
+      "faithful",
+      "not in context",
+      "extra information",
     ];
-    for (const metric of [
-      "Toxicity",
-      "Bias",
-      "Answer Relevancy",
-      "PII Leakage",
-      "Role Violation",
-      "Non-Advice",
-      "Misuse",
-    ]) {
+    expect(report?.perMetric.map((row) => row.metric)).toEqual(Object.keys(METRIC_CLASSES));
+    for (const metric of Object.keys(METRIC_CLASSES)) {
       const row = report?.perMetric.find((candidate) => candidate.metric === metric);
       expect(row?.examples).toBe(count(metric, () => true));
       expect(row?.agree).toBe(count(metric, (example) => quiet.includes(example.expected)));
@@ -169,11 +203,13 @@ describe("npm run conformance", () => {
       ["Role Violation", 1],
       ["Non-Advice", 1],
       ["Misuse", 1],
+      ["Faithfulness", 1],
+      ["Summarization", 1],
     ]);
     expect(stdout).not.toContain("Disagreements");
-    // No reason step: opinions are asked once per text, verdicts once per text with opinions.
-    const withVerdicts = examples.filter((example) => example.expected !== "no opinion").length;
-    expect(server.stats().requests).toBe(examples.length + withVerdicts);
+    // No reason step: each example's extraction and verdict steps, asked once.
+    const calls = examples.reduce((sum, example) => sum + callsOf(example), 0);
+    expect(server.stats().requests).toBe(calls);
   });
 
   it("lists a disagreement and an unscored example, and exits 3", async () => {

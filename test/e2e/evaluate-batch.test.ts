@@ -9,10 +9,12 @@ import type { BatchOptions } from "../../src/evaluate/batch-options.ts";
 import { evaluate } from "../../src/evaluate/evaluate.ts";
 import { AnswerRelevancyMetric } from "../../src/metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../../src/metrics/bias/bias-metric.ts";
+import { FaithfulnessMetric } from "../../src/metrics/faithfulness/faithfulness-metric.ts";
 import { MisuseMetric } from "../../src/metrics/misuse/misuse-metric.ts";
 import { NonAdviceMetric } from "../../src/metrics/non-advice/non-advice-metric.ts";
 import { PIILeakageMetric } from "../../src/metrics/pii-leakage/pii-leakage-metric.ts";
 import { RoleViolationMetric } from "../../src/metrics/role-violation/role-violation-metric.ts";
+import { SummarizationMetric } from "../../src/metrics/summarization/summarization-metric.ts";
 import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
 import type { EvaluationResult } from "../../src/results/evaluation-result.ts";
 import type { JudgeBatchEvent, RunnerEvent } from "../../src/results/runner-events.ts";
@@ -178,6 +180,38 @@ describe("evaluate({ batch }) over HTTP", () => {
     expect(seen.filter((event) => event.event === "ended").map((event) => event.lines)).toEqual(
       batches.map((batch) => batch.lines),
     );
+  });
+
+  it("runs Faithfulness and Summarization in three batches, their steps gathered as they are directly", async () => {
+    const ragCases = cases(4).map((testCase) => ({
+      ...testCase,
+      retrievalContext: [`Source of ${testCase.name}: the number is what it is.`],
+    }));
+    const ragMetrics = () => [
+      new FaithfulnessMetric({ model: "gpt-4.1" }),
+      new SummarizationMetric({ model: "gpt-4.1", n: 2 }),
+    ];
+    const run = (batch?: BatchOptions) =>
+      evaluate({
+        testCases: ragCases,
+        metrics: ragMetrics(),
+        env,
+        store: false,
+        ...(batch ? { batch } : {}),
+        ...quiet,
+      });
+    const direct = await directRunOf(() => run());
+    const batched = await run(fast);
+    expect(scores(batched)).toEqual(scores(direct));
+    expect(batched.summary.testCases.unscored).toBe(0);
+    expect(server.stats().byEndpoint.responses).toBeUndefined();
+    // Batch 1: each case's facts (of the retrieval context, and of the input), its claims
+    // (one request for both metrics) and Summarization's questions; batch 2: the verdicts
+    // and answers; batch 3: the reasons.
+    const batches = server.batches();
+    expect(batches).toHaveLength(3);
+    expect(batches[0]?.lines).toBe(4 * 4);
+    expect(batched.summary.judgeCalls).toBe(direct.summary.judgeCalls);
   });
 
   it("sends only what the cache lacks, and caches batch answers like direct ones", async () => {

@@ -10,10 +10,12 @@ import { readGoldens } from "../../src/dataset/read-goldens.ts";
 import { EvalError } from "../../src/errors/eval-error.ts";
 import { evaluate } from "../../src/evaluate/evaluate.ts";
 import { AnswerRelevancyMetric } from "../../src/metrics/answer-relevancy/answer-relevancy-metric.ts";
+import { FaithfulnessMetric } from "../../src/metrics/faithfulness/faithfulness-metric.ts";
 import { MisuseMetric } from "../../src/metrics/misuse/misuse-metric.ts";
 import { NonAdviceMetric } from "../../src/metrics/non-advice/non-advice-metric.ts";
 import { PIILeakageMetric } from "../../src/metrics/pii-leakage/pii-leakage-metric.ts";
 import { RoleViolationMetric } from "../../src/metrics/role-violation/role-violation-metric.ts";
+import { SummarizationMetric } from "../../src/metrics/summarization/summarization-metric.ts";
 import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import { image } from "../../src/test-case/image.ts";
@@ -58,7 +60,12 @@ function goodCase(index: number): Record<string, unknown> {
       : index % 3 === 1
         ? ["And this? ", image(PNG_DATA_URL)]
         : "Tell me about the tower.";
-  return { name: `good-${index}`, input, actualOutput: `It is the Eiffel Tower (${index}).` };
+  return {
+    name: `good-${index}`,
+    input,
+    actualOutput: `It is the Eiffel Tower (${index}).`,
+    retrievalContext: ["The Eiffel Tower is a wrought-iron tower in Paris, finished in 1889."],
+  };
 }
 
 /** Good cases and one of every bad kind, shuffled with a fixed seed. */
@@ -99,6 +106,8 @@ const metrics = () => [
   new RoleViolationMetric({ model: "gpt-4.1", role: "museum guide" }),
   new NonAdviceMetric({ model: "gpt-4.1", adviceTypes: ["financial"] }),
   new MisuseMetric({ model: "gpt-4.1", domain: "travel" }),
+  new FaithfulnessMetric({ model: "gpt-4.1" }),
+  new SummarizationMetric({ model: "gpt-4.1" }),
 ];
 
 describe("a run mixing good cases with every kind of bad one", () => {

@@ -9,6 +9,7 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { MockJudge } from "../../src/testing/mock-judge.ts";
 import {
   everyCutPoint,
   FAULT_TEST_CASE,
@@ -16,24 +17,22 @@ import {
   faultyResponder,
   generateMalformedAnswers,
   type JudgeAnswer,
+  kindOfRequest,
   MALFORMED_FAMILIES,
   METRIC_SHAPES,
   type MetricShape,
+  otherStepAnswer,
   runMetric,
   type StepName,
   seededRandom,
+  stepName,
   stepOfKind,
   stepOfRequest,
   wellFormedAnswer,
+  wellFormedCalls,
   wrappedAnswer,
 } from "../fixtures/malformed-answers.ts";
 import { runAnswering, runRecovering } from "../fixtures/step-answer-runs.ts";
-
-const STEP_NAMES: Record<StepName, (shape: MetricShape) => string> = {
-  extract: (shape) => shape.extractStep,
-  verdicts: () => "generateVerdicts",
-  reason: () => "generateReason",
-};
 
 /** Runs a metric whose judge gives `answer` at `step` every time it is asked there. */
 async function runGarbage(shape: MetricShape, step: StepName, answer: JudgeAnswer) {
@@ -54,7 +53,7 @@ describe.each(METRIC_SHAPES)("$name: malformed answers through MockJudge", (shap
       if (outcome.kind === "judge-output-error") {
         expect(outcome.error).toMatchObject({
           metric: shape.name,
-          step: STEP_NAMES[step](shape),
+          step: stepName(shape, step),
           rawText: text,
         });
       }
@@ -72,7 +71,7 @@ describe.each(METRIC_SHAPES)("$name: malformed answers through MockJudge", (shap
       if (outcome.kind === "scored") scored.push(label);
       if (outcome.kind === "crash") crashed.push(`${label}: ${String(outcome.error)}`);
       if (outcome.kind === "judge-output-error") {
-        expect(outcome.error.step).toBe(STEP_NAMES[answer.step](shape));
+        expect(outcome.error.step).toBe(stepName(shape, answer.step));
         expect(stepCalls, label).toBe(2);
       }
     }
@@ -88,7 +87,7 @@ describe.each(METRIC_SHAPES)("$name: malformed answers through MockJudge", (shap
         kind: "scored",
         score: shape.score,
       });
-      expect(calls).toBe(4);
+      expect(calls).toBe(wellFormedCalls(shape) + 1);
     }
   });
 
@@ -99,11 +98,55 @@ describe.each(METRIC_SHAPES)("$name: malformed answers through MockJudge", (shap
         wrappedAnswer(random, shape, step),
       );
       expect(outcome, JSON.stringify(texts)).toEqual({ kind: "scored", score: shape.score });
-      expect(calls).toBe(3);
+      expect(calls).toBe(wellFormedCalls(shape));
       expect(metric?.reason).toBe(wellFormedAnswer(shape, "reason").reason);
     }
   });
 });
+
+// Steps beyond extract → verdicts → reason (truths, questions, answers): each filled with the
+// garbage of the list-of-strings extract step, rendered with the step's own key.
+describe.each(METRIC_SHAPES.filter((shape) => shape.otherSteps !== undefined))(
+  "$name: malformed answers at its other steps",
+  (shape) => {
+    it.each(Object.entries(shape.otherSteps ?? {}))(
+      "%s: 300 seeded malformed answers (the answers of every step) give 0 scores and 0 crashes, each ask re-asked once",
+      async (kind, other) => {
+        const asShape: MetricShape = { ...shape, extractKey: kind, otherSteps: {} };
+        const answers = generateMalformedAnswers({ seed: 59, count: 330 }).filter(
+          (answer) => answer.family !== "ambiguous verdict",
+        );
+        const wrong: string[] = [];
+        for (const answer of answers) {
+          const rendered = answer.render(asShape);
+          const judge = new MockJudge({
+            answers: (call) => {
+              if (call.kind === kind) {
+                return rendered.finishReason === undefined
+                  ? { text: rendered.text }
+                  : { text: rendered.text, finishReason: rendered.finishReason };
+              }
+              const callStep = stepOfKind(shape, call.kind);
+              return {
+                text: JSON.stringify(
+                  callStep === null
+                    ? otherStepAnswer(shape, call.kind)
+                    : wellFormedAnswer(shape, callStep),
+                ),
+              };
+            },
+          });
+          const { outcome } = await runMetric(shape, judge);
+          const asked = judge.calls.filter((call) => call.kind === kind).length;
+          const label = `#${answer.id} ${answer.family} at ${kind}: ${JSON.stringify(rendered.text.slice(0, 80))}`;
+          if (outcome.kind !== "judge-output-error") wrong.push(`${label} → ${outcome.kind}`);
+          else if (asked !== 2 * (other.asks ?? 1)) wrong.push(`${label}: asked ${asked} times`);
+        }
+        expect(wrong).toEqual([]);
+      },
+    );
+  },
+);
 
 describe("malformed answers over HTTP (real AI SDK provider, fake server)", () => {
   let server: FakeOpenAIServer;
@@ -174,9 +217,12 @@ describe("malformed answers over HTTP (real AI SDK provider, fake server)", () =
     async (shape) => {
       const random = seededRandom(49);
       for (let run = 0; run < 10; run++) {
-        server.setResponder((request) =>
-          reply.text(wrappedAnswer(random, shape, stepOfRequest(shape, request))),
-        );
+        server.setResponder((request) => {
+          const step = stepOfRequest(shape, request);
+          return step === null
+            ? reply.json(otherStepAnswer(shape, kindOfRequest(request)))
+            : reply.text(wrappedAnswer(random, shape, step));
+        });
         const { outcome } = await runMetric(shape, "gpt-4.1", (metric) =>
           metric.measure(FAULT_TEST_CASE, { env }),
         );

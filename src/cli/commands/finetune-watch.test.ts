@@ -9,11 +9,16 @@ describe("parseMetricList", () => {
     expect(
       parseMetricList({ list: "answer-relevancy", judge: undefined }).map((metric) => metric.name),
     ).toEqual(["Answer Relevancy"]);
+    expect(
+      parseMetricList({ list: "faithfulness,Summarization", judge: "fake" }).map(
+        (metric) => metric.name,
+      ),
+    ).toEqual(["Faithfulness", "Summarization"]);
   });
 
   it("refuses an unknown metric or an empty list, saying which names it takes", () => {
     expect(() => parseMetricList({ list: "toxicity,fluency", judge: undefined })).toThrow(
-      '--metrics names an unknown metric "fluency": use toxicity, bias and relevancy (comma-separated).',
+      '--metrics names an unknown metric "fluency": use toxicity, bias, relevancy, faithfulness and summarization (comma-separated).',
     );
     expect(() => parseMetricList({ list: " , ", judge: undefined })).toThrow(
       "--metrics needs at least one metric",

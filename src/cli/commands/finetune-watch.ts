@@ -9,6 +9,8 @@ import type { CheckpointsOutcome } from "../../finetune/evaluate-checkpoints.ts"
 import { AnswerRelevancyMetric } from "../../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import type { BaseMetric } from "../../metrics/base-metric.ts";
 import { BiasMetric } from "../../metrics/bias/bias-metric.ts";
+import { FaithfulnessMetric } from "../../metrics/faithfulness/faithfulness-metric.ts";
+import { SummarizationMetric } from "../../metrics/summarization/summarization-metric.ts";
 import { ToxicityMetric } from "../../metrics/toxicity/toxicity-metric.ts";
 import type { Golden } from "../../test-case/golden.ts";
 import type { CommandOutput } from "../command-output.ts";
@@ -48,6 +50,8 @@ const METRICS: Record<string, (judge: string | undefined) => BaseMetric<object>>
   toxicity: (judge) => new ToxicityMetric(judge === undefined ? {} : { model: judge }),
   bias: (judge) => new BiasMetric(judge === undefined ? {} : { model: judge }),
   relevancy: (judge) => new AnswerRelevancyMetric(judge === undefined ? {} : { model: judge }),
+  faithfulness: (judge) => new FaithfulnessMetric(judge === undefined ? {} : { model: judge }),
+  summarization: (judge) => new SummarizationMetric(judge === undefined ? {} : { model: judge }),
 };
 const ALIASES: Record<string, string> = {
   "answer-relevancy": "relevancy",
@@ -84,7 +88,7 @@ export function parseMetricList(options: {
     const make = METRICS[key];
     if (make === undefined) {
       throw new ConfigError(
-        `--metrics names an unknown metric "${name}": use toxicity, bias and relevancy (comma-separated).`,
+        `--metrics names an unknown metric "${name}": use toxicity, bias, relevancy, faithfulness and summarization (comma-separated).`,
       );
     }
     if (seen.has(key)) return [];

@@ -47,7 +47,7 @@ export async function loadMetricModule(options: {
   const absolute = path.resolve(cwd, file);
   if (!existsSync(absolute)) {
     throw new ConfigError(
-      `${flag} "${spec}" is neither a built-in metric (toxicity, bias, relevancy, pii-leakage) nor a file: ` +
+      `${flag} "${spec}" is neither a built-in metric (toxicity, bias, relevancy, faithfulness, summarization, pii-leakage) nor a file: ` +
         `no ${file} in ${cwd}. Give a module that exports a metric, e.g. ${flag} ./metrics.ts#politeness.`,
     );
   }

@@ -38,7 +38,7 @@ export function defineCalibrateCommand(program: Command, context: CommandContext
     .addOption(
       new Option(
         "--metric <name|module>",
-        "the metric to calibrate: toxicity, bias, relevancy, pii-leakage, or a module exporting one (./metrics.ts#politeness)",
+        "the metric to calibrate: toxicity, bias, relevancy, faithfulness, summarization, pii-leakage, or a module exporting one (./metrics.ts#politeness)",
       )
         .argParser(nonEmpty("--metric"))
         .makeOptionMandatory(),

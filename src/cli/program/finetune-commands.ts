@@ -39,7 +39,7 @@ export function defineFinetuneCommands(program: Command, context: CommandContext
     )
     .option(
       "--metrics <names>",
-      "comma-separated metrics: toxicity, bias, relevancy",
+      "comma-separated metrics: toxicity, bias, relevancy, faithfulness, summarization",
       nonEmpty("--metrics"),
       "toxicity,bias,relevancy",
     )

@@ -1,5 +1,6 @@
 import {
   DATA_NOTICE,
+  exactCountRule,
   formatScore,
   joinSections,
   MULTIMODAL_RULES,
@@ -75,7 +76,7 @@ export class AnswerRelevancyTemplate {
         'Statements: ["Hold the reset button for ten seconds.", "Our routers come in three colours.", "A reset erases your Wi-Fi password, so note it first."]',
         'Answer: {"verdicts": [{"verdict": "yes", "reason": null}, {"verdict": "no", "reason": "The colours do not help reset the router."}, {"verdict": "idk", "reason": "Useful background, but not a step of the reset itself."}]}',
       ].join("\n"),
-      `There ${count === 1 ? "is 1 statement" : `are ${count} statements`}. Return exactly ${count} verdict${count === 1 ? "" : "s"}, one per statement, in the same order.`,
+      exactCountRule(count, "statement"),
       args.multimodal && MULTIMODAL_RULES,
       DATA_NOTICE,
       quoteText("input", args.input),

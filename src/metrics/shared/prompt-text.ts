@@ -32,6 +32,15 @@ export function joinSections(...sections: Array<string | false | undefined>): st
   return sections.filter((section): section is string => Boolean(section)).join("\n\n");
 }
 
+/**
+ * The rule of a step that answers once per item: `There are 3 claims. Return exactly 3
+ * verdicts, one per claim, in the same order.`
+ */
+export function exactCountRule(count: number, item: string, answer = "verdict"): string {
+  const plural = (noun: string) => (count === 1 ? noun : `${noun}s`);
+  return `There ${count === 1 ? "is" : "are"} ${count} ${plural(item)}. Return exactly ${count} ${plural(answer)}, one per ${item}, in the same order.`;
+}
+
 /** A score written as it appears in reasons: two decimals. */
 export function formatScore(score: number): string {
   return score.toFixed(2);

@@ -6,8 +6,13 @@ import { workedExample } from "../../../test/fixtures/worked-example.ts";
 import { statementsSchema } from "../answer-relevancy/answer-relevancy-metric.ts";
 import { AnswerRelevancyTemplate } from "../answer-relevancy/prompts.ts";
 import { BiasTemplate } from "../bias/prompts.ts";
+import { FaithfulnessTemplate } from "../faithfulness/prompts.ts";
+import { answersSchema, questionsSchema } from "../summarization/coverage.ts";
+import { SummarizationTemplate } from "../summarization/prompts.ts";
 import { ToxicityTemplate } from "../toxicity/prompts.ts";
+import { CLAIM_VERDICTS } from "./claim-verdicts.ts";
 import { opinionsSchema } from "./opinions.ts";
+import { claimsSchema, truthsSchema } from "./truths-and-claims.ts";
 import { verdictsSchema } from "./verdicts.ts";
 
 const data = { multimodal: false } as const;
@@ -73,5 +78,67 @@ describe("worked examples", () => {
   it("the Toxicity rubric names condescension and no longer excuses bluntness", () => {
     expect(opinionPrompts.Toxicity).toContain("Condescension or passive aggression");
     expect(opinionPrompts.Toxicity).not.toMatch(/blunt/i);
+  });
+});
+
+describe("worked examples of the truth, claim, verdict, question and answer prompts", () => {
+  it("the truth prompt shows one fact per sentence part, self-contained", () => {
+    const prompt = FaithfulnessTemplate.generateTruths({
+      documents: ["X"],
+      extractionLimit: null,
+      multimodal: false,
+    });
+    const { items: given, answer } = workedExample(prompt, "Documents");
+    expect(given).toHaveLength(1);
+    const { truths } = truthsSchema.parse(answer);
+    expect(truths.length).toBeGreaterThan(2);
+    for (const truth of truths) expect(truth).toMatch(/^The Rhine|Rhine\.$/);
+  });
+
+  it("the claim prompt keeps hedges and leaves out greetings", () => {
+    const prompt = FaithfulnessTemplate.generateClaims({ actualOutput: "X", multimodal: false });
+    const { items: given, answer } = workedExample(prompt, "Text");
+    const { claims } = claimsSchema.parse(answer);
+    expect(claims).toContain("The Rhine may be the busiest river in Europe.");
+    expect(String(given)).toMatch(/^Sure!/);
+    expect(claims.some((claim) => /Sure|hope/.test(claim))).toBe(false);
+  });
+
+  it("the verdict prompt shows yes, no and idk, one per claim, reasons only for no and idk", () => {
+    const prompt = FaithfulnessTemplate.generateVerdicts({
+      claims: ["X"],
+      truths: ["Y"],
+      multimodal: false,
+    });
+    const { items: given, answer } = workedExample(prompt, "Claims");
+    const schema = verdictsSchema({
+      allowed: CLAIM_VERDICTS,
+      count: (given as string[]).length,
+      itemName: "claim",
+    });
+    const { verdicts } = schema.parse(answer);
+    expect(verdicts.map((verdict) => verdict.verdict)).toEqual(["yes", "no", "idk", "idk"]);
+    expect(verdicts.map((verdict) => verdict.reason === null)).toEqual([true, false, false, false]);
+  });
+
+  it("the question prompt shows closed questions, and the answer prompt one answer per question", () => {
+    const questions = SummarizationTemplate.generateQuestions({
+      text: "X",
+      n: 3,
+      multimodal: false,
+    });
+    expect(
+      questionsSchema(3).parse(workedExample(questions, "Text").answer).questions,
+    ).toHaveLength(3);
+    const answers = SummarizationTemplate.generateAnswers({
+      questions: ["Q?"],
+      text: "X",
+      multimodal: false,
+    });
+    const { items: text } = workedExample(answers, "Text");
+    const asked = workedExample(answers, "Questions").items as string[];
+    const parsed = answersSchema(asked.length).parse(workedExample(answers, "Questions").answer);
+    expect(parsed.answers).toEqual(["yes", "yes", "no"]);
+    expect(String(text)).toContain("7am");
   });
 });

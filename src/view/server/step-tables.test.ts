@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { FaithfulnessMetric } from "../../metrics/faithfulness/faithfulness-metric.ts";
 import { MisuseMetric } from "../../metrics/misuse/misuse-metric.ts";
 import { NonAdviceMetric } from "../../metrics/non-advice/non-advice-metric.ts";
 import { PIILeakageMetric } from "../../metrics/pii-leakage/pii-leakage-metric.ts";
 import { RoleViolationMetric } from "../../metrics/role-violation/role-violation-metric.ts";
-import { MockJudge } from "../../testing/mock-judge.ts";
+import { SummarizationMetric } from "../../metrics/summarization/summarization-metric.ts";
+import { MockJudge, type MockJudgeCall } from "../../testing/mock-judge.ts";
 import { toStepViews } from "./step-tables.ts";
 
 describe("a metric's steps as the case page shows them", () => {
@@ -87,6 +89,50 @@ describe("a metric's steps as the case page shows them", () => {
         ["A.", "yes", "Flagged."],
         ["B.", "no", ""],
       ],
+    });
+  });
+
+  it("shows Faithfulness and Summarization claims beside their verdicts, questions beside their answers", async () => {
+    const judge = new MockJudge({
+      answers: (call: MockJudgeCall) =>
+        ({
+          truths: { truths: ["The lane opens in May."] },
+          claims: { claims: ["The lane opens in May.", "It cost a fortune."] },
+          verdicts: { verdicts: [{ verdict: "yes" }, { verdict: "idk", reason: "Cost unknown." }] },
+          questions: { questions: ["Does the lane open in May?"] },
+          answers: { answers: ["yes"] },
+          reason: { reason: "The score is 0.50 because of the cost claim." },
+        })[call.kind] ?? {},
+    });
+    const testCase = {
+      input: "The lane opens in May.",
+      actualOutput: "The lane opens in May. It cost a fortune.",
+      retrievalContext: ["The lane opens in May."],
+    };
+    const faithfulness = await new FaithfulnessMetric({ model: judge }).run(testCase);
+    expect(toStepViews(faithfulness.data).map((view) => view.label)).toEqual([
+      "Truths",
+      "Claims and Verdicts",
+    ]);
+    const summarization = await new SummarizationMetric({ model: judge, n: 1 }).run(testCase);
+    const views = toStepViews(summarization.data);
+    expect(views.map((view) => view.label)).toEqual([
+      "Truths",
+      "Claims and Alignment verdicts",
+      "Assessment questions and Coverage verdicts",
+      "Score breakdown",
+    ]);
+    expect(views[1]).toMatchObject({
+      columns: ["claim", "verdict", "reason"],
+      rows: [
+        ["The lane opens in May.", "yes", ""],
+        ["It cost a fortune.", "idk", "Cost unknown."],
+      ],
+    });
+    expect(views[2]).toEqual({
+      label: "Assessment questions and Coverage verdicts",
+      columns: ["assessment question", "original", "summary", "verdict"],
+      rows: [["Does the lane open in May?", "yes", "yes", "covered"]],
     });
   });
 });

@@ -46,12 +46,6 @@ export function formatScore(score: number): string {
   return score.toFixed(2);
 }
 
-/** The line of a verdict prompt that fixes the count: one verdict per item, in the same order. */
-export function verdictCountLine(count: number, itemName: string): string {
-  const items = count === 1 ? `is 1 ${itemName}` : `are ${count} ${itemName}s`;
-  return `There ${items}. Return exactly ${count} verdict${count === 1 ? "" : "s"}, one per ${itemName}, in the same order.`;
-}
-
 /** The last line of a yes/no verdict prompt: the JSON to answer with. */
 export const YES_NO_VERDICTS_ANSWER =
   'Answer with only a JSON object: {"verdicts": [{"verdict": "yes" or "no", "reason": "…" or null}, …]}';

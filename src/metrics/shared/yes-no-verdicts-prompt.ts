@@ -1,4 +1,10 @@
-import { DATA_NOTICE, joinSections, quoteList } from "./prompt-text.ts";
+import {
+  DATA_NOTICE,
+  exactCountRule,
+  joinSections,
+  quoteList,
+  YES_NO_VERDICTS_ANSWER,
+} from "./prompt-text.ts";
 
 /**
  * The verdict prompt of a metric that flags items yes/no: the task, the rubric and how to
@@ -19,17 +25,15 @@ export function yesNoVerdictsPrompt(options: {
   /** One item, for the count line: "statement". */
   itemName: string;
 }): string {
-  const count = options.items.length;
-  const items = count === 1 ? `is 1 ${options.itemName}` : `are ${count} ${options.itemName}s`;
   return joinSections(
     options.task,
     options.setting,
     options.rubric,
     options.decision,
     options.example,
-    `There ${items}. Return exactly ${count} verdict${count === 1 ? "" : "s"}, one per ${options.itemName}, in the same order.`,
+    exactCountRule(options.items.length, options.itemName),
     DATA_NOTICE,
     quoteList("statements", options.items),
-    'Answer with only a JSON object: {"verdicts": [{"verdict": "yes" or "no", "reason": "…" or null}, …]}',
+    YES_NO_VERDICTS_ANSWER,
   );
 }

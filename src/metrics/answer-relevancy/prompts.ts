@@ -46,7 +46,7 @@ const STATEMENT_RULES = [
 const STATEMENT_EXAMPLE = [
   "Example",
   'Text: "The Aria 2 headphones have active noise cancelling for quiet listening. Their battery lasts 30 hours on a single charge. For comfort, they have memory-foam cushions and a padded headband. Every order also includes free shipping and a two-year warranty."',
-  'Answer: {"statements": ["The Aria 2 headphones have active noise cancelling.", "The Aria 2 headphones\' battery lasts 30 hours on a single charge.", "For comfort, the Aria 2 headphones have memory-foam cushions and a padded headband.", "Every order includes free shipping.", "Every order includes a two-year warranty."]}',
+  'Answer: {"statements": ["The Aria 2 headphones have active noise cancelling for quiet listening.", "The Aria 2 headphones\' battery lasts 30 hours on a single charge.", "For comfort, the Aria 2 headphones have memory-foam cushions and a padded headband.", "Every order includes free shipping.", "Every order includes a two-year warranty."]}',
   "(Four sentences, five statements: the last sentence joins two separate offers, so it gives two; the comfort sentence names the parts of one feature, so it stays one.)",
 ].join("\n");
 

@@ -6,16 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
-import { AnswerRelevancyTemplate } from "../../src/metrics/answer-relevancy/prompts.ts";
-import { BiasTemplate } from "../../src/metrics/bias/prompts.ts";
-import { FaithfulnessTemplate } from "../../src/metrics/faithfulness/prompts.ts";
-import { MisuseTemplate } from "../../src/metrics/misuse/prompts.ts";
-import { NonAdviceTemplate } from "../../src/metrics/non-advice/prompts.ts";
-import { PIILeakageTemplate } from "../../src/metrics/pii-leakage/prompts.ts";
-import { RoleViolationTemplate } from "../../src/metrics/role-violation/prompts.ts";
-import { SummarizationTemplate } from "../../src/metrics/summarization/prompts.ts";
-import { ToxicityTemplate } from "../../src/metrics/toxicity/prompts.ts";
 import { projectRoot } from "../e2e/run-node.ts";
+import { renderedPrompts } from "../fixtures/rendered-prompts.ts";
 
 const PAGE = "docs/metric-conformance.md";
 const page = readFileSync(join(projectRoot, PAGE), "utf8");
@@ -75,104 +67,6 @@ function citations(cell: string): Array<{ kind: string; prompt: string; text: st
       text: text as string,
     }),
   );
-}
-
-// Rendered with placeholder data, so a cited piece can only match the prompt's own text.
-const DATA = "PLACEHOLDER";
-function renderedPrompts(multimodal: boolean): Record<string, string> {
-  const shared = { multimodal };
-  return {
-    "ToxicityTemplate.generateOpinions": ToxicityTemplate.generateOpinions({
-      ...shared,
-      actualOutput: DATA,
-    }),
-    "ToxicityTemplate.generateVerdicts": ToxicityTemplate.generateVerdicts({
-      ...shared,
-      opinions: [DATA],
-    }),
-    "BiasTemplate.generateOpinions": BiasTemplate.generateOpinions({
-      ...shared,
-      actualOutput: DATA,
-    }),
-    "BiasTemplate.generateVerdicts": BiasTemplate.generateVerdicts({ ...shared, opinions: [DATA] }),
-    "AnswerRelevancyTemplate.generateStatements": AnswerRelevancyTemplate.generateStatements({
-      ...shared,
-      actualOutput: DATA,
-    }),
-    "AnswerRelevancyTemplate.generateVerdicts": AnswerRelevancyTemplate.generateVerdicts({
-      ...shared,
-      input: DATA,
-      statements: [DATA],
-    }),
-    "PIILeakageTemplate.extractPii": PIILeakageTemplate.extractPii({
-      ...shared,
-      actualOutput: DATA,
-    }),
-    "PIILeakageTemplate.generateVerdicts": PIILeakageTemplate.generateVerdicts({
-      ...shared,
-      extractedPii: [DATA],
-    }),
-    "RoleViolationTemplate.detectRoleViolations": RoleViolationTemplate.detectRoleViolations({
-      ...shared,
-      actualOutput: DATA,
-      role: DATA,
-    }),
-    "RoleViolationTemplate.generateVerdicts": RoleViolationTemplate.generateVerdicts({
-      ...shared,
-      roleViolations: [DATA],
-      role: DATA,
-    }),
-    "NonAdviceTemplate.generateAdvices": NonAdviceTemplate.generateAdvices({
-      ...shared,
-      actualOutput: DATA,
-      adviceTypes: [DATA],
-    }),
-    "NonAdviceTemplate.generateVerdicts": NonAdviceTemplate.generateVerdicts({
-      ...shared,
-      advices: [DATA],
-      adviceTypes: [DATA],
-    }),
-    "MisuseTemplate.generateMisuses": MisuseTemplate.generateMisuses({
-      ...shared,
-      actualOutput: DATA,
-      domain: DATA,
-    }),
-    "MisuseTemplate.generateVerdicts": MisuseTemplate.generateVerdicts({
-      ...shared,
-      misuses: [DATA],
-      domain: DATA,
-    }),
-    "FaithfulnessTemplate.generateTruths": FaithfulnessTemplate.generateTruths({
-      ...shared,
-      documents: [DATA],
-      extractionLimit: null,
-    }),
-    "FaithfulnessTemplate.generateClaims": FaithfulnessTemplate.generateClaims({
-      ...shared,
-      actualOutput: DATA,
-    }),
-    "FaithfulnessTemplate.generateVerdicts": FaithfulnessTemplate.generateVerdicts({
-      ...shared,
-      claims: [DATA],
-      truths: [DATA],
-    }),
-    "SummarizationTemplate.generateAlignmentVerdicts":
-      SummarizationTemplate.generateAlignmentVerdicts({
-        ...shared,
-        claims: [DATA],
-        truths: [DATA],
-      }),
-    "SummarizationTemplate.generateQuestions": SummarizationTemplate.generateQuestions({
-      ...shared,
-      text: DATA,
-      n: 5,
-    }),
-    "SummarizationTemplate.generateAnswers": SummarizationTemplate.generateAnswers({
-      ...shared,
-      questions: [DATA],
-      text: DATA,
-    }),
-  };
 }
 
 /** Which prompts may cover an example of each metric. */

@@ -40,7 +40,7 @@ describe("AnswerRelevancyMetric", () => {
     const judge = new MockJudge({
       answers: [
         {
-          // One statement per sentence: the refund sentence lists two facts but stays whole.
+          // The refund and its terms are one claim, so its sentence stays one statement.
           statements: [
             "We offer a 30-day full refund at no extra cost.",
             "Our shoes are made in Portugal.",
@@ -64,6 +64,25 @@ describe("AnswerRelevancyMetric", () => {
     expect(judge.calls[1]?.prompt).toContain(JSON.stringify(shoes.input));
     expect(judge.calls[2]?.prompt).toContain("Where shoes are made does not address fit.");
     expect(judge.calls.map((call) => call.prompt)).toMatchSnapshot();
+  });
+
+  it("scores an output that is only an emoji, extracted as itself", async () => {
+    const judge = new MockJudge({
+      answers: [
+        { statements: ["👍"] },
+        {
+          verdicts: [
+            { verdict: "no", reason: "A thumbs-up does not say whether the order shipped." },
+          ],
+        },
+        { reason: "The score is 0.00 because a thumbs-up does not answer the question." },
+      ],
+    });
+    const metric = new AnswerRelevancyMetric({ model: judge });
+    expect(await metric.measure({ input: "Has my order shipped?", actualOutput: "👍" })).toBe(0);
+    expect(metric.error).toBeNull();
+    expect(metric.statements).toEqual(["👍"]);
+    expect(judge.calls).toHaveLength(3);
   });
 
   it("counts idk as relevant by default and as irrelevant with penalizeAmbiguous", async () => {

@@ -31,6 +31,26 @@ export interface AnswerRelevancyReasonArgs {
   multimodal: boolean;
 }
 
+// How a text becomes statements, with the deepeval 4.1.10 line each rule follows
+// (deepeval/metrics/answer_relevancy/templates/generate_statements.txt):
+// - a sentence joining separate claims gives one statement per claim: the worked example's four
+//   sentences give five statements, its last sentence (a warranty and round-the-clock support)
+//   two (:5, :10-16);
+// - what belongs to one claim stays together: the battery and its hours, and the two security
+//   features, each stay one statement (:5, :12-13);
+// - fragments and single words are statements only outside a coherent statement (:1).
+const STATEMENT_RULES = [
+  "A statement is one claim, piece of information, suggestion or answer. Most sentences make one statement, but a sentence that joins separate claims, each of which could be true or relevant without the other, makes one statement per claim: split it, repeating the subject so that each statement stands on its own. Keep together what belongs to one claim, such as a feature and its details, or the items of one group.",
+  "Keep each statement self-contained, in the text's own words where possible, and in the order they appear. Keep a fragment or a single word as a statement only when it stands on its own rather than inside a sentence. If the text makes no statement at all, return an empty list.",
+].join(" ");
+
+const STATEMENT_EXAMPLE = [
+  "Example",
+  'Text: "The Aria 2 headphones have active noise cancelling for quiet listening. Their battery lasts 30 hours on a single charge. For comfort, they have memory-foam cushions and a padded headband. Every order also includes free shipping and a two-year warranty."',
+  'Answer: {"statements": ["The Aria 2 headphones have active noise cancelling for quiet listening.", "The Aria 2 headphones\' battery lasts 30 hours on a single charge.", "For comfort, the Aria 2 headphones have memory-foam cushions and a padded headband.", "Every order includes free shipping.", "Every order includes a two-year warranty."]}',
+  "(Four sentences, five statements: the last sentence joins two separate offers, so it gives two; the comfort sentence names the parts of one feature, so it stays one.)",
+].join("\n");
+
 /**
  * The built-in Answer Relevancy prompts. Extend it and override any static method, or pass
  * an object with the methods to replace, as `evaluationTemplate`.
@@ -45,12 +65,8 @@ export class AnswerRelevancyTemplate {
   static generateStatements(args: AnswerRelevancyStatementsArgs): string {
     return joinSections(
       "You break a text written by an AI system into the separate statements it makes, so that each can be judged on its own later.",
-      "A statement is a claim, piece of information, suggestion or answer. Each sentence is one statement, even when it lists several features, facts or options: do not split a sentence into its parts. Keep each statement self-contained, in the text's own words where possible, and in the order they appear. Keep a fragment or a single word as a statement only when it stands on its own rather than inside a sentence. If the text makes no statement at all, return an empty list.",
-      [
-        "Example",
-        'Text: "The Aria 2 headphones have noise cancelling, a 30-hour battery and foldable hinges. They cost $199. Thanks for asking!"',
-        'Answer: {"statements": ["The Aria 2 headphones have noise cancelling, a 30-hour battery and foldable hinges.", "The Aria 2 headphones cost $199.", "Thanks for asking!"]}',
-      ].join("\n"),
+      STATEMENT_RULES,
+      STATEMENT_EXAMPLE,
       args.multimodal && MULTIMODAL_RULES,
       DATA_NOTICE,
       quoteText("text", args.actualOutput),

@@ -15,8 +15,9 @@ export type BiasTemplateFunctions = Pick<
 export type BiasMetricOptions = BaseMetricOptions<BiasTemplateFunctions>;
 
 /**
- * Bias: how much of what the output says shows gender, political, racial/ethnic or
- * geographical bias.
+ * Bias: how much of what the output says is biased: gender, political, racial/ethnic or
+ * geographical bias, and any other stereotype or prejudice about a group (age, disability, …).
+ * A refusal to give a view counts as an opinion that is not biased, as in deepeval.
  *
  * Steps: (1) extract the opinions in `actualOutput` (the same request as Toxicity, so
  * running both asks once); (2) a yes/no bias verdict per opinion; (3) a reason, asked of the

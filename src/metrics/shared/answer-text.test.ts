@@ -50,14 +50,32 @@ describe("reasons", () => {
 });
 
 describe("extracted items", () => {
-  it.each(["Sarah is kind.", "Great!", "42", "Ça va."])("accepts %j", (item) => {
-    expect(itemText.safeParse(item).success).toBe(true);
-  });
-
-  it.each(["", "   ", "...", "\u200b\u200b", "x".repeat(MAX_ITEM_CHARACTERS + 1)])(
-    "refuses %j",
+  // deepeval scores an output that is only an emoji or symbols; so does verdict (issue 22).
+  it.each(["Sarah is kind.", "Great!", "42", "Ça va.", "👍", "🙂🙂", "❤️", "?!", "...", " 🎉 "])(
+    "accepts %j",
     (item) => {
-      expect(itemText.safeParse(item).success).toBe(false);
+      expect(itemText.safeParse(item).success).toBe(true);
     },
   );
+
+  it.each([
+    "",
+    "   ",
+    "\n\t",
+    "\u200b\u200b",
+    "\u200d\ufe0f",
+    "\u0000\u0007",
+    "\u00a0\u3000",
+    "\u2800\u3164",
+    "x".repeat(MAX_ITEM_CHARACTERS + 1),
+  ])("refuses %j", (item) => {
+    expect(itemText.safeParse(item).success).toBe(false);
+  });
+
+  it("says what a blank item is missing", () => {
+    const result = itemText.safeParse("\u200b");
+    expect(result.error?.issues[0]?.message).toBe(
+      'an item must be text that shows (not blank or invisible characters), got "\u200b"',
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isBlankText } from "../../test-case/llm-test-case.ts";
 
 /** The shortest reason accepted, in characters (after trimming). */
 export const MIN_REASON_CHARACTERS = 10;
@@ -14,7 +15,6 @@ export const MAX_ITEM_CHARACTERS = 2000;
 // Thai) each character counts as one, so a Japanese sentence is not "one word".
 const WORD =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]|[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** How many words `text` has (see {@link isRealSentence}). */
 export function countWords(text: string): number {
@@ -50,15 +50,17 @@ export const reasonText = z
   });
 
 /**
- * One extracted item (an opinion, a statement): some letters or digits, at most
- * {@link MAX_ITEM_CHARACTERS} characters. Blank items, punctuation or invisible characters
- * alone, and runaway text are refused.
+ * One extracted item (an opinion, a statement): text that shows something, at most
+ * {@link MAX_ITEM_CHARACTERS} characters. An output that is only an emoji or symbols ("👍",
+ * "?!") is extracted and scored as itself, as deepeval does. Blank items (by the rule that
+ * refuses a blank `actualOutput`, {@link isBlankText}: whitespace, zero-width and other
+ * invisible characters alone) and runaway text are refused.
  */
 export const itemText = z
   .string()
-  .refine((text) => LETTER_OR_DIGIT.test(text) && text.trim().length <= MAX_ITEM_CHARACTERS, {
+  .refine((text) => !isBlankText(text) && text.trim().length <= MAX_ITEM_CHARACTERS, {
     error: (issue) =>
       typeof issue.input === "string" && issue.input.trim().length > MAX_ITEM_CHARACTERS
         ? `an item must be at most ${MAX_ITEM_CHARACTERS} characters, one sentence; this one has ${issue.input.trim().length}`
-        : `an item must be text with words in it, got ${JSON.stringify(issue.input)}`,
+        : `an item must be text that shows (not blank or invisible characters), got ${JSON.stringify(issue.input)}`,
   });

@@ -29,14 +29,21 @@ describe("worked examples", () => {
     expect(opinionsSchema.parse(answer).opinions.length).toBeGreaterThan(0);
   });
 
-  it("the statement prompt keeps a sentence listing several features as one statement", () => {
+  it("the statement prompt splits a sentence joining two separate claims, as deepeval's example does", () => {
+    // deepeval's worked example: four sentences, five statements, the last sentence (two
+    // separate offers) split in two (answer_relevancy/templates/generate_statements.txt:5,10-16).
     const prompt = AnswerRelevancyTemplate.generateStatements({ ...data, actualOutput: "X" });
     const { items: text, answer } = workedExample(prompt, "Text");
     const { statements } = statementsSchema.parse(answer);
     const sentences = String(text).split(/(?<=[.!?])\s+/);
-    expect(statements).toHaveLength(sentences.length);
-    expect(statements[0]).toBe(sentences[0]);
-    expect(statements[0]).toMatch(/, .* and /);
+    expect(sentences).toHaveLength(4);
+    expect(statements).toHaveLength(5);
+    // The last sentence joins two offers with "and": each becomes a statement of its own.
+    const last = sentences[3] as string;
+    expect(last).toMatch(/ and /);
+    expect(statements.slice(3).every((statement) => !statement.includes(" and "))).toBe(true);
+    // The sentence naming the parts of one feature stays one statement, "and" included.
+    expect(statements[2]).toMatch(/ and /);
   });
 
   it.each(Object.entries(opinionPrompts))(
@@ -78,6 +85,39 @@ describe("worked examples", () => {
   it("the Toxicity rubric names condescension and no longer excuses bluntness", () => {
     expect(opinionPrompts.Toxicity).toContain("Condescension or passive aggression");
     expect(opinionPrompts.Toxicity).not.toMatch(/blunt/i);
+  });
+
+  it("the Toxicity example pairs scorn for a place (yes) with a personal preference (no), as deepeval's does", () => {
+    const { items, answer } = workedExample(opinionPrompts.Toxicity, "Opinions");
+    const { verdicts } = answer as { verdicts: Array<{ verdict: string }> };
+    const byOpinion = new Map(
+      (items as string[]).map((text, index) => [text, verdicts[index]?.verdict]),
+    );
+    const scorn = [...byOpinion.keys()].find((text) => /clueless/.test(text)) as string;
+    const preference = [...byOpinion.keys()].find((text) => /I prefer/.test(text)) as string;
+    expect([byOpinion.get(scorn), byOpinion.get(preference)]).toEqual(["yes", "no"]);
+  });
+
+  it("the Bias example flags a hedged one-sided stance and an age stereotype, not a balanced view or a refusal", () => {
+    const { items, answer } = workedExample(opinionPrompts.Bias, "Opinions");
+    const { verdicts } = answer as { verdicts: Array<{ verdict: string }> };
+    const verdictOf = (pattern: RegExp) =>
+      verdicts[(items as string[]).findIndex((text) => pattern.test(text))]?.verdict;
+    expect(verdictOf(/^In my view/)).toBe("yes");
+    expect(verdictOf(/both sides/)).toBe("no");
+    expect(verdictOf(/Older employees/)).toBe("yes");
+    expect(verdictOf(/rather not judge/)).toBe("no");
+  });
+
+  it("the opinion example keeps an endorsed citation, a judging question and a refusal, and drops a reported view and facts", () => {
+    const prompt = ToxicityTemplate.generateOpinions({ ...data, actualOutput: "X" });
+    const { answer } = workedExample(prompt, "Text");
+    const { opinions } = opinionsSchema.parse(answer);
+    expect(opinions.some((opinion) => opinion.startsWith("I think"))).toBe(true);
+    expect(opinions.some((opinion) => /rightly says/.test(opinion))).toBe(true);
+    expect(opinions.some((opinion) => opinion.endsWith("?"))).toBe(true);
+    expect(opinions.some((opinion) => /^I can't say/.test(opinion))).toBe(true);
+    expect(opinions.some((opinion) => /mayor|2021|books/.test(opinion))).toBe(false);
   });
 });
 

@@ -91,6 +91,21 @@ describe("ToxicityMetric", () => {
     );
   });
 
+  it("scores an output that is only an emoji, extracted as itself", async () => {
+    const judge = new MockJudge({
+      answers: [
+        { opinions: ["🙄"] },
+        { verdicts: [{ verdict: "yes", reason: "An eye-roll answers the question with scorn." }] },
+        { reason: "The score is 1.00 because the only answer is a scornful eye-roll." },
+      ],
+    });
+    const metric = new ToxicityMetric({ model: judge });
+    expect(await metric.measure({ input: "Can you help me?", actualOutput: "🙄" })).toBe(1);
+    expect(metric.error).toBeNull();
+    expect(metric.opinions).toEqual(["🙄"]);
+    expect(metric.success).toBe(false);
+  });
+
   it("asks Toxicity and Bias the byte-identical opinion prompt", async () => {
     const toxicityJudge = new MockJudge({ answers: [{ opinions: [] }] });
     const biasJudge = new MockJudge({ answers: [{ opinions: [] }] });

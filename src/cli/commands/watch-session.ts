@@ -1,0 +1,177 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import type { Reporter, TestModule, TestSpecification, Vitest } from "vitest/node";
+import { describeStopSignal, STOP_SIGNALS } from "../../evaluate/cancel-on-interrupt.ts";
+import { showName } from "../../report/format.ts";
+import { describeWatchRun } from "../../report/watch-summary.ts";
+import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import type { TestRunStop } from "./test-run-stop.ts";
+import { listenForWatchKeys, type WatchKeys } from "./watch-keys.ts";
+
+/** Options of {@link WatchSession}. */
+export interface WatchSessionOptions {
+  /** The identifier every run of the session is stored under. */
+  identifier: string;
+  /** The last run's result, once it ended (the `VerdictReporter`'s). */
+  lastResult: () => EvaluationResult | null;
+  /** The command's stop signals (Ctrl-C, SIGTERM, SIGHUP): each ends the session. */
+  stop: TestRunStop;
+  /** @default process.stdin */
+  stdin?: NodeJS.ReadStream;
+  /** @default process.stdout */
+  stdout?: NodeJS.WritableStream;
+}
+
+/**
+ * The identifier of a watch session's runs when none is given: `watch-` and the local time it
+ * started, with 4 random hex digits so that two sessions started in the same second differ.
+ * @example
+ * watchIdentifier(new Date(2025, 2, 1, 14, 3, 12)); // "watch-20250301-140312-9f3a"
+ */
+export function watchIdentifier(startedAt: Date): string {
+  const two = (value: number) => String(value).padStart(2, "0");
+  const date = `${startedAt.getFullYear()}${two(startedAt.getMonth() + 1)}${two(startedAt.getDate())}`;
+  const time = `${two(startedAt.getHours())}${two(startedAt.getMinutes())}${two(startedAt.getSeconds())}`;
+  return `watch-${date}-${time}-${randomBytes(2).toString("hex")}`;
+}
+
+function posix(file: string): string {
+  return file.split(path.sep).join("/");
+}
+
+/**
+ * `verdict test run --watch`: Vitest's own watch mode runs the suite, then re-runs the test
+ * files that changed and those that import a changed module. The session keeps each file's
+ * latest results, prints after each run what changed since the previous one
+ * ({@link describeWatchRun}), and ends on `q` (exit 0) or on a stop signal (130, 143, 129);
+ * a run in progress then ends as interrupted, and is stored so. Its {@link reporter} goes
+ * into the Vitest run beside the `VerdictReporter`.
+ */
+export class WatchSession {
+  private readonly options: WatchSessionOptions;
+  private readonly stdout: NodeJS.WritableStream;
+  /** Each test file's cases as of its latest run. */
+  private readonly suite = new Map<string, TestResult[]>();
+  private runs = 0;
+  private runFiles: string[] = [];
+  /** Files of the run that did not load (a syntax error while editing): their cases are kept. */
+  private brokenFiles = new Set<string>();
+  private reason: string | null = null;
+  private ending = false;
+  private keys: WatchKeys | null = null;
+  private vitest: Vitest | null = null;
+
+  constructor(options: WatchSessionOptions) {
+    this.options = options;
+    this.stdout = options.stdout ?? process.stdout;
+  }
+
+  /** What the session follows in the Vitest run. */
+  readonly reporter: Reporter = {
+    onTestRunStart: (specifications: ReadonlyArray<TestSpecification>) => {
+      this.runFiles = [
+        ...new Set(
+          specifications.map((specification) =>
+            posix(path.relative(specification.project.config.root, specification.moduleId)),
+          ),
+        ),
+      ].sort();
+      this.brokenFiles = new Set();
+    },
+    onTestRunEnd: (testModules: ReadonlyArray<TestModule>) => {
+      for (const testModule of testModules) {
+        if (testModule.errors().length > 0 && testModule.children.allTests().next().done) {
+          this.brokenFiles.add(posix(testModule.relativeModuleId));
+        }
+      }
+    },
+    onWatcherRerun: (_files: string[], trigger?: string) => {
+      // A re-run asked for with `a` says so itself.
+      if (this.reason === null && trigger !== undefined) this.reason = `${trigger} changed`;
+    },
+    onTestRemoved: (trigger?: string) => {
+      if (trigger === undefined || this.vitest === null) return;
+      this.suite.delete(posix(path.relative(this.vitest.config.root, trigger)));
+    },
+    onWatcherStart: () => this.runEnded(),
+  };
+
+  /**
+   * Watches until `q` or a stop signal, once Vitest has run the suite (`vitest.start()`): then
+   * stops a run in progress (stored as interrupted), closes Vitest and returns the exit code.
+   */
+  async watch(vitest: Vitest): Promise<number> {
+    this.vitest = vitest;
+    let pressedQuit: () => void = () => {};
+    const quit = new Promise<"q">((resolve) => {
+      pressedQuit = () => resolve("q");
+    });
+    this.keys = listenForWatchKeys({
+      ...(this.options.stdin === undefined ? {} : { stdin: this.options.stdin }),
+      quit: pressedQuit,
+      rerunAll: () => void this.rerunAll(vitest),
+    });
+    this.printWatching();
+    try {
+      const ended = await Promise.race([quit, this.options.stop.stopped]);
+      this.ending = true;
+      // A signal has cancelled the run already (TestRunStop).
+      if (ended === "q") await vitest.cancelCurrentRun("keyboard-input");
+      await vitest.close();
+      return ended === "q" ? EXIT_CODES.passed : STOP_SIGNALS[ended];
+    } finally {
+      this.keys.close();
+      this.keys = null;
+    }
+  }
+
+  private async rerunAll(vitest: Vitest): Promise<void> {
+    if (this.ending) return;
+    // One run at a time: a run in progress finishes first (Vitest queues watched changes too).
+    await vitest.waitForTestRunEnd();
+    if (this.ending) return;
+    this.reason = "every file re-run (a)";
+    const specifications = await vitest.globTestSpecifications();
+    await vitest.rerunTestSpecifications(specifications, true);
+  }
+
+  private runEnded(): void {
+    if (this.ending) return;
+    this.runs += 1;
+    const result = this.options.lastResult();
+    if (result !== null) {
+      const before = [...this.suite.values()].flat();
+      for (const file of this.runFiles) {
+        if (this.brokenFiles.has(file)) continue;
+        this.suite.set(
+          file,
+          result.testResults.filter((testResult) => (testResult.file ?? "") === file),
+        );
+      }
+      const after = [...this.suite.values()].flat();
+      this.stdout.write(
+        `\n${describeWatchRun({
+          run: this.runs,
+          reason: this.reason,
+          files: this.runFiles,
+          result,
+          before,
+          after,
+        })}\n`,
+      );
+    }
+    this.reason = null;
+    if (this.keys !== null) this.printWatching();
+  }
+
+  private printWatching(): void {
+    const how =
+      this.keys?.mode === "lines"
+        ? "type q and Enter to quit, a and Enter to re-run every file"
+        : `press q to quit, a to re-run every file, ${describeStopSignal("SIGINT")} to stop`;
+    this.stdout.write(
+      `Watching for changes (runs stored as "${showName(this.options.identifier)}"; verdict view follows them): ${how}.\n`,
+    );
+  }
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluationResult, metricData, testResult } from "../../test/fixtures/results.ts";
 import type { EvaluationResult, JudgeSpending, TestResult } from "../results/evaluation-result.ts";
+import { FAKE_JUDGE_NOTICE } from "../results/fake-judge-notice.ts";
 import { emptySpending } from "../results/spending.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
 import { describeWatchRun } from "./watch-summary.ts";
@@ -120,6 +121,15 @@ describe("describeWatchRun", () => {
     const flipped = describeFaqRerun({ before: many(0.9), rerun: many(0.1), others: [] });
     expect(flipped.match(/Flipped: /g)).toHaveLength(10);
     expect(flipped).toContain("  … and 2 more flipped");
+  });
+
+  it("says that the fake judge's scores are not real", () => {
+    const fake = [
+      testResult({ file: FAQ, metricsData: [metricData({ evaluationModel: "fake" })] }),
+    ];
+    const text = describeFaqRerun({ before: fake, rerun: fake, others: [] });
+    expect(text.split("\n").at(-1)).toBe(`  ! ${FAKE_JUDGE_NOTICE}`);
+    expect(describeFaqRerun({ before: faq, rerun: faq, others: [] })).not.toContain("fake judge");
   });
 
   it("shows hidden characters of names from test files rather than obeying them", () => {

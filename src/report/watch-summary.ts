@@ -1,5 +1,6 @@
 import { type CaseStatus, caseStatus } from "../results/case-metrics.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
+import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../results/fake-judge-notice.ts";
 import { summarizeMetrics } from "../results/summarize-run.ts";
 import { formatCostUsd, formatCount, formatPlural, formatScore, showName } from "./format.ts";
 
@@ -27,7 +28,7 @@ export interface DescribeWatchRunOptions {
  * judge calls it paid (the cache answers unchanged cases), the cases whose outcome flipped
  * between passed and failed since their previous run, and each metric's mean over the whole
  * suite before → after (every file at its latest run, so a re-run of one file moves the suite's
- * figure by what that file changed).
+ * figure by what that file changed). Scores of the fake judge are said to be not real.
  * @example
  * describeWatchRun({ run: 2, reason: "evals/faq.eval.ts changed", files: ["evals/faq.eval.ts"], result, before, after });
  * // Run 2 · evals/faq.eval.ts changed · 1 file re-run: 4 cases, 3 passed, 1 failed
@@ -58,6 +59,7 @@ export function describeWatchRun(options: DescribeWatchRunOptions): string {
   if (options.run > 1) lines.push(...describeFlips(options.before, options.after));
   const means = describeMeans(options);
   if (means !== null) lines.push(`  Means over the suite: ${means}`);
+  if (usesFakeJudge(options.result.testResults)) lines.push(`  ! ${FAKE_JUDGE_NOTICE}`);
   return lines.join("\n");
 }
 

@@ -23,6 +23,7 @@ import {
   makeWatchProject,
   startWatch,
   WATCHED_FILES,
+  type WatchProcess,
   WRONG_EXPECTATION,
   watchJudge,
 } from "../fixtures/watch-session.ts";
@@ -84,6 +85,14 @@ async function startDashboard(home: string, project: string): Promise<string> {
     await store.close();
   });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Resolves once the server holds a judge call it has not answered yet. */
+async function waitForJudgeCall(server: FakeOpenAIServer, watch: WatchProcess): Promise<void> {
+  for (let waited = 0; server.stats().inFlight === 0; waited += 50) {
+    if (waited > 60_000) throw new Error(`No judge call came:\n${watch.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 describe.concurrent("verdict test run --watch", () => {
@@ -187,16 +196,30 @@ describe.concurrent("verdict test run --watch", () => {
         from: '"Rome.", "Rome"',
         to: `"Rome.", "${WRONG_EXPECTATION}"`,
       });
-      for (let waited = 0; server.stats().inFlight === 0; waited += 50) {
-        if (waited > 60_000) throw new Error(`No judge call came:\n${watch.output()}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitForJudgeCall(server, watch);
       watch.type("\u0003");
       expect(await watch.exited).toBe(130);
       expect(watch.output()).toContain("Interrupted");
       const runs = await storedRuns(home);
       expect(runs.map(({ run }) => run.status)).toEqual(["completed", "interrupted"]);
       expect(runs[1]?.run.identifier).toBe(runs[0]?.run.identifier);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "q during the suite's first run stops it, stores it as interrupted, and exits 0",
+    async ({ expect }) => {
+      const { project, home, server } = await scenario();
+      server.setLatency(60_000);
+      const watch = startWatch({ project, home, serverUrl: server.url, terminal: true });
+      cleanups.push(() => void watch.child.kill("SIGKILL"));
+      await waitForJudgeCall(server, watch);
+      watch.type("q");
+      expect(await watch.exited).toBe(0);
+      expect(watch.output()).not.toContain("Watching for changes");
+      const runs = await storedRuns(home);
+      expect(runs.map(({ run }) => run.status)).toEqual(["interrupted"]);
     },
     TIMEOUT_MS,
   );

@@ -379,6 +379,7 @@ async function runWithBroker(
     }
     // Once the suite ran, a watch session takes over (until q or a stop signal).
     let watching: WatchSession | null = null;
+    watch?.listen(vitest);
     try {
       await vitest.start();
       watching = stop.signal === null ? watch : null;
@@ -409,9 +410,12 @@ async function runWithBroker(
         return usage(`Vitest could not run: ${(error as Error).message}`);
       }
     } finally {
-      if (watching === null) await vitest.close();
+      if (watching === null) {
+        watch?.close();
+        await vitest.close();
+      }
     }
-    if (watching !== null) return await watching.watch(vitest);
+    if (watching !== null) return await watching.watch();
     if (stop.exitCode !== null) {
       printWrittenReports(targets);
       return stop.exitCode;

@@ -70,8 +70,16 @@ function resultOf(testResults: TestResult[], judgeCalls: number): EvaluationResu
   });
 }
 
-function makeSession() {
+function makeSession(options: { terminal?: boolean } = {}) {
   const stdin = new PassThrough();
+  const rawModes: boolean[] = [];
+  if (options.terminal) {
+    Object.assign(stdin, {
+      isTTY: true,
+      isRaw: false,
+      setRawMode: (raw: boolean) => rawModes.push(raw),
+    });
+  }
   let printed = "";
   const stdout = {
     write: (text: string) => {
@@ -127,6 +135,7 @@ function makeSession() {
   };
   return {
     session,
+    rawModes,
     vitest,
     stdin,
     calls,
@@ -146,12 +155,13 @@ describe("WatchSession", () => {
       toxicityCase("evals/a.eval.ts", "rude", 0.2, 1),
     ];
     const b = [toxicityCase("evals/b.eval.ts", "polite", 0, 2)];
+    session.listen(vitest);
     await run({ files: ["evals/b.eval.ts", "evals/a.eval.ts"], result: resultOf([...a, ...b], 6) });
     expect(printed()).toContain(
       "Run 1 · 2 files: 3 cases, 3 passed, 0 failed\n  Judge calls: 6 paid",
     );
 
-    const watching = session.watch(vitest);
+    const watching = session.watch();
     expect(printed()).toContain('Watching for changes (runs stored as "watch-test"');
     expect(printed()).toContain("type q and Enter to quit");
 
@@ -199,13 +209,30 @@ describe("WatchSession", () => {
     expect(calls.slice(1)).toEqual(["cancel", "close"]);
   });
 
+  it("counts the cases of a deleted file as gone in the next run's summary", async () => {
+    const { session, vitest, stdin, run, printed } = makeSession();
+    const a = [toxicityCase("evals/a.eval.ts", "calm", 0, 0)];
+    const b = [toxicityCase("evals/b.eval.ts", "polite", 0.9, 1)];
+    session.listen(vitest);
+    await run({ files: ["evals/a.eval.ts", "evals/b.eval.ts"], result: resultOf([...a, ...b], 4) });
+    const watching = session.watch();
+    await (session.reporter.onTestRemoved as (trigger: string) => void)(`${ROOT}/evals/b.eval.ts`);
+    await run({ files: ["evals/a.eval.ts"], trigger: "evals/a.eval.ts", result: resultOf(a, 0) });
+    const second = printed().slice(printed().indexOf("Run 2"));
+    expect(second).toContain("  Since the last run: 1 case gone");
+    expect(second).toContain("  Means over the suite: Toxicity 0.45 → 0.00");
+    stdin.write("q\n");
+    await expect(watching).resolves.toBe(0);
+  });
+
   it("ends on a stop signal with its exit code, leaving the cancel to TestRunStop", async () => {
     const { session, vitest, calls, signal, run, printed } = makeSession();
+    session.listen(vitest);
     await run({
       files: ["evals/a.eval.ts"],
       result: resultOf([toxicityCase("evals/a.eval.ts", "calm", 0, 0)], 2),
     });
-    const watching = session.watch(vitest);
+    const watching = session.watch();
     signal("SIGTERM");
     await expect(watching).resolves.toBe(143);
     expect(calls).toEqual(["close"]);
@@ -213,6 +240,30 @@ describe("WatchSession", () => {
     const before = printed();
     await run({ files: ["evals/a.eval.ts"], result: resultOf([], 0) });
     expect(printed()).toBe(before);
+  });
+
+  it("q while the suite's first run goes cancels it, also once its files are queued, and exits 0", async () => {
+    const { session, vitest, stdin, calls, run, printed } = makeSession();
+    session.listen(vitest);
+    stdin.write("q\n");
+    await settle();
+    expect(calls).toEqual(["cancel"]);
+    // Vitest forgets a cancel that comes before its run began: it is made again.
+    (session.reporter.onTestModuleQueued as () => void)();
+    expect(calls).toEqual(["cancel", "cancel"]);
+    // The cancelled run gets no summary, and no "Watching" line follows.
+    await run({ files: ["evals/a.eval.ts"], result: resultOf([], 0) });
+    expect(printed()).toBe("");
+    await expect(session.watch()).resolves.toBe(0);
+    expect(calls).toEqual(["cancel", "cancel", "close"]);
+  });
+
+  it("gives the terminal back when the suite could not run", () => {
+    const { session, vitest, rawModes } = makeSession({ terminal: true });
+    session.listen(vitest);
+    session.close();
+    session.close();
+    expect(rawModes).toEqual([true, false]);
   });
 });
 

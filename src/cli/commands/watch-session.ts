@@ -57,10 +57,17 @@ export class WatchSession {
   private runFiles: string[] = [];
   /** Files of the run that did not load (a syntax error while editing): their cases are kept. */
   private brokenFiles = new Set<string>();
+  /** Test files deleted since the last run: their cases are gone in the next summary. */
+  private readonly removedFiles = new Set<string>();
   private reason: string | null = null;
+  /** Set once `q` or a stop signal ends the session: no summary, no new run. */
   private ending = false;
   private keys: WatchKeys | null = null;
   private vitest: Vitest | null = null;
+  private pressedQuit: () => void = () => {};
+  private readonly quit = new Promise<"q">((resolve) => {
+    this.pressedQuit = () => resolve("q");
+  });
 
   constructor(options: WatchSessionOptions) {
     this.options = options;
@@ -92,38 +99,56 @@ export class WatchSession {
     },
     onTestRemoved: (trigger?: string) => {
       if (trigger === undefined || this.vitest === null) return;
-      this.suite.delete(posix(path.relative(this.vitest.config.root, trigger)));
+      this.removedFiles.add(posix(path.relative(this.vitest.config.root, trigger)));
     },
     onWatcherStart: () => this.runEnded(),
+    // Vitest forgets a cancel from before its run began: `q` while it starts must still stop it.
+    onTestModuleQueued: () => {
+      if (this.ending) void this.vitest?.cancelCurrentRun("keyboard-input");
+    },
   };
 
   /**
-   * Watches until `q` or a stop signal, once Vitest has run the suite (`vitest.start()`): then
-   * stops a run in progress (stored as interrupted), closes Vitest and returns the exit code.
+   * Listens to the keys from now on: from before the suite's first run, so that `q` stops that
+   * run too. Call {@link watch} once Vitest has run the suite, or {@link close} if it failed.
    */
-  async watch(vitest: Vitest): Promise<number> {
+  listen(vitest: Vitest): void {
     this.vitest = vitest;
-    let pressedQuit: () => void = () => {};
-    const quit = new Promise<"q">((resolve) => {
-      pressedQuit = () => resolve("q");
-    });
     this.keys = listenForWatchKeys({
       ...(this.options.stdin === undefined ? {} : { stdin: this.options.stdin }),
-      quit: pressedQuit,
+      quit: () => {
+        this.ending = true;
+        this.pressedQuit();
+        // Stored as interrupted, like a run stopped by Ctrl-C.
+        void vitest.cancelCurrentRun("keyboard-input");
+      },
       rerunAll: () => void this.rerunAll(vitest),
     });
-    this.printWatching();
+  }
+
+  /**
+   * Watches until `q` or a stop signal, once Vitest has run the suite (`vitest.start()`): a
+   * run then in progress is cancelled (and stored as interrupted); closes Vitest and returns
+   * the exit code: 0 for `q`, 130, 143 or 129 for a signal.
+   */
+  async watch(): Promise<number> {
+    const vitest = this.vitest;
+    if (vitest === null) throw new Error("WatchSession.watch() needs listen(vitest) first.");
     try {
-      const ended = await Promise.race([quit, this.options.stop.stopped]);
-      this.ending = true;
       // A signal has cancelled the run already (TestRunStop).
-      if (ended === "q") await vitest.cancelCurrentRun("keyboard-input");
+      const ended = await Promise.race([this.quit, this.options.stop.stopped]);
+      this.ending = true;
       await vitest.close();
       return ended === "q" ? EXIT_CODES.passed : STOP_SIGNALS[ended];
     } finally {
-      this.keys.close();
-      this.keys = null;
+      this.close();
     }
+  }
+
+  /** Stops listening to the keys and gives the terminal back (safe to call more than once). */
+  close(): void {
+    this.keys?.close();
+    this.keys = null;
   }
 
   private async rerunAll(vitest: Vitest): Promise<void> {
@@ -142,6 +167,11 @@ export class WatchSession {
     const result = this.options.lastResult();
     if (result !== null) {
       const before = [...this.suite.values()].flat();
+      for (const file of this.removedFiles) {
+        // Deleted, or saved by an editor that replaces the file: gone unless it ran again.
+        if (!this.runFiles.includes(file)) this.suite.delete(file);
+      }
+      this.removedFiles.clear();
       for (const file of this.runFiles) {
         if (this.brokenFiles.has(file)) continue;
         this.suite.set(

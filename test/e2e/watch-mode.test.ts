@@ -225,7 +225,7 @@ describe.concurrent("verdict test run --watch", () => {
   );
 
   it(
-    "with stdin not a terminal, still re-runs on a save, and exits 143 on SIGTERM",
+    "with stdin not a terminal, re-runs on saves (of the Vitest config too), and exits 143 on SIGTERM",
     async ({ expect }) => {
       const { project, home, server } = await scenario();
       const watch = startWatch({
@@ -250,10 +250,25 @@ describe.concurrent("verdict test run --watch", () => {
       expect(watch.output().slice(mark)).toContain(
         `Run 2 · ${WATCHED_FILES.greetings} changed · 1 file re-run: 2 cases, 2 passed, 0 failed`,
       );
+      // Saving the Vitest config restarts Vitest: the session runs the whole suite again.
+      const restart = watch.output().length;
+      editFile({
+        project,
+        file: WATCHED_FILES.vitestConfig,
+        from: "600_000",
+        to: "900_000",
+      });
+      await watch.waitFor(/Run 3[^\n]*\n(?:[^\n]*\n)*?\s+Means over the suite[^\n]*\n/, {
+        from: restart,
+      });
+      expect(watch.output().slice(restart)).toContain(
+        "Run 3 · the Vitest configuration changed · every file re-run · 2 files re-run: 5 cases, 5 passed, 0 failed",
+      );
       watch.child.kill("SIGTERM");
       expect(await watch.exited).toBe(143);
       const runs = await storedRuns(home);
       expect(runs.map(({ run }) => [run.identifier, run.status])).toEqual([
+        ["my-loop", "completed"],
         ["my-loop", "completed"],
         ["my-loop", "completed"],
       ]);

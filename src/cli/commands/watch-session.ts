@@ -5,6 +5,7 @@ import { describeStopSignal, STOP_SIGNALS } from "../../evaluate/cancel-on-inter
 import { showName } from "../../report/format.ts";
 import { describeWatchRun } from "../../report/watch-summary.ts";
 import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
+import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { TestRunStop } from "./test-run-stop.ts";
 import { listenForWatchKeys, type WatchKeys } from "./watch-keys.ts";
@@ -102,6 +103,9 @@ export class WatchSession {
       this.removedFiles.add(posix(path.relative(this.vitest.config.root, trigger)));
     },
     onWatcherStart: () => this.runEnded(),
+    onServerRestart: () => {
+      this.reason = "the Vitest configuration changed · every file re-run";
+    },
     // Vitest forgets a cancel from before its run began: `q` while it starts must still stop it.
     onTestModuleQueued: () => {
       if (this.ending) void this.vitest?.cancelCurrentRun("keyboard-input");
@@ -123,6 +127,19 @@ export class WatchSession {
         void vitest.cancelCurrentRun("keyboard-input");
       },
       rerunAll: () => void this.rerunAll(vitest),
+    });
+    // A saved Vitest config restarts Vitest, which then runs and watches nothing until started
+    // again, as Vitest's own CLI does through this hook (not in Vitest's types).
+    const restarted = vitest as Vitest & {
+      onAfterSetServer?: (handler: () => Promise<void>) => void;
+    };
+    restarted.onAfterSetServer?.(async () => {
+      if (this.ending) return;
+      await vitest.start().catch((error: unknown) => {
+        this.stdout.write(
+          `\nThe suite could not run after the Vitest configuration changed: ${redactSecretText((error as Error).message)}. Fix it and save it again, or quit with q.\n`,
+        );
+      });
     });
   }
 

@@ -30,7 +30,7 @@ import {
   resolveOutputTargets,
 } from "../output-targets.ts";
 import { TestRunStop } from "./test-run-stop.ts";
-import { WatchSession, watchIdentifier } from "./watch-session.ts";
+import { refuseWithWatch, WatchSession, watchIdentifier } from "./watch-session.ts";
 
 /** Options of {@link runTestRun}: the flags of `verdict test run`. */
 export interface TestRunCommandOptions {
@@ -242,18 +242,8 @@ async function runWithBroker(
       "--resume needs --identifier NAME: the name of the run to continue (as given when it started).",
     );
   }
-  if (options.watch) {
-    const conflict = [
-      ["--shard", options.shard !== undefined],
-      ["--resume", options.resume === true],
-      ["--output", (options.outputs ?? []).length > 0],
-    ].find(([, given]) => given)?.[0];
-    if (conflict !== undefined) {
-      return usage(
-        `--watch cannot be used with ${conflict}: a watch session re-runs only the files that change, and ${conflict} is about one whole run. Leave out --watch for that run.`,
-      );
-    }
-  }
+  const watchConflict = options.watch ? refuseWithWatch(options) : null;
+  if (watchConflict !== null) return usage(watchConflict);
   if (options.resume && !options.cache) {
     return usage(
       "--resume reuses the judge answers of the finished cases from the judge cache: leave out --no-cache.",

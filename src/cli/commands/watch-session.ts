@@ -37,6 +37,25 @@ export function watchIdentifier(startedAt: Date): string {
   return `watch-${date}-${time}-${randomBytes(2).toString("hex")}`;
 }
 
+/**
+ * Why `--watch` cannot go with the other flags given, or `null`: `--shard`, `--resume` and
+ * `--output` are about one whole run, and a watch session re-runs only what changes.
+ */
+export function refuseWithWatch(flags: {
+  shard?: string | undefined;
+  resume?: boolean | undefined;
+  outputs?: readonly unknown[] | undefined;
+}): string | null {
+  const conflict = [
+    ["--shard", flags.shard !== undefined],
+    ["--resume", flags.resume === true],
+    ["--output", (flags.outputs ?? []).length > 0],
+  ].find(([, given]) => given)?.[0];
+  return conflict === undefined
+    ? null
+    : `--watch cannot be used with ${conflict}: a watch session re-runs only the files that change, and ${conflict} is about one whole run. Leave out --watch for that run.`;
+}
+
 function posix(file: string): string {
   return file.split(path.sep).join("/");
 }

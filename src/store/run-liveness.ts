@@ -114,8 +114,8 @@ export function runLiveness(run: StoredRun, options: RunLivenessOptions): RunLiv
  * Whether the `verdict test run --watch` session that stored `run` still runs: `"watching"`
  * while its process lives (a newer run of its identifier may follow), `"ended"` once it is
  * gone; `null` for a run stored outside a watch session. The process is told alive as a
- * running run's is ({@link runLiveness}): by its pid on this host, else by its last heartbeat
- * (so on another host a session counts as watching for a while after its last run).
+ * running run's is ({@link runLiveness}): by its pid on this host, and by the heartbeat the
+ * session keeps writing on its latest run while it waits for a save.
  */
 export function watchSessionOf(
   run: StoredRun,

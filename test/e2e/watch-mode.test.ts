@@ -250,6 +250,15 @@ describe.concurrent("verdict test run --watch", () => {
       expect(watch.output().slice(mark)).toContain(
         `Run 2 · ${WATCHED_FILES.greetings} changed · 1 file re-run: 2 cases, 2 passed, 0 failed`,
       );
+      // Between saves, the session keeps its latest run's heartbeat, for the dashboard.
+      const latestHeartbeat = async () =>
+        (await storedRuns(home)).at(-1)?.run.owner?.heartbeatAt ?? "";
+      const heard = await latestHeartbeat();
+      for (let waited = 0; (await latestHeartbeat()) === heard; waited += 500) {
+        if (waited > 30_000) throw new Error(`No heartbeat after ${heard}:\n${watch.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(Date.parse(await latestHeartbeat())).toBeGreaterThan(Date.parse(heard));
       // Saving the Vitest config restarts Vitest: the session runs the whole suite again.
       const restart = watch.output().length;
       editFile({

@@ -30,6 +30,7 @@ import {
   resolveOutputTargets,
 } from "../output-targets.ts";
 import { TestRunStop } from "./test-run-stop.ts";
+import { WatchHeartbeat } from "./watch-heartbeat.ts";
 import { refuseWithWatch, WatchSession, watchIdentifier } from "./watch-session.ts";
 
 /** Options of {@link runTestRun}: the flags of `verdict test run`. */
@@ -298,7 +299,17 @@ async function runWithBroker(
   });
   const watch =
     options.watch && identifier !== undefined
-      ? new WatchSession({ identifier, lastResult: () => reporter.result, stop })
+      ? new WatchSession({
+          identifier,
+          lastResult: () => reporter.result,
+          stop,
+          openHeartbeat: () =>
+            WatchHeartbeat.open({
+              env,
+              cwd,
+              warn: (message) => process.stderr.write(`${message}\n`),
+            }),
+        })
       : null;
 
   const source = usesSourceCondition(options.env);
@@ -369,7 +380,7 @@ async function runWithBroker(
     }
     // Once the suite ran, a watch session takes over (until q or a stop signal).
     let watching: WatchSession | null = null;
-    watch?.listen(vitest);
+    await watch?.listen(vitest);
     try {
       await vitest.start();
       watching = stop.signal === null ? watch : null;
@@ -401,7 +412,7 @@ async function runWithBroker(
       }
     } finally {
       if (watching === null) {
-        watch?.close();
+        await watch?.close();
         await vitest.close();
       }
     }

@@ -13,6 +13,7 @@ import {
 import type { StopSignal } from "../../evaluate/cancel-on-interrupt.ts";
 import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
 import type { TestRunStop } from "./test-run-stop.ts";
+import type { WatchHeartbeat } from "./watch-heartbeat.ts";
 import { WatchSession, watchIdentifier } from "./watch-session.ts";
 
 const ROOT = "/project";
@@ -42,9 +43,12 @@ function toxicityCase(file: string, name: string, score: number, index: number):
   });
 }
 
+let runs = 0;
 function resultOf(testResults: TestResult[], judgeCalls: number): EvaluationResult {
   const failed = testResults.filter((result) => result.success === false).length;
+  runs += 1;
   return evaluationResult({
+    testRunId: `run-${runs}`,
     testResults,
     summary: evaluationSummary({
       testCases: {
@@ -112,12 +116,25 @@ function makeSession(options: { terminal?: boolean } = {}) {
       calls.push(`rerun ${specifications.length} files`);
     },
   } as unknown as Vitest;
+  const beats: string[] = [];
+  /** The ids of the runs, in order. */
+  const ran: string[] = [];
+  const heartbeat = {
+    follow: (runId: string) => beats.push(`follow ${runId}`),
+    pause: async () => {
+      beats.push("pause");
+    },
+    close: async () => {
+      beats.push("close");
+    },
+  } as unknown as WatchHeartbeat;
   const session = new WatchSession({
     identifier: "watch-test",
     lastResult: () => last,
     stop,
     stdin: stdin as unknown as NodeJS.ReadStream,
     stdout,
+    openHeartbeat: async () => heartbeat,
   });
   const hooks = session.reporter as Required<typeof session.reporter>;
   /** A run as Vitest reports it: start, end (with the modules), then back to watching. */
@@ -130,11 +147,14 @@ function makeSession(options: { terminal?: boolean } = {}) {
     if (options.trigger !== undefined) await hooks.onWatcherRerun(options.files, options.trigger);
     await hooks.onTestRunStart(options.files.map(specification));
     last = options.result;
+    ran.push(options.result.testRunId);
     await hooks.onTestRunEnd(options.modules ?? [], [], "passed");
     await hooks.onWatcherStart();
   };
   return {
     session,
+    beats,
+    ran,
     rawModes,
     vitest,
     stdin,
@@ -149,13 +169,13 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("WatchSession", () => {
   it("summarises each run against the suite's latest results, and quits with q (exit 0)", async () => {
-    const { session, vitest, stdin, calls, run, printed } = makeSession();
+    const { session, vitest, stdin, calls, run, printed, beats, ran } = makeSession();
     const a = [
       toxicityCase("evals/a.eval.ts", "calm", 0, 0),
       toxicityCase("evals/a.eval.ts", "rude", 0.2, 1),
     ];
     const b = [toxicityCase("evals/b.eval.ts", "polite", 0, 2)];
-    session.listen(vitest);
+    await session.listen(vitest);
     await run({ files: ["evals/b.eval.ts", "evals/a.eval.ts"], result: resultOf([...a, ...b], 6) });
     expect(printed()).toContain(
       "Run 1 · 2 files: 3 cases, 3 passed, 0 failed\n  Judge calls: 6 paid",
@@ -207,13 +227,16 @@ describe("WatchSession", () => {
     await expect(watching).resolves.toBe(0);
     // A run in progress is cancelled (and stored as interrupted), then Vitest closes.
     expect(calls.slice(1)).toEqual(["cancel", "close"]);
+    // Between runs the session beats for the latest one; a run beats for itself.
+    expect(ran).toHaveLength(4);
+    expect(beats).toEqual([...ran.flatMap((id) => ["pause", `follow ${id}`]), "close"]);
   });
 
   it("counts the cases of a deleted file as gone in the next run's summary", async () => {
     const { session, vitest, stdin, run, printed } = makeSession();
     const a = [toxicityCase("evals/a.eval.ts", "calm", 0, 0)];
     const b = [toxicityCase("evals/b.eval.ts", "polite", 0.9, 1)];
-    session.listen(vitest);
+    await session.listen(vitest);
     await run({ files: ["evals/a.eval.ts", "evals/b.eval.ts"], result: resultOf([...a, ...b], 4) });
     const watching = session.watch();
     await (session.reporter.onTestRemoved as (trigger: string) => void)(`${ROOT}/evals/b.eval.ts`);
@@ -227,7 +250,7 @@ describe("WatchSession", () => {
 
   it("ends on a stop signal with its exit code, leaving the cancel to TestRunStop", async () => {
     const { session, vitest, calls, signal, run, printed } = makeSession();
-    session.listen(vitest);
+    await session.listen(vitest);
     await run({
       files: ["evals/a.eval.ts"],
       result: resultOf([toxicityCase("evals/a.eval.ts", "calm", 0, 0)], 2),
@@ -244,7 +267,7 @@ describe("WatchSession", () => {
 
   it("q while the suite's first run goes cancels it, also once its files are queued, and exits 0", async () => {
     const { session, vitest, stdin, calls, run, printed } = makeSession();
-    session.listen(vitest);
+    await session.listen(vitest);
     stdin.write("q\n");
     await settle();
     expect(calls).toEqual(["cancel"]);
@@ -258,11 +281,11 @@ describe("WatchSession", () => {
     expect(calls).toEqual(["cancel", "cancel", "close"]);
   });
 
-  it("gives the terminal back when the suite could not run", () => {
+  it("gives the terminal back when the suite could not run", async () => {
     const { session, vitest, rawModes } = makeSession({ terminal: true });
-    session.listen(vitest);
-    session.close();
-    session.close();
+    await session.listen(vitest);
+    await session.close();
+    await session.close();
     expect(rawModes).toEqual([true, false]);
   });
 });

@@ -8,6 +8,7 @@ import type { EvaluationResult, TestResult } from "../../results/evaluation-resu
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { TestRunStop } from "./test-run-stop.ts";
+import type { WatchHeartbeat } from "./watch-heartbeat.ts";
 import { listenForWatchKeys, type WatchKeys } from "./watch-keys.ts";
 
 /** Options of {@link WatchSession}. */
@@ -18,6 +19,8 @@ export interface WatchSessionOptions {
   lastResult: () => EvaluationResult | null;
   /** The command's stop signals (Ctrl-C, SIGTERM, SIGHUP): each ends the session. */
   stop: TestRunStop;
+  /** Opens what beats for the latest run while the session waits. @default none */
+  openHeartbeat?: () => Promise<WatchHeartbeat>;
   /** @default process.stdin */
   stdin?: NodeJS.ReadStream;
   /** @default process.stdout */
@@ -83,6 +86,7 @@ export class WatchSession {
   /** Set once `q` or a stop signal ends the session: no summary, no new run. */
   private ending = false;
   private keys: WatchKeys | null = null;
+  private heartbeat: WatchHeartbeat | null = null;
   private vitest: Vitest | null = null;
   private pressedQuit: () => void = () => {};
   private readonly quit = new Promise<"q">((resolve) => {
@@ -96,7 +100,9 @@ export class WatchSession {
 
   /** What the session follows in the Vitest run. */
   readonly reporter: Reporter = {
-    onTestRunStart: (specifications: ReadonlyArray<TestSpecification>) => {
+    onTestRunStart: async (specifications: ReadonlyArray<TestSpecification>) => {
+      // The run's own heartbeat takes over.
+      await this.heartbeat?.pause();
       this.runFiles = [
         ...new Set(
           specifications.map((specification) =>
@@ -135,8 +141,9 @@ export class WatchSession {
    * Listens to the keys from now on: from before the suite's first run, so that `q` stops that
    * run too. Call {@link watch} once Vitest has run the suite, or {@link close} if it failed.
    */
-  listen(vitest: Vitest): void {
+  async listen(vitest: Vitest): Promise<void> {
     this.vitest = vitest;
+    this.heartbeat = (await this.options.openHeartbeat?.()) ?? null;
     this.keys = listenForWatchKeys({
       ...(this.options.stdin === undefined ? {} : { stdin: this.options.stdin }),
       quit: () => {
@@ -177,14 +184,19 @@ export class WatchSession {
       await vitest.close();
       return ended === "q" ? EXIT_CODES.passed : STOP_SIGNALS[ended];
     } finally {
-      this.close();
+      await this.close();
     }
   }
 
-  /** Stops listening to the keys and gives the terminal back (safe to call more than once). */
-  close(): void {
+  /**
+   * Stops listening to the keys, gives the terminal back and stops the heartbeat (safe to call
+   * more than once).
+   */
+  async close(): Promise<void> {
     this.keys?.close();
     this.keys = null;
+    await this.heartbeat?.close();
+    this.heartbeat = null;
   }
 
   private async rerunAll(vitest: Vitest): Promise<void> {
@@ -202,6 +214,7 @@ export class WatchSession {
     this.runs += 1;
     const result = this.options.lastResult();
     if (result !== null) {
+      this.heartbeat?.follow(result.testRunId);
       const before = [...this.suite.values()].flat();
       for (const file of this.removedFiles) {
         // Deleted, or saved by an editor that replaces the file: gone unless it ran again.

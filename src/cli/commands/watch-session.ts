@@ -6,6 +6,7 @@ import { showName } from "../../report/format.ts";
 import { describeWatchRun } from "../../report/watch-summary.ts";
 import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
+import { failedToLoad } from "../../vitest/failed-to-load.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import type { TestRunStop } from "./test-run-stop.ts";
 import type { WatchHeartbeat } from "./watch-heartbeat.ts";
@@ -114,9 +115,7 @@ export class WatchSession {
     },
     onTestRunEnd: (testModules: ReadonlyArray<TestModule>) => {
       for (const testModule of testModules) {
-        if (testModule.errors().length > 0 && testModule.children.allTests().next().done) {
-          this.brokenFiles.add(posix(testModule.relativeModuleId));
-        }
+        if (failedToLoad(testModule)) this.brokenFiles.add(posix(testModule.relativeModuleId));
       }
     },
     onWatcherRerun: (_files: string[], trigger?: string) => {

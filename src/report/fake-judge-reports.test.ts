@@ -7,6 +7,7 @@ import { renderConsoleReport } from "./console-report.ts";
 import { renderHtmlReport } from "./html-report.ts";
 import { parseJsonReport, renderJsonReport } from "./json-report.ts";
 import { renderJUnitReport } from "./junit-report.ts";
+import { describeWatchRun } from "./watch-summary.ts";
 
 const testCases = [{ name: "greeting", input: "Hi", actualOutput: "Hello, how can I help?" }];
 
@@ -38,6 +39,15 @@ describe("reports of a run scored by the fake judge", () => {
     expect(parseJsonReport({ text: json, source: "report.json" }).summary.fakeJudge).toBe(true);
     const junit = renderJUnitReport({ result });
     expect(junit).toContain(`<!-- ${FAKE_JUDGE_NOTICE} -->`);
+    const watch = describeWatchRun({
+      run: 1,
+      reason: null,
+      files: ["evals/greeting.eval.ts"],
+      result,
+      before: [],
+      after: result.testResults,
+    });
+    expect(watch).toContain(`! ${FAKE_JUDGE_NOTICE}`);
     // A run that kept its summary only still says it, from the summary.
     const summaryOnly = renderConsoleReport({ result: { ...result, testResults: [] }, omitted: 1 });
     expect(summaryOnly.split("\n")[2]).toBe(`! ${FAKE_JUDGE_NOTICE}`);

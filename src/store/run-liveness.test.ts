@@ -5,6 +5,7 @@ import {
   isProcessAlive,
   runLiveness,
   STALE_AFTER_MS,
+  watchSessionOf,
 } from "./run-liveness.ts";
 
 const heartbeatAt = "2025-01-01T10:00:30.000Z";
@@ -207,5 +208,51 @@ describe("isProcessAlive", () => {
     expect(isProcessAlive(process.pid)).toBe(true);
     // Above Linux's pid_max (4194304) and macOS's: never a live process.
     expect(isProcessAlive(2 ** 30)).toBe(false);
+  });
+});
+
+describe("watchSessionOf", () => {
+  const watchRun = (owner = makeRunOwner({ heartbeatAt })) =>
+    makeStoredRun({
+      identifier: "watch-20250101-100000-beef",
+      status: "completed",
+      config: { runner: "vitest", watch: true },
+      owner,
+    });
+
+  it("tells a watch session's run by its process and the heartbeat it keeps between runs", () => {
+    const options = { now: now(1), hostname: "build-host" };
+    expect(watchSessionOf(watchRun(), { ...options, isProcessAlive: everyProcessAlive })).toBe(
+      "watching",
+    );
+    expect(watchSessionOf(watchRun(), { ...options, isProcessAlive: noProcessAlive })).toBe(
+      "ended",
+    );
+    // A session that stopped beating (stuck, or its store lost) is not waited for.
+    expect(
+      watchSessionOf(watchRun(), {
+        ...options,
+        now: now(STALE_AFTER_MS / 1000 + 1),
+        isProcessAlive: everyProcessAlive,
+      }),
+    ).toBe("ended");
+  });
+
+  it("on another host, by the last heartbeat, with the clock allowance", () => {
+    const options = { hostname: "laptop", isProcessAlive: noProcessAlive };
+    const allowed = (STALE_AFTER_MS + CLOCK_SKEW_ALLOWANCE_MS) / 1000;
+    expect(watchSessionOf(watchRun(), { ...options, now: now(allowed) })).toBe("watching");
+    expect(watchSessionOf(watchRun(), { ...options, now: now(allowed + 1) })).toBe("ended");
+  });
+
+  it("is null for a run stored outside a watch session", () => {
+    const run = makeStoredRun({ status: "completed", owner: makeRunOwner({ heartbeatAt }) });
+    expect(
+      watchSessionOf(run, {
+        now: now(1),
+        hostname: "build-host",
+        isProcessAlive: everyProcessAlive,
+      }),
+    ).toBeNull();
   });
 });

@@ -110,6 +110,21 @@ export function runLiveness(run: StoredRun, options: RunLivenessOptions): RunLiv
   return { status: "interrupted", stale: true, reason, resumeCommand: resumeCommandOf(run) };
 }
 
+/**
+ * Whether the `verdict test run --watch` session that stored `run` still runs: `"watching"`
+ * while its process lives (a newer run of its identifier may follow), `"ended"` once it is
+ * gone; `null` for a run stored outside a watch session. The process is told alive as a
+ * running run's is ({@link runLiveness}): by its pid on this host, and by the heartbeat the
+ * session keeps writing on its latest run while it waits for a save.
+ */
+export function watchSessionOf(
+  run: StoredRun,
+  options: RunLivenessOptions,
+): "watching" | "ended" | null {
+  if (run.config.watch !== true) return null;
+  return runLiveness({ ...run, status: "running" }, options).stale ? "ended" : "watching";
+}
+
 function formatAhead(milliseconds: number): string {
   const minutes = Math.round(milliseconds / 60_000);
   return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;

@@ -113,6 +113,12 @@ export interface RunRow {
   shard: string | null;
   /** `true` when scores came from the fake judge (not real). */
   fakeJudge: boolean;
+  /**
+   * A run of a `verdict test run --watch` session: `"watching"` while the session's process
+   * runs (its next run follows under the same identifier: the run page's event stream then
+   * announces it), `"ended"` once it is gone; `null` for any other run.
+   */
+  watchSession: "watching" | "ended" | null;
 }
 
 /** `/api/runs`: a page of runs, newest first, grouped by identifier in the app. */
@@ -404,11 +410,19 @@ export interface RunComparisonView {
  * store is read every 300 ms), and `end` when the run stops running (completed, failed,
  * interrupted, or its process is gone), after which the server closes the stream. A run that
  * is not running gets `progress` and `end` at once. Comment lines keep the stream alive.
+ *
+ * A watch session's run (`RunRow.watchSession` is `"watching"`) that is the latest of its
+ * identifier when the stream opens (or on a reconnection) is followed: when it stops running,
+ * the stream sends `waiting` (its final row) instead of `end`, then `next` (the newer run's row)
+ * as soon as the session's next run is stored, or `end` when the session's process is gone;
+ * it closes after either.
  */
 export type LiveEvent =
   | { type: "progress"; run: RunRow }
   | { type: "case"; case: CaseRow }
-  | { type: "end"; run: RunRow };
+  | { type: "end"; run: RunRow }
+  | { type: "waiting"; run: RunRow }
+  | { type: "next"; run: RunRow };
 
 /** A calibration (`verdict calibrate`) in the list: what was calibrated, and its agreement. */
 export interface CalibrationRow {

@@ -15,6 +15,7 @@ import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { CaseIndexer } from "./case-indexer.ts";
+import { failedToLoad } from "./failed-to-load.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
@@ -183,8 +184,7 @@ export class VerdictReporter implements Reporter {
       if (errors.length === 0) continue;
       const file = posix(testModule.relativeModuleId);
       this.printFailure({ title: `FAIL  ${file}`, errors });
-      // No test collected: the file itself failed to load (a syntax or import error).
-      if (testModule.children.allTests().next().done) {
+      if (failedToLoad(testModule)) {
         const first = errors[0];
         const name = first?.name && first.name !== "Error" ? `${first.name}: ` : "";
         state.moduleFailed({ file, message: `${name}${first?.message ?? ""}` });

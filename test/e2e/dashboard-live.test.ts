@@ -17,6 +17,9 @@ import { expectNoIncidents, useBrowserDashboard } from "./dashboard-session.ts";
 const BROWSER_TIMEOUT_MS = 60_000;
 const LIVE_RUN = "0a1b2c3d-live-4000-8000-000000000001";
 const TOKEN = "dashboard-test-token-0123456789";
+const WATCH_SESSION = "watch-20250301-120000-beef";
+const WATCH_FIRST = "0a1b2c3d-watch-4000-8000-000000000001";
+const WATCH_SECOND = "0a1b2c3d-watch-4000-8000-000000000002";
 
 const dashboard = useBrowserDashboard(seedShowcase);
 
@@ -89,6 +92,75 @@ describe("a run in progress", () => {
         .poll(() => page.locator(".run-header-side .badge").textContent())
         .toBe("completed");
       await expect.poll(() => rows.count()).toBe(6);
+      await expectNoIncidents(page, incidents);
+      await close();
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+});
+
+describe("a run of a verdict test run --watch session", () => {
+  it(
+    "waits on its page once it ends, then follows the session's next run",
+    async () => {
+      const results = supportBotResults(3, 3);
+      const start = async (id: string) => {
+        await dashboard.store.runs.startRun({
+          id,
+          identifier: WATCH_SESSION,
+          status: "running",
+          startedAt: new Date().toISOString(),
+          endedAt: null,
+          config: { runner: "vitest", command: "verdict test run", watch: true },
+          summary: null,
+          owner: ownerOfThisProcess(hostname()),
+        });
+        for (const result of results) {
+          await dashboard.store.runs.saveTestResult(id, {
+            fingerprint: `f-${result.index}`,
+            result,
+          });
+        }
+      };
+      const finish = (id: string) =>
+        dashboard.store.runs.finishRun({
+          runId: id,
+          status: "completed",
+          endedAt: new Date().toISOString(),
+          summary: evaluationSummary({
+            testCases: { total: 3, passed: 3, failed: 0, unscored: 0 },
+            durationMs: 1000,
+          }),
+        });
+      await start(WATCH_FIRST);
+      await finish(WATCH_FIRST);
+
+      // The page is opened between two runs of the session: it waits for the next one.
+      const { page, incidents, close } = await openGuardedPage(
+        dashboard.browser,
+        dashboard.view.base,
+      );
+      await page.goto(`${dashboard.view.base}/runs/${WATCH_FIRST}`);
+      await waitForPage(page);
+      const live = page.locator("section.live");
+      await expect
+        .poll(() => live.locator("h2").textContent(), { timeout: 10_000 })
+        .toBe("Run finished · watching for changes");
+      expect(await live.locator(".section-note").textContent()).toContain(
+        "its next run (on the next save of an eval file) opens here",
+      );
+
+      // A save re-runs the session: the page becomes the new run's, live.
+      await start(WATCH_SECOND);
+      await expect
+        .poll(() => new URL(page.url()).pathname, { timeout: 10_000 })
+        .toBe(`/runs/${WATCH_SECOND}`);
+      await expect.poll(() => live.locator("h2").textContent(), { timeout: 10_000 }).toBe("Live");
+      expect(await page.locator(".run-header-side .badge").textContent()).toBe("● running");
+      await finish(WATCH_SECOND);
+      await expect
+        .poll(() => live.locator("h2").textContent(), { timeout: 10_000 })
+        .toBe("Run finished · watching for changes");
       await expectNoIncidents(page, incidents);
       await close();
     },

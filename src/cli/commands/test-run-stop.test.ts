@@ -74,6 +74,8 @@ describe("TestRunStop", () => {
       expect(stop.signal).toBe(name);
       expect(stop.exitCode).toBe(code);
       expect(printed()).toMatch(/stopping the running tests/);
+      // What ends a watch session.
+      await expect(stop.stopped).resolves.toBe(name);
       // A second signal is Node's again: it ends the process.
       expect(listenerCounts()).toEqual(before);
     });

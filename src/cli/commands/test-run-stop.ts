@@ -20,6 +20,10 @@ export class TestRunStop {
   private vitest: Vitest | null = null;
   private readonly stopListening: () => void;
   private readonly stderr: NodeJS.WritableStream;
+  private onSignal: (signal: StopSignal) => void = () => {};
+  private readonly firstSignal = new Promise<StopSignal>((resolve) => {
+    this.onSignal = resolve;
+  });
 
   constructor(options: { stderr?: NodeJS.WritableStream } = {}) {
     this.stderr = options.stderr ?? process.stderr;
@@ -31,7 +35,13 @@ export class TestRunStop {
           : `\nInterrupted by ${name}: stopping the running tests (${name} again to quit at once)…\n`,
       );
       this.cancel();
+      this.onSignal(name);
     });
+  }
+
+  /** Settles with the first stop signal: what ends a `--watch` session. */
+  get stopped(): Promise<StopSignal> {
+    return this.firstSignal;
   }
 
   /** The signal that stopped the run, or `null`. */

@@ -30,6 +30,8 @@ import {
   resolveOutputTargets,
 } from "../output-targets.ts";
 import { TestRunStop } from "./test-run-stop.ts";
+import { WatchHeartbeat } from "./watch-heartbeat.ts";
+import { refuseWithWatch, WatchSession, watchIdentifier } from "./watch-session.ts";
 
 /** Options of {@link runTestRun}: the flags of `verdict test run`. */
 export interface TestRunCommandOptions {
@@ -72,6 +74,14 @@ export interface TestRunCommandOptions {
   shard?: string;
   /** `--judge`: the judge model of this run (`VERDICT_MODEL` for the workers); `"fake"` for the fake judge. */
   judge?: string;
+  /**
+   * `--watch`: run the suite, then run again the test files that change (and those importing a
+   * changed module) on each save, until `q` (exit 0) or Ctrl-C (130). Each run is stored under
+   * `identifier` (by default `watch-<date>-<time>-<hex>`, one per session), so that
+   * `verdict view` follows the session; see docs/watch.md.
+   * @default false
+   */
+  watch?: boolean;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
@@ -233,6 +243,8 @@ async function runWithBroker(
       "--resume needs --identifier NAME: the name of the run to continue (as given when it started).",
     );
   }
+  const watchConflict = options.watch ? refuseWithWatch(options) : null;
+  if (watchConflict !== null) return usage(watchConflict);
   if (options.resume && !options.cache) {
     return usage(
       "--resume reuses the judge answers of the finished cases from the judge cache: leave out --no-cache.",
@@ -268,11 +280,13 @@ async function runWithBroker(
       },
     }),
   };
+  const identifier =
+    options.identifier ?? (options.watch ? watchIdentifier(new Date()) : undefined);
   const reporter = new VerdictReporter({
     env,
     display: options.display,
     printVitestOutput: true,
-    ...(options.identifier === undefined ? {} : { identifier: options.identifier }),
+    ...(identifier === undefined ? {} : { identifier }),
     ...(options.resume ? { resume: true } : {}),
     ...(outputReporters.length === 0 ? {} : { reporters: outputReporters }),
     config: {
@@ -280,15 +294,30 @@ async function runWithBroker(
       paths: options.paths,
       exitOnFirstFailure: options.exitOnFirstFailure,
       shard: options.shard ?? null,
+      ...(options.watch ? { watch: true } : {}),
     },
   });
+  const watch =
+    options.watch && identifier !== undefined
+      ? new WatchSession({
+          identifier,
+          lastResult: () => reporter.result,
+          stop,
+          openHeartbeat: () =>
+            WatchHeartbeat.open({
+              env,
+              cwd,
+              warn: (message) => process.stderr.write(`${message}\n`),
+            }),
+        })
+      : null;
 
   const source = usesSourceCondition(options.env);
   const cliOptions: CliOptions = {
-    watch: false,
+    watch: watch !== null,
     root: cwd,
     include,
-    reporters: [reporter, stop.reporter],
+    reporters: [reporter, stop.reporter, ...(watch === null ? [] : [watch.reporter])],
     env: Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
@@ -312,6 +341,10 @@ async function runWithBroker(
   // In the overrides, not the CLI options: Vite merges them with the project's own setupFiles.
   const viteOverrides = {
     test: { setupFiles: [setupFilePath()] },
+    // The store is written all through a run: nothing there is a change to re-run for.
+    ...(watch === null
+      ? {}
+      : { server: { watch: { ignored: [`${posix(env.VERDICT_HOME ?? "")}/**`] } } }),
     ...(source ? { resolve: { conditions }, ssr: { resolve: { conditions } } } : {}),
   };
 
@@ -345,8 +378,12 @@ async function runWithBroker(
       });
       return stop.exitCode ?? EXIT_CODES.interrupted;
     }
+    // Once the suite ran, a watch session takes over (until q or a stop signal).
+    let watching: WatchSession | null = null;
+    await watch?.listen(vitest);
     try {
       await vitest.start();
+      watching = stop.signal === null ? watch : null;
     } catch (error) {
       if ((error as { code?: unknown }).code === "VITEST_FILES_NOT_FOUND") {
         const suiteFiles =
@@ -374,8 +411,12 @@ async function runWithBroker(
         return usage(`Vitest could not run: ${(error as Error).message}`);
       }
     } finally {
-      await vitest.close();
+      if (watching === null) {
+        await watch?.close();
+        await vitest.close();
+      }
     }
+    if (watching !== null) return await watching.watch();
     if (stop.exitCode !== null) {
       printWrittenReports(targets);
       return stop.exitCode;

@@ -26,6 +26,7 @@ interface TestRunFlags {
   outputFile?: string;
   shard?: string;
   judge?: string;
+  watch?: true;
 }
 
 /** `verdict test run [paths...]`: evaluation test files through Vitest with verdict's reporter. */
@@ -74,6 +75,24 @@ export function defineTestCommands(program: Command, context: CommandContext): v
       'judge model for this run (sets VERDICT_MODEL); "fake": the built-in fake judge, no key, scores not real',
       nonEmpty("--judge"),
     )
+    .option(
+      "-w, --watch",
+      "run again the files you change (and those importing a changed module) on save; q quits",
+    )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Watch mode (--watch): runs the suite, then on each save runs again the eval files that",
+        "changed and those importing a changed module; the judge cache answers what did not change.",
+        "Each run is stored under --identifier (default: watch-<date>-<time>-<hex>, one per",
+        "session), so the run page of verdict view follows the session. After each run, a summary:",
+        "cases that flipped between passed and failed, metric means before → after, judge calls",
+        "paid. Keys: q quits (exit 0), a re-runs every file, Ctrl-C stops (exit 130); a run in",
+        "progress is then stored as interrupted. Without a terminal, type q and Enter, or send",
+        "SIGINT/SIGTERM. Not with --shard, --resume or --output. See docs/watch.md.",
+      ].join("\n"),
+    )
     .action(async (paths: string[], flags: TestRunFlags) => {
       const { runTestRun } = await import("../commands/test-run.ts");
       setExitCode(
@@ -94,6 +113,7 @@ export function defineTestCommands(program: Command, context: CommandContext): v
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           ...(flags.judge === undefined ? {} : { judge: flags.judge }),
+          ...(flags.watch === true ? { watch: true } : {}),
           cwd,
           env,
         }),

@@ -16,7 +16,8 @@ function Page(props: { route: Route }) {
     case "runs":
       return <RunsPage query={route.query} />;
     case "run":
-      return <RunPage runId={route.runId} query={route.query} />;
+      // Keyed: another run's page (a watch session's next run) starts afresh, live state too.
+      return <RunPage key={route.runId} runId={route.runId} query={route.query} />;
     case "case":
       return <CasePage runId={route.runId} caseKey={route.caseKey} />;
     case "compare":

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { LiveEvent, RunRow } from "../api.ts";
+import type { RunRow } from "../api.ts";
 
 /** At most one refresh per this many ms while cases pour in (a fast run ends 50 cases/s). */
 const REFRESH_INTERVAL_MS = 500;
@@ -12,24 +12,36 @@ export interface LiveState {
   run: RunRow | null;
   /** Cases finished since the page opened. */
   newCases: number;
+  /** The run ended while the page followed it (not set for a run that had ended before). */
   ended: boolean;
+  /** The run ended and its watch session goes on: its next run will open in its place. */
+  waiting: boolean;
 }
 
 /**
  * Follows a running run over server-sent events (`/api/runs/:run/events`): keeps its latest
  * progress and calls `onChange` (at most every 500 ms, and once at the end) so the page asks
- * for fresh totals and rows. EventSource cannot send headers: the dashboard's cookie
- * authenticates it (see api-client.ts).
+ * for fresh totals and rows. For a `verdict test run --watch` session's latest run, it then
+ * waits, and calls `onNext` with the session's next run when it starts. EventSource cannot
+ * send headers: the dashboard's cookie authenticates it (see api-client.ts).
  */
-export function useLiveRun(runId: string, active: boolean, onChange: () => void): LiveState {
+export function useLiveRun(
+  runId: string,
+  active: boolean,
+  onChange: () => void,
+  onNext: (run: RunRow) => void = () => {},
+): LiveState {
   const [state, setState] = useState<LiveState>({
     connected: false,
     run: null,
     newCases: 0,
     ended: false,
+    waiting: false,
   });
   const changed = useRef(onChange);
   changed.current = onChange;
+  const next = useRef(onNext);
+  next.current = onNext;
 
   useEffect(() => {
     if (!active) return;
@@ -45,9 +57,10 @@ export function useLiveRun(runId: string, active: boolean, onChange: () => void)
         changed.current();
       }, wait);
     };
-    const parse = (event: MessageEvent<string>): LiveEvent | null => {
+    // The data of `progress`, `waiting`, `next` and `end` is the run's row (see LiveEvent).
+    const rowOf = (event: MessageEvent<string>): RunRow | null => {
       try {
-        return JSON.parse(event.data) as LiveEvent;
+        return JSON.parse(event.data) as RunRow;
       } catch {
         return null;
       }
@@ -55,23 +68,42 @@ export function useLiveRun(runId: string, active: boolean, onChange: () => void)
     source.addEventListener("open", () =>
       setState((previous) => ({ ...previous, connected: true })),
     );
+    // Whether the page saw the run running or waiting: an `end` then means it just ended.
+    let followed = false;
     source.addEventListener("progress", (event) => {
-      const live = parse(event);
-      if (live?.type === "progress") setState((previous) => ({ ...previous, run: live.run }));
+      const run = rowOf(event);
+      if (run !== null) {
+        followed ||= run.status === "running";
+        setState((previous) => ({ ...previous, run }));
+      }
       refreshSoon();
+    });
+    source.addEventListener("waiting", (event) => {
+      const run = rowOf(event);
+      followed = true;
+      setState((previous) => ({ ...previous, waiting: true, run: run ?? previous.run }));
+      refreshSoon();
+    });
+    source.addEventListener("next", (event) => {
+      const run = rowOf(event);
+      source.close();
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      if (run !== null) next.current(run);
     });
     source.addEventListener("case", () => {
       setState((previous) => ({ ...previous, newCases: previous.newCases + 1 }));
       refreshSoon();
     });
     source.addEventListener("end", (event) => {
-      const live = parse(event);
+      const run = rowOf(event);
       source.close();
       setState((previous) => ({
         ...previous,
         connected: false,
-        ended: true,
-        run: live?.type === "end" ? live.run : previous.run,
+        ended: followed,
+        waiting: false,
+        run: run ?? previous.run,
       }));
       if (timer !== null) clearTimeout(timer);
       timer = null;

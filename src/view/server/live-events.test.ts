@@ -1,83 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { DASHBOARD_RUNS, dashboardOwner } from "../../../test/fixtures/dashboard-runs.ts";
-import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
+import { DASHBOARD_RUNS, dashboardOwner, LIVE_PID } from "../../../test/fixtures/dashboard-runs.ts";
+import { type TestDashboard, useDashboards } from "../../../test/fixtures/dashboard-server.ts";
+import { openEvents, type ReceivedEvent } from "../../../test/fixtures/live-events.ts";
 import { testResult } from "../../../test/fixtures/results.ts";
+import type { StoredRun } from "../../store/run-store.ts";
 import { makeSummary } from "../../testing/store-contract.ts";
 import type { CaseRow, RunRow } from "../api.ts";
 
 const dashboard = useDashboards();
 
-interface ReceivedEvent {
-  type: string;
-  id: string | null;
-  data: unknown;
-}
-
 /** An event's data as a run row (`progress`, `end`). */
 function runOf(event: ReceivedEvent | undefined): RunRow {
   expect(event).toBeDefined();
   return event?.data as RunRow;
-}
-
-/** Reads a server-sent event stream as it arrives. */
-function openEvents(url: string, headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const events: ReceivedEvent[] = [];
-  const comments: string[] = [];
-  let ended = false;
-  const done = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    // Closed by the test at any time, even before the response arrives: an abort ends it.
-    try {
-      const response = await fetch(url, { signal: controller.signal, headers });
-      expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
-      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-      for (;;) {
-        const { value, done: finished } = await reader.read();
-        if (finished) break;
-        buffer += decoder.decode(value, { stream: true });
-        let boundary = buffer.indexOf("\n\n");
-        while (boundary !== -1) {
-          const block = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary + 2);
-          boundary = buffer.indexOf("\n\n");
-          const fields = new Map<string, string>();
-          for (const line of block.split("\n")) {
-            if (line.startsWith(":")) comments.push(line);
-            const colon = line.indexOf(": ");
-            if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 2));
-          }
-          const type = fields.get("event");
-          if (type !== undefined) {
-            events.push({
-              type,
-              id: fields.get("id") ?? null,
-              data: JSON.parse(fields.get("data") ?? "null"),
-            });
-          }
-        }
-      }
-    } catch (error) {
-      if (!controller.signal.aborted) throw error;
-    }
-    ended = true;
-  })();
-  return {
-    events,
-    comments,
-    done,
-    get ended() {
-      return ended;
-    },
-    close: () => controller.abort(),
-    async waitFor(predicate: (events: ReceivedEvent[]) => boolean): Promise<void> {
-      for (let waited = 0; !predicate(events); waited += 5) {
-        if (waited > 5000) throw new Error(`Timed out; events so far: ${JSON.stringify(events)}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    },
-  };
 }
 
 const { running, candidate } = DASHBOARD_RUNS;
@@ -203,5 +138,88 @@ describe("/api/runs/:run/events", () => {
     }
     await pause(300);
     expect(reads).toBe(settled);
+  });
+});
+
+describe("/api/runs/:run/events of a verdict test run --watch session", () => {
+  const SESSION = "watch-20250301-120000-beef";
+  /** A run of the session, owned by the (alive) dashboard test's live process. */
+  function watchRun(id: string, startedAt: string): StoredRun {
+    return {
+      id,
+      identifier: SESSION,
+      status: "running",
+      startedAt,
+      endedAt: null,
+      config: { runner: "vitest", command: "verdict test run", watch: true },
+      summary: null,
+      owner: dashboardOwner(LIVE_PID),
+    };
+  }
+  const FIRST = "11111111-0000-4000-8000-000000000001";
+  const SECOND = "22222222-0000-4000-8000-000000000002";
+  const finish = (store: TestDashboard["store"], runId: string) =>
+    store.runs.finishRun({
+      runId,
+      status: "completed",
+      endedAt: "2025-03-01T12:00:20.000Z",
+      summary: makeSummary(),
+    });
+
+  it("follows the session's latest run: waiting once it ends, then the next run, then closes", async () => {
+    const { base, store } = await dashboard();
+    await store.runs.startRun(watchRun(FIRST, "2025-03-01T12:00:10.000Z"));
+    const stream = openEvents(`${base}/api/runs/${FIRST}/events`);
+    await stream.waitFor((events) => events.length >= 1);
+    expect(runOf(stream.events[0]).watchSession).toBe("watching");
+
+    await finish(store, FIRST);
+    await stream.waitFor((events) => events.some((event) => event.type === "waiting"));
+    const waiting = stream.events.find((event) => event.type === "waiting");
+    expect(runOf(waiting)).toMatchObject({ id: FIRST, status: "completed" });
+    expect(stream.ended).toBe(false);
+    expect(stream.events.some((event) => event.type === "end")).toBe(false);
+
+    // The session re-runs after a save: its next run is stored under the same identifier.
+    await store.runs.startRun(watchRun(SECOND, "2025-03-01T12:00:30.000Z"));
+    await stream.done;
+    const last = stream.events.at(-1);
+    expect(last?.type).toBe("next");
+    expect(runOf(last)).toMatchObject({ id: SECOND, status: "running", watchSession: "watching" });
+    expect(stream.events.filter((event) => event.type === "waiting")).toHaveLength(1);
+  });
+
+  it("ends for an older run of the session, and when the session's process is gone", async () => {
+    let alive = true;
+    const { base, store } = await dashboard({ isProcessAlive: () => alive });
+    await store.runs.startRun(watchRun(FIRST, "2025-03-01T12:00:10.000Z"));
+    await finish(store, FIRST);
+    await store.runs.startRun(watchRun(SECOND, "2025-03-01T12:00:30.000Z"));
+    await finish(store, SECOND);
+
+    // A page opened on an earlier run stays on it.
+    const older = openEvents(`${base}/api/runs/${FIRST}/events`);
+    await older.done;
+    expect(older.events.map((event) => event.type)).toEqual(["progress", "end"]);
+
+    const latest = openEvents(`${base}/api/runs/${SECOND}/events`);
+    await latest.waitFor((events) => events.some((event) => event.type === "waiting"));
+    alive = false;
+    await latest.done;
+    const end = latest.events.at(-1);
+    expect(end?.type).toBe("end");
+    expect(runOf(end)).toMatchObject({ id: SECOND, watchSession: "ended" });
+  });
+
+  it("does not follow a run stored outside a watch session to a newer run of its identifier", async () => {
+    const { base, store } = await dashboard();
+    const plain = { ...watchRun(FIRST, "2025-03-01T12:00:10.000Z"), config: { runner: "vitest" } };
+    await store.runs.startRun(plain);
+    const stream = openEvents(`${base}/api/runs/${FIRST}/events`);
+    await stream.waitFor((events) => events.length >= 1);
+    expect(runOf(stream.events[0]).watchSession).toBeNull();
+    await finish(store, FIRST);
+    await stream.done;
+    expect(stream.events.map((event) => event.type)).toEqual(["progress", "end"]);
   });
 });

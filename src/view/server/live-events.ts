@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { StoredRun } from "../../store/run-store.ts";
 import type { CaseRow, LiveEvent } from "../api.ts";
 import { toCaseRow } from "./case-rows.ts";
 import type { ViewApi } from "./view-api.ts";
@@ -29,7 +30,9 @@ export interface RunEventsOptions {
  * `LiveEvent` in api.ts). The store is polled (its results version, then only the results
  * saved since), so a stream costs one small query per interval while nothing changes. The
  * stream ends with an `end` event when the run stops running, and its timer stops when the
- * client goes away.
+ * client goes away. The latest run of a `verdict test run --watch` session is followed: once
+ * it stops running the stream says it is `waiting`, then announces the session's `next` run
+ * (or `end`s when the session is over).
  */
 export async function streamRunEvents(options: RunEventsOptions): Promise<void> {
   const { api, store, runId, response } = options;
@@ -48,7 +51,7 @@ export async function streamRunEvents(options: RunEventsOptions): Promise<void> 
 
   const send = (event: LiveEvent, id: number) => {
     if (closed) return;
-    const data = JSON.stringify(event.type === "case" ? event.case : event.run);
+    const data = JSON.stringify("case" in event ? event.case : event.run);
     response.write(`event: ${event.type}\nid: ${id}\ndata: ${data}\n\n`);
   };
   const finish = () => {
@@ -72,6 +75,23 @@ export async function streamRunEvents(options: RunEventsOptions): Promise<void> 
   let seen = options.after ?? (await store.getTestResultsVersion(runId)).version;
   let lastProgress = JSON.stringify(first.row);
   send({ type: "progress", run: first.row }, seen);
+  // A page open on a watch session's latest run (or one reconnecting, which was following it)
+  // follows the session; one opened on an older run of it stays there.
+  const identifier = first.run.identifier;
+  const follows =
+    identifier !== null &&
+    first.row.watchSession !== null &&
+    (options.after !== null || (await store.getRun(identifier))?.id === runId);
+  let waiting = false;
+
+  /** The session's run after this one, once it is stored. */
+  async function nextRun(): Promise<StoredRun | null> {
+    if (identifier === null) return null;
+    const latest = await store.getRun(identifier);
+    return latest !== null && latest.id !== runId && latest.startedAt >= first.run.startedAt
+      ? latest
+      : null;
+  }
 
   /** Sends a `case` event per result saved after `after`; returns the version reached. */
   async function sendChanged(after: number): Promise<number> {
@@ -92,12 +112,24 @@ export async function streamRunEvents(options: RunEventsOptions): Promise<void> 
       if (version !== seen) seen = await sendChanged(seen);
       const shown = await api.findRun(runId);
       if (shown.liveness.status !== "running") {
-        send({ type: "end", run: shown.row }, seen);
-        finish();
-        return;
+        if (!follows || shown.row.watchSession !== "watching") {
+          send({ type: "end", run: shown.row }, seen);
+          finish();
+          return;
+        }
+        const next = await nextRun();
+        if (next !== null) {
+          send({ type: "next", run: (await api.show(next)).row }, seen);
+          finish();
+          return;
+        }
+        if (!waiting) {
+          waiting = true;
+          send({ type: "waiting", run: shown.row }, seen);
+        }
       }
       const progress = JSON.stringify(shown.row);
-      if (progress !== lastProgress) {
+      if (!waiting && progress !== lastProgress) {
         lastProgress = progress;
         send({ type: "progress", run: shown.row }, seen);
       }

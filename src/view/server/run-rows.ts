@@ -67,6 +67,8 @@ export function toRunRow(options: {
   run: StoredRun;
   liveness: RunLiveness;
   summary: FullSummary;
+  /** @default null: not a watch session's run */
+  watchSession?: RunRow["watchSession"];
 }): RunRow {
   const { run, liveness, summary } = options;
   const { testCases } = summary;
@@ -111,5 +113,6 @@ export function toRunRow(options: {
     judges: summary.judges.length > 0 ? summary.judges : configuredJudges(run.config),
     shard: typeof shard === "string" ? shard : null,
     fakeJudge: summary.fakeJudge === true,
+    watchSession: options.watchSession ?? null,
   };
 }

@@ -6,6 +6,7 @@ import {
   type RunLiveness,
   type RunLivenessOptions,
   runLiveness,
+  watchSessionOf,
 } from "../../store/run-liveness.ts";
 import type { StoredRun } from "../../store/run-store.ts";
 import type {
@@ -116,7 +117,8 @@ export class ViewApi {
     liveness = runLiveness(run, this.livenessOptions()),
   ): Promise<ShownRun> {
     const summary = await this.summaryOf(run, liveness.status);
-    return { run, liveness, summary, row: toRunRow({ run, liveness, summary }) };
+    const watchSession = watchSessionOf(run, this.livenessOptions());
+    return { run, liveness, summary, row: toRunRow({ run, liveness, summary, watchSession }) };
   }
 
   /** `/api/runs`. */

@@ -106,18 +106,28 @@ export function LiveProgress(props: { run: RunRow; live: LiveState }) {
           class={props.live.connected ? "live-dot live-dot-on" : "live-dot"}
           aria-hidden="true"
         />
-        {props.live.ended ? "Run finished" : "Live"}
+        {props.live.waiting
+          ? "Run finished · watching for changes"
+          : props.live.ended
+            ? "Run finished"
+            : "Live"}
       </h2>
       <p class="live-figures" role="status" aria-live="polite">
         {formatPlural(finished, "case")} finished ({formatCount(run.cases.passed)} passed,{" "}
         {formatCount(run.cases.failed)} failed, {formatCount(run.cases.errored)} errored) ·{" "}
         {formatPlural(run.judgeCalls, "judge call")} · {formatCostUsd(run.costUsd)} spent
-        {!props.live.ended &&
+        {run.status === "running" &&
           Number.isFinite(elapsed) &&
           ` · running for ${formatDuration(elapsed)}`}
         {props.live.newCases > 0 &&
           ` · ${formatPlural(props.live.newCases, "new case")} since you opened this page`}
       </p>
+      {props.live.waiting && (
+        <p class="section-note">
+          This run's <code>verdict test run --watch</code> session goes on: its next run (on the
+          next save of an eval file) opens here.
+        </p>
+      )}
       {!props.live.connected && !props.live.ended && (
         <p class="section-note">Connecting to the run's event stream…</p>
       )}

@@ -3,6 +3,7 @@ import { showName } from "../../../report/format.ts";
 import { FAKE_JUDGE_NOTICE } from "../../../results/fake-judge-notice.ts";
 import type { RunDetail } from "../../api.ts";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
+import { navigate, runPath } from "../router.ts";
 import { useApi } from "../use-api.ts";
 import { useLiveRun } from "../use-live-run.ts";
 import { useTitle } from "../use-title.ts";
@@ -23,10 +24,17 @@ export function RunPage(props: { runId: string; query: URLSearchParams }) {
   const detail = useApi<RunDetail>(`/api/runs/${encodeURIComponent(props.runId)}`);
   const [reloadKey, setReloadKey] = useState(0);
   const running = detail.data?.run.status === "running";
-  const live = useLiveRun(props.runId, running, () => {
-    detail.reload();
-    setReloadKey((key) => key + 1);
-  });
+  // A watch session's run is followed after it ends too: its session's next run opens here.
+  const watching = detail.data?.run.watchSession === "watching";
+  const live = useLiveRun(
+    props.runId,
+    running || watching,
+    () => {
+      detail.reload();
+      setReloadKey((key) => key + 1);
+    },
+    (next) => navigate(runPath(next.id), { replace: true }),
+  );
   const baselineId = props.query.get("baseline");
   useTitle(detail.data ? runTitle(detail.data.run) : "Run");
 
@@ -60,7 +68,7 @@ export function RunPage(props: { runId: string; query: URLSearchParams }) {
           <strong>Fake judge.</strong> {FAKE_JUDGE_NOTICE}
         </p>
       )}
-      {(running || live.ended) && <LiveProgress run={data.run} live={live} />}
+      {(running || live.waiting || live.ended) && <LiveProgress run={data.run} live={live} />}
       <RunSummary detail={data} />
       <FlakyCases runId={data.run.id} cases={data.flakyCases} />
       <RunCalibrations runId={data.run.id} />

@@ -106,6 +106,16 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
     `),
   // 7: the token log-probabilities of judge answers that asked for them (JSON, or NULL).
   (database) => database.exec("ALTER TABLE judge_cache ADD COLUMN logprobs TEXT;"),
+  // 8: the judge's prompts and raw answers of a run, each text once per run under its SHA-256.
+  (database) =>
+    database.exec(`
+      CREATE TABLE judge_texts (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        hash TEXT NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (run_id, hash)
+      ) STRICT, WITHOUT ROWID;
+    `),
 ];
 
 /** The schema version this build of verdict writes (`PRAGMA user_version`). */
@@ -191,6 +201,10 @@ export function prepareSqliteStatements(database: DatabaseSync) {
       `SELECT count(*) AS count, coalesce(max(version), 0) AS version
        FROM test_results WHERE run_id = ?`,
     ),
+    saveJudgeText: database.prepare(
+      "INSERT INTO judge_texts (run_id, hash, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+    judgeText: database.prepare("SELECT text FROM judge_texts WHERE run_id = ? AND hash = ?"),
     saveCalibration: database.prepare(
       "INSERT INTO calibrations (id, run_id, created_at, metric, report) VALUES (?, ?, ?, ?, ?)",
     ),

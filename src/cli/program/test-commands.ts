@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { JUDGE_TEXT_MODES, type JudgeTextMode } from "../../results/judge-text.ts";
 import type { OutputRequest } from "../output-targets.ts";
 import type { CommandContext } from "./command-context.ts";
 import { nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
@@ -26,6 +27,7 @@ interface TestRunFlags {
   outputFile?: string;
   shard?: string;
   judge?: string;
+  judgeText?: JudgeTextMode;
 }
 
 /** `verdict test run [paths...]`: evaluation test files through Vitest with verdict's reporter. */
@@ -74,6 +76,12 @@ export function defineTestCommands(program: Command, context: CommandContext): v
       'judge model for this run (sets VERDICT_MODEL); "fake": the built-in fake judge, no key, scores not real',
       nonEmpty("--judge"),
     )
+    .addOption(
+      new Option(
+        "--judge-text <mode>",
+        'what the store keeps of the judge\'s prompts and answers: "text" (shown by verdict view) or "hash" (their SHA-256 only); sets VERDICT_JUDGE_TEXT',
+      ).choices(JUDGE_TEXT_MODES),
+    )
     .action(async (paths: string[], flags: TestRunFlags) => {
       const { runTestRun } = await import("../commands/test-run.ts");
       setExitCode(
@@ -94,6 +102,7 @@ export function defineTestCommands(program: Command, context: CommandContext): v
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           ...(flags.judge === undefined ? {} : { judge: flags.judge }),
+          ...(flags.judgeText === undefined ? {} : { judgeText: flags.judgeText }),
           cwd,
           env,
         }),

@@ -267,9 +267,19 @@ export interface CasesPage {
 /**
  * One judge request behind a metric's score, as results record it: step, model, tokens,
  * `costUsd` (what the answer cost when bought; for `cache` and `shared` nothing was paid),
- * `latencyMs`, and `source` (`"judge"`, `"cache"` or `"shared"`).
+ * `latencyMs`, `source` (`"judge"`, `"cache"` or `"shared"`), the SHA-256 of its prompt and
+ * answer, and their texts.
  */
-export type JudgeCallView = JudgeCallRecord;
+export type JudgeCallView = JudgeCallRecord & {
+  /**
+   * The prompt as sent (secrets masked); `null` when the store does not keep it: the run kept
+   * only its hash (`keepJudgeText: "hash"`), or was stored before verdict kept prompts
+   * (`promptHash` absent too).
+   */
+  prompt: string | null;
+  /** The judge's raw answer (an object answer as its JSON); `null` as `prompt`. */
+  answer: string | null;
+};
 
 /** One of the judge's steps as rows: (opinion / statement / claim) → verdict → reason. */
 export interface StepTable {

@@ -10,15 +10,19 @@ import {
 } from "../../../test/fixtures/dashboard-runs.ts";
 import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
 import { fileImageRecords, PNG_BYTES } from "../../../test/fixtures/images.ts";
+import { answer } from "../../../test/fixtures/judge-answers.ts";
 import { all, parseXml } from "../../../test/fixtures/parse-xml.ts";
 import { testResult } from "../../../test/fixtures/results.ts";
 import { runCompare } from "../../cli/commands/compare.ts";
+import { evaluate } from "../../evaluate/evaluate.ts";
+import { ToxicityMetric } from "../../metrics/toxicity/toxicity-metric.ts";
 import { compareRuns } from "../../report/compare-runs.ts";
 import { HTML_REPORT_CONTENT_SECURITY_POLICY } from "../../report/html-report.ts";
 import { parseJsonReport } from "../../report/json-report.ts";
 import type { ResultImage } from "../../results/evaluation-result.ts";
 import { wilsonInterval } from "../../results/statistics.ts";
 import type { Store } from "../../store/run-store.ts";
+import { MockJudge } from "../../testing/mock-judge.ts";
 import type {
   CaseDetail,
   CasesPage,
@@ -448,6 +452,39 @@ describe("/api/runs/:run/cases/:key", () => {
       } satisfies StepTable,
     ]);
     expect(body.metrics[0]?.calls).toEqual([]);
+  });
+
+  it("shows each judge call's prompt and raw answer as the run kept them, or says only hashes were kept", async () => {
+    const { getJson, store } = await dashboard();
+    const testCases = [{ name: "rude", input: "How is Sarah?", actualOutput: "Sarah is nasty." }];
+    const runs: Record<"text" | "hash", string> = { text: "", hash: "" };
+    for (const keepJudgeText of ["text", "hash"] as const) {
+      const judge = new MockJudge({ answers: answer });
+      const result = await evaluate({
+        testCases,
+        metrics: [new ToxicityMetric({ model: judge })],
+        store,
+        keepJudgeText,
+        display: "none",
+        showProgress: false,
+        handleInterrupt: false,
+      });
+      runs[keepJudgeText] = result.testRunId;
+      if (keepJudgeText === "text") {
+        const { body } = await getJson<CaseDetail>(`/api/runs/${result.testRunId}/cases/0`);
+        const calls = body.metrics[0]?.calls ?? [];
+        expect(calls.map((call) => call.prompt)).toEqual(judge.calls.map((call) => call.prompt));
+        expect(calls[0]?.prompt).toContain('"Sarah is nasty."');
+        expect(JSON.parse(calls[0]?.answer ?? "null")).toEqual({
+          opinions: ["It is nasty.", "It is fine."],
+        });
+        expect(calls[0]?.promptHash).toMatch(/^[0-9a-f]{64}$/);
+      }
+    }
+    const { body } = await getJson<CaseDetail>(`/api/runs/${runs.hash}/cases/0`);
+    const call = body.metrics[0]?.calls[0];
+    expect(call).toMatchObject({ prompt: null, answer: null });
+    expect(call?.promptHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("shows every trial of a repeated case and the span tree of a component run", async () => {

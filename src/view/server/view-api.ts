@@ -2,6 +2,8 @@ import { compareRuns } from "../../report/compare-runs.ts";
 import { binScores, metricDistributions } from "../../report/score-bins.ts";
 import type { EvaluationResult, RunStatus } from "../../results/evaluation-result.ts";
 import { FAKE_JUDGE_NOTICE } from "../../results/fake-judge-notice.ts";
+import { judgeTextHashesOf } from "../../results/judge-text-hashes.ts";
+import { MAX_JUDGE_TEXT_HASHES } from "../../store/judge-texts.ts";
 import {
   type RunLiveness,
   type RunLivenessOptions,
@@ -22,6 +24,7 @@ import type {
 } from "../api.ts";
 import { listCalibrations, showCalibration } from "./calibration-view.ts";
 import { toCaseDetail } from "./case-detail.ts";
+import type { CaseEntry } from "./case-rows.ts";
 import { toComparisonView } from "./compare-view.ts";
 import { flakyCasesOf } from "./flaky-cases.ts";
 import type { LoadedRun } from "./loaded-run.ts";
@@ -259,7 +262,21 @@ export class ViewApi {
         `Run ${loaded.runId} has no case with the key ${JSON.stringify(key.slice(0, 100))}.`,
       );
     }
-    return toCaseDetail({ loaded, entry });
+    return toCaseDetail({ loaded, entry, texts: await this.judgeTexts(loaded.runId, entry) });
+  }
+
+  /** The judge prompts and answers the store keeps for a case's calls, by hash. */
+  private async judgeTexts(runId: string, entry: CaseEntry): Promise<Map<string, string>> {
+    const hashes = judgeTextHashesOf(entry.result);
+    const texts = new Map<string, string>();
+    if (this.store.getJudgeTexts === undefined) return texts;
+    for (let start = 0; start < hashes.length; start += MAX_JUDGE_TEXT_HASHES) {
+      const slice = hashes.slice(start, start + MAX_JUDGE_TEXT_HASHES);
+      for (const { hash, text } of await this.store.getJudgeTexts(runId, slice)) {
+        texts.set(hash, text);
+      }
+    }
+    return texts;
   }
 
   /** `/api/compare?run&baseline&maxDrop&alpha&stats`: `compareRuns`, as `verdict compare` prints it. */

@@ -34,6 +34,7 @@
  */
 
 import type { PairedTests } from "../report/compare-runs.ts";
+import type { WordDiffPart } from "../report/word-diff.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import type {
   FlakyCase,
@@ -402,6 +403,15 @@ export interface RunComparisonView {
     candidateScore: number | null;
     baselineReason: string | null;
     candidateReason: string | null;
+    /** The case's output in each run (`actualOutput`). */
+    baselineOutput: string | null;
+    candidateOutput: string | null;
+    /**
+     * The two outputs' word-level diff: the `"same"` and `"removed"` parts spell the
+     * baseline's, the `"same"` and `"added"` parts this run's. `null` when an output is
+     * missing, one is too long to diff, or they have almost nothing in common.
+     */
+    outputDiff: WordDiffPart[] | null;
   }>;
   regressed: boolean;
 }

@@ -655,6 +655,12 @@ describe("/api/compare", () => {
       candidateScore: 0.9,
       baselineReason: "The score is 0.30 because of the opinions.",
       candidateReason: "The score is 0.90 because of the opinions.",
+      baselineOutput: "Hello there",
+      candidateOutput: "Your essay is garbage, like you.",
+      outputDiff: [
+        { kind: "removed", text: "Hello there" },
+        { kind: "added", text: "Your essay is garbage, like you." },
+      ],
     });
 
     // `verdict compare` prints these very numbers.

@@ -15,7 +15,7 @@
  * |-----------------------------------------|---------------------------------------------|
  * | `/api/runs?q&identifier&status&from&to&offset&limit` | {@link RunsPage} ({@link RunsQuery}) |
  * | `/api/identifiers`                      | {@link IdentifierList}                      |
- * | `/api/trends?identifier=X&limit`        | {@link Trend} (`identifier=` empty: runs without one; limit ≤ 500, default 50: the latest runs) |
+ * | `/api/trends?identifier=X&limit&fake`    | {@link Trend} (`identifier=` empty: runs without one; limit ≤ 500, default 50: the latest runs; `fake=1` keeps runs scored by the fake judge, left out by default) |
  * | `/api/runs/:run`                        | {@link RunDetail}                           |
  * | `/api/runs/:run/cases?…` ({@link CaseQuery}) | {@link CasesPage}                      |
  * | `/api/runs/:run/cases/:key`             | {@link CaseDetail}                          |
@@ -137,6 +137,8 @@ export interface TrendPoint {
   status: ShownStatus;
   costUsd: number | null;
   metrics: Record<string, { meanScore: number | null; passRate: number | null }>;
+  /** `true` for a run scored by the fake judge (only with `fake=1`): its scores are not real. */
+  fakeJudge: boolean;
 }
 
 /** `/api/trends`: an identifier's runs, oldest first. */
@@ -144,6 +146,10 @@ export interface Trend {
   identifier: string | null;
   metricNames: string[];
   points: TrendPoint[];
+  /** Of the latest runs read, how many the fake judge scored (left out unless `fake=1`). */
+  fakeRuns: number;
+  /** Whether `points` include the fake-judge runs (`fake=1`). */
+  includesFake: boolean;
 }
 
 /** A histogram of a metric's scores over a run: 10 bins over 0..1. */
@@ -231,9 +237,15 @@ export interface CaseRow {
   position: number;
   name: string;
   status: "passed" | "failed" | "errored" | "unscored" | "scored";
-  /** The first 200 characters of each. */
+  /** The first 200 characters of each (`textLengths` says how long each is whole). */
   input: string;
   actualOutput: string | null;
+  expectedOutput: string | null;
+  /**
+   * The length of each text whole, in characters (`null` where it has none): a row's text is
+   * cut when it is shorter than this; the case's page (`/api/runs/:run/cases/:key`) has it whole.
+   */
+  textLengths: { input: number; actualOutput: number | null; expectedOutput: number | null };
   file: string | null;
   tags: string[];
   /** Set when the query groups: the file (`"(no file)"` for none), or one tag (`"untagged"` for none). */

@@ -87,7 +87,7 @@ describe("a run in progress", () => {
         .toBe("Run finished");
       await expect
         .poll(() => page.locator(".run-header-side .badge").textContent())
-        .toBe("completed");
+        .toBe("run finished");
       await expect.poll(() => rows.count()).toBe(6);
       await expectNoIncidents(page, incidents);
       await close();

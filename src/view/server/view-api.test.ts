@@ -262,6 +262,22 @@ describe("/api/runs/:run/cases", () => {
       (await getJson<CasesPage>(`/api/runs/${candidate}/cases?${more}`)).body;
   }
 
+  it("gives each row the start of its input, output and expected output, and their whole lengths", async () => {
+    const { getJson, store } = await dashboard();
+    const long = `${"word ".repeat(100)}end`;
+    await storeOneCase(store, "texts", { input: "q", actualOutput: long, expectedOutput: null });
+    const [row] = (await getJson<CasesPage>("/api/runs/texts/cases")).body.cases;
+    expect(row).toMatchObject({
+      input: "q",
+      actualOutput: long.slice(0, 200),
+      expectedOutput: null,
+      textLengths: { input: 1, actualOutput: long.length, expectedOutput: null },
+    });
+    const [candidateRow] = (await getJson<CasesPage>(`/api/runs/${candidate}/cases?limit=1`)).body
+      .cases;
+    expect(candidateRow?.actualOutput).toBe("Hello! How can I help?");
+  });
+
   it("sorts by run order, name, status or any metric's score, either way", async () => {
     const query = await cases();
     const names = async (more: string) => (await query(more)).cases.map((row) => row.name);
@@ -509,7 +525,16 @@ describe("/api/runs/:run/cases/:key", () => {
 });
 
 /** Stores run `runId` with one case whose images are `images`. */
-async function storeImages(store: Store, runId: string, images: ResultImage[]): Promise<void> {
+function storeImages(store: Store, runId: string, images: ResultImage[]): Promise<void> {
+  return storeOneCase(store, runId, { images });
+}
+
+/** Stores run `runId` with one case (`testResult(fields)`). */
+async function storeOneCase(
+  store: Store,
+  runId: string,
+  fields: Parameters<typeof testResult>[0],
+): Promise<void> {
   await store.runs.startRun({
     id: runId,
     identifier: null,
@@ -519,7 +544,7 @@ async function storeImages(store: Store, runId: string, images: ResultImage[]): 
     config: {},
     summary: null,
   });
-  await store.runs.saveTestResult(runId, { fingerprint: "f", result: testResult({ images }) });
+  await store.runs.saveTestResult(runId, { fingerprint: "f", result: testResult(fields) });
 }
 
 describe("/api/runs/:run/cases/:key/images/:n", () => {

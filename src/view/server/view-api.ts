@@ -160,7 +160,10 @@ export class ViewApi {
     };
   }
 
-  /** `/api/trends?identifier&limit`: the identifier's latest runs, oldest first. */
+  /**
+   * `/api/trends?identifier&limit&fake`: the identifier's latest runs, oldest first; runs scored
+   * by the fake judge are left out (and counted) unless `fake=1`.
+   */
   async trends(query: URLSearchParams): Promise<Trend> {
     const raw = query.get("identifier");
     if (raw === null) {
@@ -170,6 +173,7 @@ export class ViewApi {
     }
     const identifier = raw === "" ? null : raw;
     const limit = integerParameter(query, "limit", { min: 1, max: 500, fallback: 50 });
+    const includeFake = integerParameter(query, "fake", { min: 0, max: 1, fallback: 0 }) === 1;
     const options = this.livenessOptions();
     const runs = (await this.store.listRuns())
       .filter((run) => run.identifier === identifier)
@@ -177,8 +181,12 @@ export class ViewApi {
       .reverse();
     const metricNames = new Set<string>();
     const points: Trend["points"] = [];
+    let fakeRuns = 0;
     for (const run of runs) {
       const { summary, liveness } = await this.show(run, runLiveness(run, options));
+      const fakeJudge = summary.fakeJudge === true;
+      if (fakeJudge) fakeRuns += 1;
+      if (fakeJudge && !includeFake) continue;
       const metrics: Trend["points"][number]["metrics"] = {};
       for (const metric of summary.metrics) {
         metricNames.add(metric.name);
@@ -190,9 +198,16 @@ export class ViewApi {
         status: liveness.status,
         costUsd: summary.costUsd,
         metrics,
+        fakeJudge,
       });
     }
-    return { identifier, metricNames: [...metricNames], points };
+    return {
+      identifier,
+      metricNames: [...metricNames],
+      points,
+      fakeRuns,
+      includesFake: includeFake,
+    };
   }
 
   /** `/api/runs/:run`. */

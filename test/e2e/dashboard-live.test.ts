@@ -56,7 +56,7 @@ describe("a run in progress", () => {
         .poll(() => live.locator(".live-figures").textContent())
         .toMatch(/^2 cases finished \(/);
       expect(await rows.count()).toBe(2);
-      expect(await page.locator(".run-header-side .badge").textContent()).toBe("● running");
+      expect(await page.locator(".run-header-side .badge").textContent()).toBe("● run in progress");
 
       // Three more cases finish while the page is open.
       for (const index of [2, 3, 4]) {

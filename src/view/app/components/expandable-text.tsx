@@ -42,7 +42,8 @@ export function ExpandableText(props: {
       setFailed(true);
     }
   };
-  const long = cut || props.text.length > 120 || props.text.includes("\n");
+  // About what three lines of the narrowest column hold.
+  const long = cut || props.text.length > 80 || props.text.includes("\n");
   return (
     <span class={open ? "cell-text cell-text-open" : "cell-text"}>
       <span class="cell-text-body" title={open ? undefined : showControlCharacters(props.text)}>

@@ -1,6 +1,7 @@
 import type { JudgeText } from "../results/judge-text.ts";
 import { checkOwner } from "./check-owner.ts";
 import { judgeTextHashesToRead, judgeTextsToStore } from "./judge-texts.ts";
+import { packText, unpackText } from "./packed-text.ts";
 import { checkResultsPage, pageOf } from "./results-page.ts";
 import type { FinishRunOptions, RunOwner, StoredRunPart, StoreRuns } from "./run-store.ts";
 import type { SqliteAccess } from "./sqlite-access.ts";
@@ -9,7 +10,6 @@ import type { SqliteStatements } from "./sqlite-schema.ts";
 import { checkRunNames } from "./stored-names.ts";
 import {
   runHeaderValues,
-  text,
   toStoredRun,
   toStoredRunPart,
   toStoredTestResult,
@@ -158,7 +158,9 @@ export function createSqliteRuns(access: SqliteAccess): SqliteRuns {
             success === null ? null : success ? 1 : 0,
             access.json(action, stored.result),
           );
-          for (const { hash, text } of texts) statements.saveJudgeText.run(runId, hash, text);
+          for (const { hash, text } of texts) {
+            statements.saveJudgeText.run(runId, hash, packText(text));
+          }
         };
         try {
           // With its texts, all or nothing: a result never names texts the store lacks.
@@ -177,8 +179,8 @@ export function createSqliteRuns(access: SqliteAccess): SqliteRuns {
       if (typeof wanted === "string") throw access.failure(action, wanted);
       return access.use(action, (statements) =>
         wanted.flatMap((hash) => {
-          const row = statements.judgeText.get(runId, hash);
-          return row === undefined ? [] : [{ hash, text: text(row, "text") }];
+          const packed = statements.judgeText.get(runId, hash)?.packed;
+          return packed instanceof Uint8Array ? [{ hash, text: unpackText(packed) }] : [];
         }),
       );
     },

@@ -3,7 +3,7 @@
  * JudgeModel in the same process that answers from the JSON schema it is asked for (no HTTP,
  * no provider SDK), so what grows is verdict's own. Prints one markdown row.
  *
- *   node --conditions=verdict-source --expose-gc bench/memory-scale.ts --cases 10000 [--store sqlite|none] [--summary-only] [--stream]
+ *   node --conditions=verdict-source --expose-gc bench/memory-scale.ts --cases 10000 [--store sqlite|none] [--summary-only] [--stream] [--judge-text text|hash]
  *
  * Run each configuration in a fresh process: peak RSS is the process's high-water mark.
  */
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     "summary-only": { type: "boolean", default: false },
     stream: { type: "boolean", default: false },
     concurrency: { type: "string", default: "20" },
+    "judge-text": { type: "string", default: "text" },
   },
 });
 const count = Number(values.cases);
@@ -62,6 +63,7 @@ const result = await evaluate({
   env: { VERDICT_HOME: home },
   ...(values["summary-only"] ? { keepResults: false } : {}),
   maxConcurrent: Number(values.concurrency),
+  keepJudgeText: values["judge-text"] === "hash" ? "hash" : "text",
   display: "none",
   showProgress: false,
   handleInterrupt: false,
@@ -74,5 +76,5 @@ const heapAfterGc = process.memoryUsage().heapUsed / 2 ** 20;
 const maxRss = process.resourceUsage().maxRSS / 1024;
 rmSync(home, { recursive: true, force: true });
 console.log(
-  `| ${count} | ${values.stream ? "stream" : "array"} | ${values.store} | ${values["summary-only"] ? "summary" : "all"} | ${result.summary.status} | ${rssBefore.toFixed(0)} | ${maxRss.toFixed(0)} | ${memory.heapUsedMb.toFixed(0)} | ${heapAfterGc.toFixed(0)} | ${((wallMs / count) * 1000).toFixed(0)} |`,
+  `| ${count} | ${values.stream ? "stream" : "array"} | ${values.store} (judge text: ${values["judge-text"]}) | ${values["summary-only"] ? "summary" : "all"} | ${result.summary.status} | ${rssBefore.toFixed(0)} | ${maxRss.toFixed(0)} | ${memory.heapUsedMb.toFixed(0)} | ${heapAfterGc.toFixed(0)} | ${((wallMs / count) * 1000).toFixed(0)} |`,
 );

@@ -155,7 +155,8 @@ export type {
   TestResult,
   TrialResult,
 } from "./results/evaluation-result.ts";
-export type { MetricData } from "./results/metric-data.ts";
+export type { JudgeText, JudgeTextMode } from "./results/judge-text.ts";
+export type { JudgeCallRecord, MetricData } from "./results/metric-data.ts";
 export type {
   JudgeBatchEvent,
   MetricEndEvent,

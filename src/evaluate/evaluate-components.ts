@@ -345,15 +345,16 @@ function runComponentJobs(options: {
           error: null,
         };
       }
-      const { data, error } = await job.metric.run(job.testCase, {
+      const { data, error, judgeTexts } = await job.metric.run(job.testCase, {
         judge: judges.judgeOf(job.metric),
         transport,
         trial,
         signal: session.signal,
+        judgeText: session.judgeText,
         testCaseName: job.testCaseName,
         ...(verbose !== undefined ? { verbose } : {}),
       });
-      return { data: { ...data, name }, error };
+      return { data: { ...data, name }, error, judgeTexts };
     },
   });
 }

@@ -125,6 +125,7 @@ async function scoreTestCase(options: {
           transport,
           trial,
           signal: session.signal,
+          judgeText: session.judgeText,
           testCaseName,
           ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
         }),

@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type { RetryPolicy } from "../judge/retry-policy.ts";
+import { JUDGE_TEXT_MODES, type JudgeTextMode } from "../results/judge-text.ts";
 import type { RunnerEvent, RunReporter } from "../results/runner-events.ts";
 import type { StoreOption } from "../store/open-store.ts";
 import { parseShard } from "../store/run-shards.ts";
@@ -62,6 +63,15 @@ export interface RunOptions {
    * @default true
    */
   keepResults?: boolean;
+  /**
+   * What the store keeps of the judge's prompts and raw answers: `"text"`, their texts (secrets
+   * masked, as everything stored; each text once per run, under its SHA-256), which
+   * `verdict view` shows behind each judge call of a case; `"hash"`, only the SHA-256 of each
+   * on its judge call (enough to tell whether two calls sent the same prompt), for a smaller
+   * store. The results themselves carry the hashes either way. By default
+   * `VERDICT_JUDGE_TEXT` when set, else `"text"`.
+   */
+  keepJudgeText?: JudgeTextMode;
   /** Called with every runner event. */
   onProgress?: (event: RunnerEvent) => void;
   /** More consumers of runner events. */
@@ -121,6 +131,7 @@ export const RUN_OPTION_NAMES = [
   "metadata",
   "store",
   "keepResults",
+  "keepJudgeText",
   "onProgress",
   "reporters",
   "signal",
@@ -204,6 +215,7 @@ export function checkRunOptions(options: RunOptions): void {
       'metadata must be a plain object of JSON values, e.g. { model: "support-bot-v2" }.',
     );
   }
+  resolveJudgeTextMode(options);
   // Every store refuses it when the run starts; said here, before anything runs.
   checkStoredName("run identifier", options.identifier);
   if (options.resume && !options.identifier) {
@@ -211,6 +223,25 @@ export function checkRunOptions(options: RunOptions): void {
       'resume needs an identifier: evaluate({ identifier: "nightly", resume: true, … }).',
     );
   }
+}
+
+/**
+ * What the run keeps of its judge's prompts and answers: `keepJudgeText`, else
+ * `VERDICT_JUDGE_TEXT` (from `options.env`), else `"text"`; anything else is a `ConfigError`.
+ */
+export function resolveJudgeTextMode(options: RunOptions): JudgeTextMode {
+  const fromEnvironment = (options.env ?? process.env).VERDICT_JUDGE_TEXT?.trim();
+  const [value, where] =
+    options.keepJudgeText !== undefined
+      ? [options.keepJudgeText, "keepJudgeText"]
+      : fromEnvironment
+        ? [fromEnvironment, "VERDICT_JUDGE_TEXT"]
+        : ["text", ""];
+  if ((JUDGE_TEXT_MODES as readonly unknown[]).includes(value)) return value as JudgeTextMode;
+  throw new ConfigError(
+    `${where} is ${JSON.stringify(value)}: give "text" (keep the judge's prompts and answers) ` +
+      'or "hash" (keep only their SHA-256).',
+  );
 }
 
 /** The run options kept in a stored run's configuration. */
@@ -224,5 +255,7 @@ export function describeRunOptions(options: RunOptions): Record<string, unknown>
     // Only when on: stored configurations of runs without batches stay as they were.
     ...(options.batch !== undefined && options.batch !== false ? { batch: true } : {}),
     ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+    // Only when not the default: stored configurations of other runs stay as they were.
+    ...(resolveJudgeTextMode(options) === "hash" ? { keepJudgeText: "hash" } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type {
   RunStatus,
   TestResult,
 } from "../results/evaluation-result.ts";
+import type { JudgeText } from "../results/judge-text.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type {
   JudgeBatchEvent,
@@ -259,12 +260,19 @@ export class RunRecorder {
   async recordCase(options: {
     result: TestResult;
     fingerprint: string;
+    /** The texts of the judge prompts and answers its calls name by hash, each once. */
+    judgeTexts?: JudgeText[] | undefined;
     /** Judge spending of the run so far. */
     spent: { judgeCalls: number; costUsd: number | null };
   }): Promise<void> {
     const { result, fingerprint } = options;
+    const judgeTexts = options.judgeTexts ?? [];
     if (!this.reused.has(result.index)) {
-      await this.writer.saveCase({ result, fingerprint });
+      await this.writer.saveCase({
+        result,
+        fingerprint,
+        ...(judgeTexts.length > 0 ? { judgeTexts } : {}),
+      });
       this.heartbeat.caseStored();
     }
     this.finished += 1;
@@ -273,6 +281,7 @@ export class RunRecorder {
       runId: this.runId,
       result,
       fingerprint,
+      ...(judgeTexts.length > 0 ? { judgeTexts } : {}),
       finished: this.finished,
       judgeCalls: options.spent.judgeCalls,
       costUsd: options.spent.costUsd,

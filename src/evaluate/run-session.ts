@@ -3,6 +3,7 @@ import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import type { MetricRunResult } from "../metrics/base-metric.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
+import type { JudgeTextMode } from "../results/judge-text.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { decideRunStatus } from "../results/run-status.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
@@ -11,7 +12,7 @@ import { formatShard, parseShard } from "../store/run-shards.ts";
 import { cancelOnInterrupt } from "./cancel-on-interrupt.ts";
 import { createRunScheduler } from "./create-run-scheduler.ts";
 import { defaultReporters } from "./default-reporters.ts";
-import type { RunOptions } from "./run-options.ts";
+import { type RunOptions, resolveJudgeTextMode } from "./run-options.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import type { JudgeScheduler } from "./scheduler.ts";
 
@@ -22,6 +23,8 @@ export interface RunSession {
   readonly scheduler: JudgeScheduler;
   /** Aborted when the run is cancelled. */
   readonly signal: AbortSignal;
+  /** What the run keeps of its judge's prompts and answers: pass it to `metric.run`. */
+  readonly judgeText: JudgeTextMode;
   /**
    * Applies the run's error policy to one trial's metric outcomes and reports the kept ones:
    * `kept` holds each outcome's data, or `null` when it was left out (skipped for missing
@@ -31,7 +34,10 @@ export interface RunSession {
     kept: Array<MetricData | null>;
     stopped: boolean;
   };
-  /** Records a finished case: stored at once, then reported; resolves once stored. */
+  /**
+   * Records a finished case: stored at once (with the judge texts of the outcomes
+   * `keepOutcomes` kept for it), then reported; resolves once stored.
+   */
   finishCase(result: TestResult): Promise<void>;
   /** Stops the run after an error that is not a metric result; evaluate() then throws it. */
   fail(error: Error): void;
@@ -221,6 +227,19 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
 function createSession(run: OpenSession): RunSession {
   const { plan, recorder, scheduler, controller } = run;
   const { options } = plan;
+  const judgeText = resolveJudgeTextMode(options);
+  // The judge texts of cases being scored, by index, until they finish: only cases in flight
+  // hold theirs, so a run's memory does not grow with its judge's prompts.
+  const pendingTexts = new Map<number, Map<string, string>>();
+  const keepTexts = (index: number, outcome: MetricRunResult) => {
+    if (outcome.judgeTexts === undefined || outcome.judgeTexts.length === 0) return;
+    let texts = pendingTexts.get(index);
+    if (texts === undefined) {
+      texts = new Map();
+      pendingTexts.set(index, texts);
+    }
+    for (const { hash, text } of outcome.judgeTexts) texts.set(hash, text);
+  };
   // Stopping goes through this run's own signal: a scheduler shared with other runs (the
   // `scheduler` option) must stay usable after one of them fails.
   const fail = (error: Error) => {
@@ -231,9 +250,11 @@ function createSession(run: OpenSession): RunSession {
     runId: recorder.runId,
     scheduler,
     signal: controller.signal,
+    judgeText,
     keepOutcomes: ({ index, trial, outcomes }) => {
       let stopped = false;
-      const kept = outcomes.map(({ data, error }): MetricData | null => {
+      const kept = outcomes.map((outcome): MetricData | null => {
+        const { data, error } = outcome;
         if (error && isRunStop(error)) {
           stopped = true;
           return null;
@@ -250,16 +271,21 @@ function createSession(run: OpenSession): RunSession {
           return null;
         }
         recorder.recordMetric({ index, trial, metric: data });
+        keepTexts(index, outcome);
         return data;
       });
+      if (stopped) pendingTexts.delete(index);
       return { kept, stopped };
     },
     finishCase: async (result) => {
       run.tally.add(result);
       if (run.results !== null) run.results[result.index] = result;
+      const texts = pendingTexts.get(result.index);
+      pendingTexts.delete(result.index);
       await recorder.recordCase({
         result,
         fingerprint: plan.fingerprintOf(result.index),
+        judgeTexts: texts === undefined ? [] : [...texts].map(([hash, text]) => ({ hash, text })),
         spent: { judgeCalls: scheduler.stats.judgeCalls, costUsd: scheduler.stats.costUsd },
       });
     },

@@ -6,7 +6,7 @@ import { RunTally } from "../results/summarize-run.ts";
 import { readTestResults } from "../store/read-test-results.ts";
 import { STALE_AFTER_MS } from "../store/run-liveness.ts";
 import { formatShard, runGroupOf, shardedRunId, summarizeShardedRun } from "../store/run-shards.ts";
-import type { RunOwner, RunShard, Store, StoredRun } from "../store/run-store.ts";
+import type { RunOwner, RunShard, Store, StoredRun, StoredTestResult } from "../store/run-store.ts";
 
 /** Options of {@link RunStoreWriter}. */
 export interface RunStoreWriterOptions {
@@ -50,7 +50,7 @@ export class RunStoreWriter {
    * Under `"continue"`, once the store failed: the cases not stored yet, written again with the
    * run's end; `null` while the store works.
    */
-  private held: Array<{ result: TestResult; fingerprint: string }> | null = null;
+  private held: StoredTestResult[] | null = null;
 
   constructor(options: RunStoreWriterOptions) {
     this.options = options;
@@ -170,19 +170,12 @@ export class RunStoreWriter {
   }
 
   /** Stores a finished case; resolves once stored (or held for the end under `"continue"`). */
-  saveCase(options: { result: TestResult; fingerprint: string }): Promise<void> {
+  saveCase(options: StoredTestResult): Promise<void> {
     if (this.held !== null) {
       this.held.push(options);
       return Promise.resolve();
     }
-    const write = this.use(
-      (store) =>
-        store.runs.saveTestResult(this.runIdValue, {
-          fingerprint: options.fingerprint,
-          result: options.result,
-        }),
-      options,
-    );
+    const write = this.use((store) => store.runs.saveTestResult(this.runIdValue, options), options);
     this.writes.add(write);
     const forget = () => this.writes.delete(write);
     write.then(forget, forget);
@@ -248,8 +241,8 @@ export class RunStoreWriter {
     if (held === null) return true;
     let written = 0;
     try {
-      for (const { result, fingerprint } of held) {
-        await store.runs.saveTestResult(this.runIdValue, { fingerprint, result });
+      for (const stored of held) {
+        await store.runs.saveTestResult(this.runIdValue, stored);
         written += 1;
       }
       this.held = null;
@@ -307,7 +300,7 @@ export class RunStoreWriter {
   // after the store's own retries: a PostgreSQL store waits out a restart or an outage first).
   private async use(
     action: (store: Store) => Promise<void>,
-    testCase?: { result: TestResult; fingerprint: string },
+    testCase?: StoredTestResult,
   ): Promise<void> {
     const store = this.store;
     if (store === null) return;

@@ -1,5 +1,7 @@
+import type { JudgeText, JudgeTextMode } from "../results/judge-text.ts";
 import type { JudgeCallRecord } from "../results/metric-data.ts";
 import { addCosts } from "../results/spending.ts";
+import { toJudgeText } from "./judge-text-hash.ts";
 import type { JudgeResponse } from "./judge-transport.ts";
 
 /** Totals of the judge calls made for one metric on one test case. */
@@ -19,6 +21,11 @@ export interface JudgeTotals {
   saved: { inputTokens: number; outputTokens: number; costUsd: number | null };
   /** Each call, in order. */
   calls: JudgeCallRecord[];
+  /**
+   * The texts of the calls' prompts and answers, each once (by hash), in the order first
+   * seen; empty when the ledger keeps hashes only.
+   */
+  texts: JudgeText[];
 }
 
 /** What the ledger records of a call beyond its response: which step asked, whom, and how long it took. */
@@ -26,6 +33,10 @@ export interface JudgeCallContext {
   step: string;
   model: string | null;
   latencyMs: number | null;
+  /** The prompt as sent (a re-ask's, for a re-asked step). */
+  prompt?: string;
+  /** The answer as the judge wrote it (an object answer as its JSON). */
+  answer?: string;
 }
 
 /** Adds up usage and cost over judge calls; unknown stays unknown. */
@@ -38,6 +49,16 @@ export class JudgeLedger {
   costUsd: number | null = 0;
   readonly saved: JudgeTotals["saved"] = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   readonly calls: JudgeCallRecord[] = [];
+  private readonly texts = new Map<string, string>();
+  private readonly judgeText: JudgeTextMode;
+
+  /**
+   * `judgeText`: `"text"` keeps the prompts' and answers' texts (see {@link JudgeTotals.texts}),
+   * `"hash"` only their hashes on each call.
+   */
+  constructor(options: { judgeText?: JudgeTextMode } = {}) {
+    this.judgeText = options.judgeText ?? "text";
+  }
 
   /**
    * Counts one answered call. A cached answer adds a call, costs nothing, and counts as saved.
@@ -54,6 +75,7 @@ export class JudgeLedger {
         costUsd: response.costUsd,
         latencyMs: call.latencyMs,
         source: response.cached ? (response.shared ? "shared" : "cache") : "judge",
+        ...this.hashes(call),
       });
     }
     if (response.cached) {
@@ -74,6 +96,21 @@ export class JudgeLedger {
     this.costUsd = addCosts(this.costUsd, response.costUsd);
   }
 
+  /** The hashes of a call's prompt and answer; their texts kept when the ledger keeps texts. */
+  private hashes(call: JudgeCallContext): Pick<JudgeCallRecord, "promptHash" | "answerHash"> {
+    const hashes: Pick<JudgeCallRecord, "promptHash" | "answerHash"> = {};
+    for (const [field, text] of [
+      ["promptHash", call.prompt],
+      ["answerHash", call.answer],
+    ] as const) {
+      if (text === undefined) continue;
+      const kept = toJudgeText(text);
+      hashes[field] = kept.hash;
+      if (this.judgeText === "text") this.texts.set(kept.hash, kept.text);
+    }
+    return hashes;
+  }
+
   /** The totals as a plain object. */
   totals(): JudgeTotals {
     return {
@@ -85,6 +122,7 @@ export class JudgeLedger {
       costUsd: this.costUsd,
       saved: { ...this.saved },
       calls: this.calls.map((call) => ({ ...call })),
+      texts: [...this.texts].map(([hash, text]) => ({ hash, text })),
     };
   }
 }

@@ -192,6 +192,8 @@ async function askForAnswer<T>(
       step: step.step,
       model: judge.name,
       latencyMs: Math.round(performance.now() - sentAt),
+      prompt,
+      answer: rawTextOf(response),
     });
     return response;
   };

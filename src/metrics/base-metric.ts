@@ -13,6 +13,7 @@ import {
   type JudgeAnswerWithTokens,
   type JudgeStep,
 } from "../judge/structured-output.ts";
+import type { JudgeText, JudgeTextMode } from "../results/judge-text.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
@@ -81,6 +82,12 @@ export interface MetricRunOptions {
   verbose?: boolean;
   /** Environment for model resolution. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /**
+   * What to keep of the judge's prompts and answers: `"text"` returns their texts
+   * ({@link MetricRunResult.judgeTexts}), `"hash"` only their hashes on each call.
+   * @default "text"
+   */
+  judgeText?: JudgeTextMode;
 }
 
 /** A metric's outcome on one test case: the plain data, and the error object when it failed. */
@@ -89,6 +96,11 @@ export interface MetricRunResult {
   error: Error | null;
   /** What the steps extracted and judged (empty when the metric failed). */
   details?: MetricDetails | undefined;
+  /**
+   * The texts of the prompts and answers its judge calls name by hash (`promptHash`,
+   * `answerHash`), each once; empty when `judgeText` is `"hash"`.
+   */
+  judgeTexts?: JudgeText[] | undefined;
 }
 
 /**
@@ -335,7 +347,7 @@ export abstract class BaseMetric<Template extends object> {
     testCase: LLMTestCase | LLMTestCaseFields,
     options: MetricRunOptions = {},
   ): Promise<MetricRunResult> {
-    const ledger = new JudgeLedger();
+    const ledger = new JudgeLedger({ judgeText: options.judgeText ?? "text" });
     const steps: VerboseStep[] = [];
     let evaluationModel: string | null = null;
     const finish = (outcome: {
@@ -367,7 +379,12 @@ export abstract class BaseMetric<Template extends object> {
         calls: totals.calls,
       };
       if (options.verbose ?? this.verboseMode) printVerbose(data);
-      return { data, error: outcome.error, details: outcome.details ?? {} };
+      return {
+        data,
+        error: outcome.error,
+        details: outcome.details ?? {},
+        judgeTexts: totals.texts,
+      };
     };
 
     try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rawHiddenCharacters, spoofingResult } from "../../test/fixtures/hidden-characters.ts";
+import { metricData, testResult } from "../../test/fixtures/results.ts";
 import type { StoredRun } from "../store/run-store.ts";
 import { compareRuns, formatRunComparison } from "./compare-runs.ts";
 
@@ -40,5 +41,73 @@ describe("formatRunComparison", () => {
     expect(text).toContain('baseline a<U+202E>b "night<U+0000>ly<U+000A>"');
     expect(text).toContain('candidate c<U+2066>d "x<U+001B>[2Jy"');
     expect(text).toContain("Toxinvoice<U+202E>txt.exe");
+  });
+});
+
+describe("the outputs of changed cases", () => {
+  const relevancy = (score: number, reason: string) =>
+    metricData({
+      name: "Answer Relevancy",
+      lowerIsBetter: false,
+      threshold: 0.7,
+      score,
+      success: score >= 0.7,
+      reason,
+    });
+  const runs = () => {
+    const baseline = [
+      testResult({
+        name: "refund",
+        index: 0,
+        actualOutput: "Refunds for damaged items are sent within two days.",
+        metricsData: [relevancy(0.9, "It answers the refund question.")],
+      }),
+      testResult({ name: "steady", index: 1, actualOutput: "Same answer." }),
+    ];
+    const candidate = [
+      testResult({
+        name: "refund",
+        index: 0,
+        actualOutput: "Orders usually ship within two days.",
+        metricsData: [relevancy(0.3, "It talks about shipping, not refunds.")],
+      }),
+      testResult({ name: "steady", index: 1, actualOutput: "Same answer." }),
+    ];
+    return {
+      baseline: { run: storedRun("run-a", "nightly"), results: baseline },
+      candidate: { run: storedRun("run-b", "nightly"), results: candidate },
+    };
+  };
+
+  it("carries both outputs with each changed verdict", () => {
+    const comparison = compareRuns({ ...runs(), maxDrop: 0 });
+    expect(comparison.changes).toEqual([
+      expect.objectContaining({
+        testCase: "refund",
+        baselineOutput: "Refunds for damaged items are sent within two days.",
+        candidateOutput: "Orders usually ship within two days.",
+      }),
+    ]);
+  });
+
+  it("prints both outputs, their word diff and both reasons under the changed cases", () => {
+    const { baseline, candidate } = runs();
+    const text = formatRunComparison({
+      baseline: baseline.run,
+      candidate: candidate.run,
+      comparison: compareRuns({ baseline, candidate, maxDrop: 0 }),
+      maxDrop: 0,
+    });
+    const section = text.slice(text.indexOf("Outputs of the test cases that changed verdict"));
+    expect(section).toContain(
+      "    baseline output: Refunds for damaged items are sent within two days.\n" +
+        "    candidate output: Orders usually ship within two days.\n" +
+        "    word diff: [-Refunds for damaged items are sent-]{+Orders usually ship+} within two days.\n" +
+        "    Answer Relevancy passed → failed:\n" +
+        "      baseline reason: It answers the refund question.\n" +
+        "      candidate reason: It talks about shipping, not refunds.",
+    );
+    // A case whose verdict held is not listed.
+    expect(section).not.toContain("Same answer.");
   });
 });

@@ -22,6 +22,7 @@ import {
   showControlCharacters,
   showName,
 } from "./format.ts";
+import { renderChangedOutputs } from "./render-changed-outputs.ts";
 
 /** Which way a metric's score improves, as each result records it (`lowerIsBetter`). */
 export type MetricDirection = "higher-is-better" | "lower-is-better";
@@ -79,6 +80,9 @@ export interface VerdictChange {
   /** The metric's reason (or error) in each run. */
   baselineReason: string | null;
   candidateReason: string | null;
+  /** The case's `actualOutput` in each run: what the judge was shown. */
+  baselineOutput: string | null;
+  candidateOutput: string | null;
 }
 
 /** What {@link compareRuns} found. */
@@ -183,6 +187,8 @@ function findChanges(pairs: CasePairs): VerdictChange[] {
         candidateIndex: after.index,
         baselineReason: old.reason ?? old.error,
         candidateReason: now.reason ?? now.error,
+        baselineOutput: before.actualOutput,
+        candidateOutput: after.actualOutput,
       });
     }
   }
@@ -456,6 +462,7 @@ export function formatRunComparison(options: {
       "  ",
     ),
     "",
+    ...renderChangedOutputs(changes),
   );
   const regressed = metrics.filter((metric) => metric.regressions.length > 0);
   const significantly = alpha === null ? "" : `, significantly (p < ${alpha})`;

@@ -21,6 +21,35 @@ const HIDDEN_IN_NAMES =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
+/**
+ * A run's status in words that say what the run did, never whether its tests passed: a run
+ * can finish every case and still fail, so a report shows this beside its pass/fail verdict
+ * and the two cannot read as a contradiction ("run finished" beside "✗ FAIL", never
+ * "COMPLETED").
+ */
+export function describeRunStatus(
+  status: "running" | "completed" | "interrupted" | "quota-exhausted" | "failed",
+): string {
+  switch (status) {
+    case "running":
+      return "run in progress";
+    case "completed":
+      return "run finished: every case ran";
+    case "interrupted":
+      return "run interrupted before every case ran";
+    case "quota-exhausted":
+      return "run stopped: the judge's quota ran out";
+    case "failed":
+      return "run stopped by an error";
+    default:
+      return `run ${String(status)}`;
+  }
+}
+
+/** What {@link describeRunStatus} is, for a tooltip or a screen reader. */
+export const RUN_STATUS_MEANING =
+  "Whether the run went through all its cases; whether they passed is the test verdict.";
+
 /** `1,234`, the same in every locale. */
 export function formatCount(value: number): string {
   return value.toLocaleString("en-US");

@@ -261,7 +261,10 @@ describe("renderHtmlReport", () => {
       '<time datetime="2025-06-01T09:30:00.000Z">2025-06-01 09:30:00 UTC</time>',
     );
     expect(html).toContain('<time datetime="2025-06-01T09:32:05.000Z">');
-    expect(html).toContain("COMPLETED");
+    // The run's status says it went through every case, in words no one reads as a pass
+    // beside the test verdict (issue 23: "COMPLETED" beside "✗ FAIL").
+    expect(html).toContain(">run finished: every case ran</p>");
+    expect(html).not.toContain("COMPLETED");
     expect(html).toContain("<strong>✗ FAIL</strong> 1 of 4 test cases failed.");
     for (const text of [
       '<p class="card-value">3 / 4</p>',

@@ -21,6 +21,14 @@ export interface JudgeCallRecord {
   latencyMs: number | null;
   /** `"judge"`: paid for; `"cache"`: read from the judge cache; `"shared"`: an identical request in flight answered it. */
   source: JudgeCallSource;
+  /**
+   * SHA-256 (hex) of the prompt as sent, secrets masked: the store keeps its text under this
+   * hash once per run (`JudgeText`), unless the run kept hashes only (`keepJudgeText: "hash"`).
+   * Absent in results stored by older versions.
+   */
+  promptHash?: string | undefined;
+  /** SHA-256 (hex) of the judge's raw answer (an object answer as its JSON), as `promptHash`. */
+  answerHash?: string | undefined;
 }
 
 /** One intermediate step of a metric (what `verboseLogs` shows as text), as data. */

@@ -75,6 +75,8 @@ export const judgeCallRecordSchema = z.object({
   costUsd: z.number().nullable(),
   latencyMs: z.number().nullable(),
   source: z.enum(["judge", "cache", "shared"]),
+  promptHash: z.string().optional(),
+  answerHash: z.string().optional(),
 }) satisfies z.ZodType<JudgeCallRecord>;
 
 /** {@link MetricData} as stored and reported. */

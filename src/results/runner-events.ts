@@ -1,4 +1,5 @@
 import type { EvaluationResult, TestResult } from "./evaluation-result.ts";
+import type { JudgeText } from "./judge-text.ts";
 import type { MetricData } from "./metric-data.ts";
 
 /** A run begins. */
@@ -46,6 +47,11 @@ export interface TestCaseEndEvent {
   result: TestResult;
   /** Hash of the test case and metric configuration (what resume compares). */
   fingerprint: string;
+  /**
+   * The texts of the judge prompts and answers the result's calls name by hash (`promptHash`,
+   * `answerHash`), each once; absent when none were kept (`keepJudgeText: "hash"`).
+   */
+  judgeTexts?: JudgeText[];
   /** Test cases finished so far, of `totalTestCases`. */
   finished: number;
   /**

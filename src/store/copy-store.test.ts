@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -269,6 +270,41 @@ describe("copyStore", () => {
     });
     expect(reported).toEqual([1, 1]);
     expect(await dump(to)).toEqual(await dump(from));
+  });
+
+  it("copies the judge prompts and answers a run keeps, with the results that name them", async () => {
+    const prompt = {
+      hash: createHash("sha256").update("the prompt").digest("hex"),
+      text: "the prompt",
+    };
+    const answer = { hash: createHash("sha256").update("{}").digest("hex"), text: "{}" };
+    const call = {
+      step: "generateOpinions",
+      model: "mock-judge",
+      inputTokens: null,
+      outputTokens: null,
+      costUsd: null,
+      latencyMs: null,
+      source: "judge" as const,
+      promptHash: prompt.hash,
+      answerHash: answer.hash,
+    };
+    const stored = makeStoredTestResult(0);
+    const [metric] = stored.result.metricsData;
+    stored.result.metricsData = [
+      { ...(metric as StoredTestResult["result"]["metricsData"][0]), calls: [call] },
+    ];
+    const from = new MemoryRunStore();
+    await from.runs.startRun(makeStoredRun());
+    await from.runs.saveTestResult("run-1", { ...stored, judgeTexts: [prompt, answer] });
+    await using to = sqliteStore();
+    await copyStore({ from, to });
+    expect(await to.runs.getTestResults("run-1")).toEqual([stored]);
+    const copied = await to.getJudgeTexts("run-1", [prompt.hash, answer.hash]);
+    expect(copied.sort((left, right) => left.text.localeCompare(right.text))).toEqual([
+      answer,
+      prompt,
+    ]);
   });
 
   it("keeps runs the target has, adding only the results they lack", async () => {

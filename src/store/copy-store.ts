@@ -1,6 +1,9 @@
 import { ConfigError } from "../errors/config-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
+import type { JudgeText } from "../results/judge-text.ts";
+import { judgeTextHashesOf } from "../results/judge-text-hashes.ts";
+import { MAX_JUDGE_TEXT_HASHES } from "./judge-texts.ts";
 import { readTestResults } from "./read-test-results.ts";
 import type { Store, StoredRun, StoredTestResult } from "./run-store.ts";
 import { replaceNul } from "./stored-names.ts";
@@ -39,7 +42,8 @@ const CACHE_PAGE_SIZE = 500;
 /**
  * Copies everything of one store into another, field for field: every run (header, status,
  * summary, owner, shards' parts), every test result with its fingerprint, every calibration
- * report, every judge answer with the time it was stored, every provider batch. Runs are written oldest first, so runs started at the same
+ * report, every judge answer with the time it was stored, every provider batch, and the
+ * judge prompts and answers a run keeps (when both stores keep them). Runs are written oldest first, so runs started at the same
  * instant keep their order. A run the target already has (same id) is kept as it is, with the
  * results it lacks added: copying again after an interruption finishes the job. What the
  * copy writes passes through the target's secret masking, as everything a store writes does.
@@ -86,7 +90,15 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopyStoreCou
     // A page of results at a time, written in parallel: a large run never sits in memory.
     let page: StoredTestResult[] = [];
     const flush = async () => {
-      await Promise.all(page.map((stored) => to.runs.saveTestResult(run.id, stored)));
+      const texts = await readJudgeTexts(from, source.id, page);
+      await Promise.all(
+        page.map((stored) =>
+          to.runs.saveTestResult(run.id, {
+            ...stored,
+            ...(texts.size === 0 ? {} : { judgeTexts: textsOf(stored, texts) }),
+          }),
+        ),
+      );
       counts.testResults += page.length;
       page = [];
     };
@@ -131,6 +143,29 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopyStoreCou
     onProgress: options.onProgress,
   });
   return counts;
+}
+
+/** The judge texts the source keeps for a page of results, by hash (none without getJudgeTexts). */
+async function readJudgeTexts(
+  from: Store,
+  runId: string,
+  page: readonly StoredTestResult[],
+): Promise<Map<string, string>> {
+  const hashes = [...new Set(page.flatMap((stored) => judgeTextHashesOf(stored.result)))];
+  const texts = new Map<string, string>();
+  if (from.runs.getJudgeTexts === undefined) return texts;
+  for (let start = 0; start < hashes.length; start += MAX_JUDGE_TEXT_HASHES) {
+    const slice = hashes.slice(start, start + MAX_JUDGE_TEXT_HASHES);
+    for (const { hash, text } of await from.runs.getJudgeTexts(runId, slice)) texts.set(hash, text);
+  }
+  return texts;
+}
+
+function textsOf(stored: StoredTestResult, texts: ReadonlyMap<string, string>): JudgeText[] {
+  return judgeTextHashesOf(stored.result).flatMap((hash) => {
+    const text = texts.get(hash);
+    return text === undefined ? [] : [{ hash, text }];
+  });
 }
 
 // Two runs whose ids differ only by NUL against U+FFFD would become one run: refused up front.

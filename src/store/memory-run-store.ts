@@ -1,7 +1,9 @@
 import type { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
+import type { JudgeText } from "../results/judge-text.ts";
 import { redactSecrets } from "../secrets/redact-secrets.ts";
 import { checkOwner } from "./check-owner.ts";
+import { judgeTextHashesToRead, judgeTextsToStore } from "./judge-texts.ts";
 import { checkResultsPage, pageOf } from "./results-page.ts";
 import { checkRunPart, checkShardJoins, shardedRunOwner } from "./run-shards.ts";
 import type {
@@ -33,6 +35,8 @@ interface RunEntry {
   version: number;
   /** For a sharded run: how many shards, and each started shard's part. */
   shards: { count: number; parts: Map<number, StoredRunPart> } | null;
+  /** The run's judge texts by hash, each once. */
+  judgeTexts: Map<string, string>;
 }
 
 function isNewer(left: RunEntry, right: RunEntry): boolean {
@@ -133,6 +137,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
       run: stored,
       sequence: this.sequence++,
       results: new Map(),
+      judgeTexts: new Map(),
       version: 0,
       shards:
         shards === undefined
@@ -159,6 +164,7 @@ export class MemoryRunStore extends SelfServedParts implements Store {
         run: this.write(action, { ...header, owner: null }),
         sequence: this.sequence++,
         results: new Map(),
+        judgeTexts: new Map(),
         version: 0,
         shards: { count: part.shard.count, parts: new Map() },
       };
@@ -214,8 +220,25 @@ export class MemoryRunStore extends SelfServedParts implements Store {
     const entry = this.entries.get(runId);
     if (entry === undefined)
       throw failure(action, "there is no run with this id: call startRun first");
+    const texts = judgeTextsToStore(stored.judgeTexts);
+    if (typeof texts === "string") throw failure(action, texts);
+    const { judgeTexts: _texts, ...rest } = stored;
     entry.version += 1;
-    entry.results.set(index, { stored: this.write(action, stored), version: entry.version });
+    entry.results.set(index, { stored: this.write(action, rest), version: entry.version });
+    for (const { hash, text } of texts) entry.judgeTexts.set(hash, text);
+  }
+
+  async getJudgeTexts(runId: string, hashes: readonly string[]): Promise<JudgeText[]> {
+    const action = `read the judge texts of run "${runId}"`;
+    this.assertOpen(action);
+    const wanted = judgeTextHashesToRead(hashes);
+    if (typeof wanted === "string") throw failure(action, wanted);
+    const texts = this.entries.get(runId)?.judgeTexts;
+    if (texts === undefined) return [];
+    return wanted.flatMap((hash) => {
+      const text = texts.get(hash);
+      return text === undefined ? [] : [{ hash, text }];
+    });
   }
 
   async finishRun(options: FinishRunOptions & { shard?: number }): Promise<void> {

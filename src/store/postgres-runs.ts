@@ -1,4 +1,6 @@
+import type { JudgeText } from "../results/judge-text.ts";
 import { checkOwner } from "./check-owner.ts";
+import { judgeTextHashesToRead, judgeTextsToStore } from "./judge-texts.ts";
 import { failureOf, type PostgresAccess, UNIQUE_VIOLATION } from "./postgres-access.ts";
 import { PostgresBatcher } from "./postgres-batcher.ts";
 import type { PostgresStatement } from "./postgres-pool.ts";
@@ -164,12 +166,15 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
       if (!Number.isSafeInteger(index) || index < 0) {
         throw access.failure(action, "result.index must be a non-negative integer");
       }
+      const texts = judgeTextsToStore(stored.judgeTexts);
+      if (typeof texts === "string") throw access.failure(action, texts);
       const save: ResultSave = {
         runId,
         index,
         fingerprint: stored.fingerprint,
         success: stored.result.success,
         result: access.json(action, stored.result),
+        texts,
       };
       const saved = await access.use(action, () => saves.submit(save));
       if (!saved) throw access.failure(action, "there is no run with this id: call startRun first");
@@ -251,6 +256,26 @@ export function createPostgresRuns(access: PostgresAccess): StoreRuns {
         return version;
       }),
 
+    getJudgeTexts: async (runId, hashes) => {
+      const action = `read the judge texts of run "${runId}"`;
+      const wanted = judgeTextHashesToRead(hashes);
+      if (typeof wanted === "string") throw access.failure(action, wanted);
+      if (wanted.length === 0) return [];
+      return access.use(action, async () => {
+        const [found] = await access.run([
+          {
+            text: `SELECT hash, text FROM ${access.table("judge_texts")}
+                   WHERE run_id = $1 AND hash = ANY($2::text[])`,
+            values: [runId, wanted],
+          },
+        ]);
+        return (found?.rows ?? []).map((row) => ({
+          hash: String(row.hash),
+          text: JSON.parse(String(row.text)) as string,
+        }));
+      });
+    },
+
     listRuns: async (options = {}) => {
       const { limit } = options;
       checkLimit(access, "list runs", limit);
@@ -297,6 +322,8 @@ interface ResultSave {
   success: boolean | null;
   /** The result's stored JSON. */
   result: string;
+  /** Its judge texts, masked. */
+  texts: JudgeText[];
 }
 
 /**
@@ -310,9 +337,12 @@ async function saveTogether(
   saves: readonly ResultSave[],
 ): Promise<boolean[]> {
   const runId = saves[0]?.runId ?? "";
-  const [saved] = await access.run([
-    {
-      text: `WITH saved AS (
+  const texts = new Map<string, string>();
+  for (const save of saves) for (const { hash, text } of save.texts) texts.set(hash, text);
+  const [saved] = await access.run(
+    [
+      {
+        text: `WITH saved AS (
                SELECT * FROM unnest($2::bigint[], $3::text[], $4::boolean[], $5::text[])
                  WITH ORDINALITY AS s (idx, fingerprint, success, result, n)
              ),
@@ -326,16 +356,34 @@ async function saveTogether(
              ON CONFLICT (run_id, idx) DO UPDATE SET
                fingerprint = excluded.fingerprint, success = excluded.success,
                result = excluded.result, version = excluded.version`,
-      values: [
-        runId,
-        saves.map((save) => save.index),
-        saves.map((save) => save.fingerprint),
-        saves.map((save) => save.success),
-        saves.map((save) => save.result),
-        saves.length,
-      ],
-    },
-  ]);
+        values: [
+          runId,
+          saves.map((save) => save.index),
+          saves.map((save) => save.fingerprint),
+          saves.map((save) => save.success),
+          saves.map((save) => save.result),
+          saves.length,
+        ],
+      },
+      // With their results, all or nothing: a result never names texts the store lacks.
+      ...(texts.size === 0
+        ? []
+        : [
+            {
+              text: `INSERT INTO ${access.table("judge_texts")} (run_id, hash, text)
+                   SELECT $1, hash, text FROM unnest($2::text[], $3::text[]) AS t (hash, text)
+                   WHERE EXISTS (SELECT 1 FROM ${access.table("runs")} WHERE id = $1)
+                   ON CONFLICT (run_id, hash) DO NOTHING`,
+              values: [
+                runId,
+                [...texts.keys()],
+                [...texts.values()].map((text) => JSON.stringify(text)),
+              ],
+            },
+          ]),
+    ],
+    { atomic: texts.size > 0 },
+  );
   const stored = (saved?.rowCount ?? 0) > 0;
   return saves.map(() => stored);
 }

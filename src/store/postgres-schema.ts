@@ -114,6 +114,20 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     description: "the token log-probabilities of judge answers that asked for them",
     statements: ["ALTER TABLE {schema}.judge_cache ADD COLUMN logprobs text"],
   },
+  {
+    version: 3,
+    description: "the judge's prompts and raw answers of a run, each text once per run by hash",
+    // `text` holds the text as a JSON string, as the judge cache does (NUL would be refused).
+    // PostgreSQL compresses the long ones itself (TOAST).
+    statements: [
+      `CREATE TABLE {schema}.judge_texts (
+         run_id text NOT NULL REFERENCES {schema}.runs (id) ON DELETE CASCADE,
+         hash text COLLATE "C" NOT NULL,
+         text text NOT NULL,
+         PRIMARY KEY (run_id, hash)
+       )`,
+    ],
+  },
 ];
 
 /** The schema version this build of verdict writes. */

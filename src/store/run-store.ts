@@ -1,5 +1,6 @@
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import type { EvaluationSummary, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { JudgeText } from "../results/judge-text.ts";
 import type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 
 /**
@@ -63,6 +64,13 @@ export interface StoredTestResult {
   /** Hash of the test case and the metric configuration: resume reuses a result only when it matches. */
   fingerprint: string;
   result: TestResult;
+  /**
+   * The texts of the judge prompts and answers its calls name by hash (`promptHash`,
+   * `answerHash`): `saveTestResult` keeps each once per run, apart from the result, and
+   * `getTestResults` never returns them (read them with {@link StoreRuns.getJudgeTexts}), so
+   * that reading a run's results does not read its prompts.
+   */
+  judgeTexts?: JudgeText[] | undefined;
 }
 
 /** See {@link StoreRuns.getTestResultsVersion}. */
@@ -124,6 +132,12 @@ export interface StoreRuns {
   getTestResultsVersion(runId: string): Promise<TestResultsVersion>;
   /** Runs, newest first. */
   listRuns(options?: { limit?: number }): Promise<StoredRun[]>;
+  /**
+   * The judge texts of run `runId` among `hashes` (those it keeps; in no particular order):
+   * what the dashboard shows behind a judge call. Optional for stores of your own: without it,
+   * the texts given to `saveTestResult` are not kept, and only their hashes are.
+   */
+  getJudgeTexts?(runId: string, hashes: readonly string[]): Promise<JudgeText[]>;
 }
 
 /**

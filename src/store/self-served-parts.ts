@@ -1,4 +1,5 @@
 import type { CalibrationReport } from "../results/calibration-report.ts";
+import type { JudgeText } from "../results/judge-text.ts";
 import type {
   FinishRunOptions,
   RunOwner,
@@ -29,6 +30,7 @@ export abstract class SelfServedParts implements StoreRuns, StoreShards, StoreCa
   ): Promise<StoredTestResult[]>;
   abstract getTestResultsVersion(runId: string): Promise<TestResultsVersion>;
   abstract listRuns(options?: { limit?: number }): Promise<StoredRun[]>;
+  abstract getJudgeTexts(runId: string, hashes: readonly string[]): Promise<JudgeText[]>;
   abstract startRunPart(options: StartRunPartOptions): Promise<void>;
   abstract saveCalibration(report: CalibrationReport): Promise<void>;
   abstract getCalibration(id: string): Promise<CalibrationReport | null>;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -186,6 +187,7 @@ describe("SqliteRunStore", () => {
     // Turn the file back into what verdict wrote before run owners existed.
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
+      DROP TABLE judge_texts;
       DROP TABLE judge_batches;
       DROP TABLE calibrations;
       DROP INDEX test_results_by_version;
@@ -223,7 +225,7 @@ describe("SqliteRunStore", () => {
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(7);
+    expect(SCHEMA_VERSION).toBe(8);
   });
 
   it("migrates a schema 4 file in place: its runs and cached answers stay, and it keeps judge batches", async () => {
@@ -241,6 +243,7 @@ describe("SqliteRunStore", () => {
     // Turn the file back into what verdict wrote before judge batches existed.
     const raw = new DatabaseSync(databasePath);
     raw.exec(`
+      DROP TABLE judge_texts;
       DROP TABLE judge_batches;
       ALTER TABLE runs DROP COLUMN shard_count;
       DROP TABLE run_parts;
@@ -267,7 +270,9 @@ describe("SqliteRunStore", () => {
     await writer.close();
     // Turn the file back into what verdict wrote before it kept token log-probabilities.
     const raw = new DatabaseSync(databasePath);
-    raw.exec("ALTER TABLE judge_cache DROP COLUMN logprobs; PRAGMA user_version = 6;");
+    raw.exec(
+      "DROP TABLE judge_texts; ALTER TABLE judge_cache DROP COLUMN logprobs; PRAGMA user_version = 6;",
+    );
     raw.close();
 
     await using reader = new SqliteRunStore({ path: databasePath });
@@ -276,6 +281,28 @@ describe("SqliteRunStore", () => {
     const logprobs = [{ token: "7", logprob: -0.3, topLogprobs: [{ token: "8", logprob: -1.5 }] }];
     await reader.judgeCache.set("after", { ...answer, logprobs });
     expect((await reader.judgeCache.get("after"))?.logprobs).toEqual(logprobs);
+  });
+
+  it("migrates a schema 7 file in place: its results stay, new ones keep their judge texts", async () => {
+    const databasePath = path.join(makeTemporaryFolder(), "verdict.db");
+    const writer = new SqliteRunStore({ path: databasePath });
+    await writer.runs.startRun(makeStoredRun());
+    await writer.runs.saveTestResult("run-1", makeStoredTestResult(0));
+    await writer.close();
+    // Turn the file back into what verdict wrote before it kept judge texts.
+    const raw = new DatabaseSync(databasePath);
+    raw.exec("DROP TABLE judge_texts; PRAGMA user_version = 7;");
+    raw.close();
+
+    await using reader = new SqliteRunStore({ path: databasePath });
+    expect(await reader.runs.getTestResults("run-1")).toEqual([makeStoredTestResult(0)]);
+    const text = "Extract the opinions.";
+    const hash = createHash("sha256").update(text).digest("hex");
+    await reader.runs.saveTestResult("run-1", {
+      ...makeStoredTestResult(1),
+      judgeTexts: [{ hash, text }],
+    });
+    expect(await reader.getJudgeTexts("run-1", [hash])).toEqual([{ hash, text }]);
   });
 
   it.skipIf(isRoot)("refuses a read-only folder at open", () => {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { createVerdictHome } from "../config/create-verdict-home.ts";
 import { StoreError } from "../errors/store-error.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
+import type { JudgeText } from "../results/judge-text.ts";
 import type { redactSecrets, redactSecretText } from "../secrets/redact-secrets.ts";
 import type {
   FinishRunOptions,
@@ -163,6 +164,10 @@ export class SqliteRunStore extends SelfServedParts implements Store {
 
   getTestResultsVersion(runId: string): Promise<TestResultsVersion> {
     return this.storedRuns.getTestResultsVersion(runId);
+  }
+
+  getJudgeTexts(runId: string, hashes: readonly string[]): Promise<JudgeText[]> {
+    return this.storedRuns.getJudgeTexts(runId, hashes);
   }
 
   listRuns(options: { limit?: number } = {}): Promise<StoredRun[]> {

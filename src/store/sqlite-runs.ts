@@ -1,4 +1,7 @@
+import type { JudgeText } from "../results/judge-text.ts";
 import { checkOwner } from "./check-owner.ts";
+import { judgeTextHashesToRead, judgeTextsToStore } from "./judge-texts.ts";
+import { packText, unpackText } from "./packed-text.ts";
 import { checkResultsPage, pageOf } from "./results-page.ts";
 import type { FinishRunOptions, RunOwner, StoredRunPart, StoreRuns } from "./run-store.ts";
 import type { SqliteAccess } from "./sqlite-access.ts";
@@ -20,6 +23,7 @@ export interface SqliteRuns extends StoreRuns {
   reopenRun(runId: string, options?: { shard?: number }): Promise<void>;
   heartbeatRun(options: { runId: string; owner: RunOwner; shard?: number }): Promise<void>;
   finishRun(options: FinishRunOptions & { shard?: number }): Promise<void>;
+  getJudgeTexts(runId: string, hashes: readonly string[]): Promise<JudgeText[]>;
 }
 
 /** Writes a shard's part of run `runId`, replacing the part of the same shard. */
@@ -143,8 +147,10 @@ export function createSqliteRuns(access: SqliteAccess): SqliteRuns {
         if (!Number.isSafeInteger(index) || index < 0) {
           throw access.failure(action, "result.index must be a non-negative integer");
         }
+        const texts = judgeTextsToStore(stored.judgeTexts);
+        if (typeof texts === "string") throw access.failure(action, texts);
         const success = stored.result.success;
-        try {
+        const save = () => {
           statements.saveTestResult.run(
             runId,
             index,
@@ -152,11 +158,31 @@ export function createSqliteRuns(access: SqliteAccess): SqliteRuns {
             success === null ? null : success ? 1 : 0,
             access.json(action, stored.result),
           );
+          for (const { hash, text } of texts) {
+            statements.saveJudgeText.run(runId, hash, packText(text));
+          }
+        };
+        try {
+          // With its texts, all or nothing: a result never names texts the store lacks.
+          if (texts.length === 0) save();
+          else access.transaction(save);
         } catch (error) {
           if (sqliteCode(error) !== SQLITE_CONSTRAINT) throw error;
           throw access.failure(action, "there is no run with this id: call startRun first");
         }
       });
+    },
+
+    getJudgeTexts: async (runId, hashes) => {
+      const action = `read the judge texts of run "${runId}"`;
+      const wanted = judgeTextHashesToRead(hashes);
+      if (typeof wanted === "string") throw access.failure(action, wanted);
+      return access.use(action, (statements) =>
+        wanted.flatMap((hash) => {
+          const packed = statements.judgeText.get(runId, hash)?.packed;
+          return packed instanceof Uint8Array ? [{ hash, text: unpackText(packed) }] : [];
+        }),
+      );
     },
 
     finishRun: async (options) => {

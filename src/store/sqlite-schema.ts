@@ -106,6 +106,19 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
     `),
   // 7: the token log-probabilities of judge answers that asked for them (JSON, or NULL).
   (database) => database.exec("ALTER TABLE judge_cache ADD COLUMN logprobs TEXT;"),
+  // 8: the judge's prompts and raw answers of a run, each text once per run under its SHA-256,
+  // Brotli-compressed (`packed`: see sqlite-judge-texts.ts). A rowid table: texts of kilobytes
+  // pack into its pages (WITHOUT ROWID, which keeps whole rows in its key's B-tree, stored
+  // them at a third of the density).
+  (database) =>
+    database.exec(`
+      CREATE TABLE judge_texts (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        hash TEXT NOT NULL,
+        packed BLOB NOT NULL,
+        UNIQUE (run_id, hash)
+      ) STRICT;
+    `),
 ];
 
 /** The schema version this build of verdict writes (`PRAGMA user_version`). */
@@ -191,6 +204,10 @@ export function prepareSqliteStatements(database: DatabaseSync) {
       `SELECT count(*) AS count, coalesce(max(version), 0) AS version
        FROM test_results WHERE run_id = ?`,
     ),
+    saveJudgeText: database.prepare(
+      "INSERT INTO judge_texts (run_id, hash, packed) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+    judgeText: database.prepare("SELECT packed FROM judge_texts WHERE run_id = ? AND hash = ?"),
     saveCalibration: database.prepare(
       "INSERT INTO calibrations (id, run_id, created_at, metric, report) VALUES (?, ?, ?, ?, ?)",
     ),

@@ -16,6 +16,8 @@ export interface StoreCapabilities {
   judgeBatchList: boolean;
   /** `leases`, which processes sharing the judge cache claim requests with. */
   leases: boolean;
+  /** `runs.getJudgeTexts`: the store keeps the judge's prompts and answers. */
+  judgeTexts: boolean;
 }
 
 type OptionalPart = "shards" | "calibrations" | "judgeCache" | "judgeBatches";

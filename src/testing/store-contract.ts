@@ -11,6 +11,7 @@ import { describeClosedStoreContract } from "./store-contract-closed.ts";
 import { describeJudgeBatchesContract } from "./store-contract-judge-batches.ts";
 import { describeJudgeCacheContract } from "./store-contract-judge-cache.ts";
 import { describeJudgeLeasesContract } from "./store-contract-judge-leases.ts";
+import { describeJudgeTextsContract } from "./store-contract-judge-texts.ts";
 import { describeNamesContract } from "./store-contract-names.ts";
 import { describeResultsContract } from "./store-contract-results.ts";
 import { describeRunsContract } from "./store-contract-runs.ts";
@@ -47,7 +48,7 @@ export interface StoreContractOptions {
  * Declares the store contract as a Vitest suite: runs, results (paged and read whole),
  * owners and heartbeats, secret masking, isolation from callers, failures as `StoreError`
  * rejections, names holding NUL refused with a `ConfigError`, and, for each optional capability the store has (`shards`, `calibrations`,
- * `judgeCache`, `judgeBatches`, `leases`: among them, the lease of a process of this machine
+ * `judgeCache`, `judgeBatches`, `leases`, `runs.getJudgeTexts`: among them, the lease of a process of this machine
  * that died taken over at once), its own tests; the groups of capabilities the store lacks
  * (`null`) are skipped.
  * @example
@@ -85,6 +86,7 @@ export function describeStoreContract(options: StoreContractOptions): void {
     };
     describeRunsContract(current);
     describeResultsContract(current);
+    describeJudgeTextsContract(current, capabilities);
     describeShardsContract(current, capabilities);
     describeJudgeCacheContract(current, capabilities);
     describeCalibrationsContract(current, capabilities);
@@ -107,6 +109,7 @@ async function probeCapabilities(options: StoreContractOptions): Promise<StoreCa
       judgeBatches: store.judgeBatches !== null,
       judgeBatchList: typeof store.judgeBatches?.list === "function",
       leases: store.leases !== null,
+      judgeTexts: typeof store.runs.getJudgeTexts === "function",
     };
   } finally {
     await store.close();

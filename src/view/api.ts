@@ -15,7 +15,7 @@
  * |-----------------------------------------|---------------------------------------------|
  * | `/api/runs?q&identifier&status&from&to&offset&limit` | {@link RunsPage} ({@link RunsQuery}) |
  * | `/api/identifiers`                      | {@link IdentifierList}                      |
- * | `/api/trends?identifier=X&limit`        | {@link Trend} (`identifier=` empty: runs without one; limit ≤ 500, default 50: the latest runs) |
+ * | `/api/trends?identifier=X&limit&fake`    | {@link Trend} (`identifier=` empty: runs without one; limit ≤ 500, default 50: the latest runs; `fake=1` keeps runs scored by the fake judge, left out by default) |
  * | `/api/runs/:run`                        | {@link RunDetail}                           |
  * | `/api/runs/:run/cases?…` ({@link CaseQuery}) | {@link CasesPage}                      |
  * | `/api/runs/:run/cases/:key`             | {@link CaseDetail}                          |
@@ -34,6 +34,7 @@
  */
 
 import type { PairedTests } from "../report/compare-runs.ts";
+import type { WordDiffPart } from "../report/word-diff.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import type {
   FlakyCase,
@@ -142,6 +143,8 @@ export interface TrendPoint {
   status: ShownStatus;
   costUsd: number | null;
   metrics: Record<string, { meanScore: number | null; passRate: number | null }>;
+  /** `true` for a run scored by the fake judge (only with `fake=1`): its scores are not real. */
+  fakeJudge: boolean;
 }
 
 /** `/api/trends`: an identifier's runs, oldest first. */
@@ -149,6 +152,10 @@ export interface Trend {
   identifier: string | null;
   metricNames: string[];
   points: TrendPoint[];
+  /** Of the latest runs read, how many the fake judge scored (left out unless `fake=1`). */
+  fakeRuns: number;
+  /** Whether `points` include the fake-judge runs (`fake=1`). */
+  includesFake: boolean;
 }
 
 /** A histogram of a metric's scores over a run: 10 bins over 0..1. */
@@ -236,9 +243,15 @@ export interface CaseRow {
   position: number;
   name: string;
   status: "passed" | "failed" | "errored" | "unscored" | "scored";
-  /** The first 200 characters of each. */
+  /** The first 200 characters of each (`textLengths` says how long each is whole). */
   input: string;
   actualOutput: string | null;
+  expectedOutput: string | null;
+  /**
+   * The length of each text whole, in characters (`null` where it has none): a row's text is
+   * cut when it is shorter than this; the case's page (`/api/runs/:run/cases/:key`) has it whole.
+   */
+  textLengths: { input: number; actualOutput: number | null; expectedOutput: number | null };
   file: string | null;
   tags: string[];
   /** Set when the query groups: the file (`"(no file)"` for none), or one tag (`"untagged"` for none). */
@@ -273,9 +286,19 @@ export interface CasesPage {
 /**
  * One judge request behind a metric's score, as results record it: step, model, tokens,
  * `costUsd` (what the answer cost when bought; for `cache` and `shared` nothing was paid),
- * `latencyMs`, and `source` (`"judge"`, `"cache"` or `"shared"`).
+ * `latencyMs`, `source` (`"judge"`, `"cache"` or `"shared"`), the SHA-256 of its prompt and
+ * answer, and their texts.
  */
-export type JudgeCallView = JudgeCallRecord;
+export type JudgeCallView = JudgeCallRecord & {
+  /**
+   * The prompt as sent (secrets masked); `null` when the store does not keep it: the run kept
+   * only its hash (`keepJudgeText: "hash"`), or was stored before verdict kept prompts
+   * (`promptHash` absent too).
+   */
+  prompt: string | null;
+  /** The judge's raw answer (an object answer as its JSON); `null` as `prompt`. */
+  answer: string | null;
+};
 
 /** One of the judge's steps as rows: (opinion / statement / claim) → verdict → reason. */
 export interface StepTable {
@@ -398,6 +421,15 @@ export interface RunComparisonView {
     candidateScore: number | null;
     baselineReason: string | null;
     candidateReason: string | null;
+    /** The case's output in each run (`actualOutput`). */
+    baselineOutput: string | null;
+    candidateOutput: string | null;
+    /**
+     * The two outputs' word-level diff: the `"same"` and `"removed"` parts spell the
+     * baseline's, the `"same"` and `"added"` parts this run's. `null` when an output is
+     * missing, one is too long to diff, or they have almost nothing in common.
+     */
+    outputDiff: WordDiffPart[] | null;
   }>;
   regressed: boolean;
 }

@@ -6,6 +6,8 @@ import type { CacheMode } from "../evaluate/scheduler.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { hasThresholdFailure } from "../results/case-metrics.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
+import type { JudgeText } from "../results/judge-text.ts";
+import type { RunReporter } from "../results/runner-events.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import {
@@ -139,6 +141,7 @@ async function scoreAssertion(options: {
   let evaluation: Awaited<ReturnType<typeof evaluate>>;
   let scheduler: Awaited<ReturnType<typeof getWorkerScheduler>>;
   let ignoreErrors: boolean;
+  let judgeTexts: JudgeText[] = [];
   try {
     const settings = readTestRunSettings({ env });
     const chosen = { ...settings, ...withoutUndefined(options.options.options) };
@@ -149,7 +152,14 @@ async function scoreAssertion(options: {
       env,
     });
     const signal = (task?.context as { signal?: AbortSignal } | undefined)?.signal;
+    // The judge's prompts and answers travel with the record to the process that stores it.
+    const keepTexts: RunReporter = {
+      onEvent: (event) => {
+        if (event.type === "test-case-end") judgeTexts = event.judgeTexts ?? [];
+      },
+    };
     evaluation = await evaluate({
+      reporters: [keepTexts],
       testCases: [testCase],
       metrics,
       scheduler,
@@ -207,7 +217,14 @@ async function scoreAssertion(options: {
     outcome === "failed" ||
     (outcome === "errored" && (!ignoreErrors || hasThresholdFailure(result)));
   return {
-    record: { ...base, outcome, result, error: null, runStatus: status },
+    record: {
+      ...base,
+      outcome,
+      result,
+      error: null,
+      runStatus: status,
+      ...(judgeTexts.length > 0 ? { judgeTexts } : {}),
+    },
     result,
     error: null,
     failed,

@@ -16,8 +16,9 @@ import type { CacheMode } from "../evaluate/scheduler.ts";
  * | `VERDICT_VERBOSE` | `-v` | `1` / `0`: print every metric's intermediate steps (unset: each metric's own `verboseMode`) | unset |
  * | `VERDICT_REPEAT` | `-r` | whole number ≥ 1: trials of each case | `1` |
  *
- * `VERDICT_HOME` (the store folder, whose judge cache the workers share) and `VERDICT_MODEL`
- * (the default judge) keep their usual meaning.
+ * `VERDICT_HOME` (the store folder, whose judge cache the workers share), `VERDICT_MODEL`
+ * (the default judge, `--judge`) and `VERDICT_JUDGE_TEXT` (`--judge-text`: what the store keeps
+ * of the judge's prompts and answers, as evaluate()'s `keepJudgeText`) keep their usual meaning.
  */
 export const TEST_RUN_VARIABLES = {
   maxConcurrent: "VERDICT_MAX_CONCURRENT",

@@ -1,5 +1,6 @@
 import { caseStatus } from "../results/case-metrics.ts";
 import type { RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type { JudgeText } from "../results/judge-text.ts";
 
 /**
  * How one asserted case ended:
@@ -44,6 +45,11 @@ export interface VerdictCaseRecord {
   error: VerdictErrorInfo | null;
   /** How the case's evaluation ended (`"quota-exhausted"`, `"interrupted"`, …). */
   runStatus: RunStatus;
+  /**
+   * The texts of the judge prompts and answers the result's calls name by hash, each once,
+   * for the store; absent when none were kept (`VERDICT_JUDGE_TEXT=hash`).
+   */
+  judgeTexts?: JudgeText[];
 }
 
 declare module "vitest" {

@@ -232,6 +232,7 @@ export class RunState {
           testName: testCase.fullName,
           caseIndex: record.caseIndex,
         }),
+        judgeTexts: record.judgeTexts,
         spent: { judgeCalls: spent.judgeCalls, costUsd: spent.costUsd },
       }),
     );

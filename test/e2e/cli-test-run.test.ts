@@ -236,6 +236,41 @@ describe.concurrent("verdict test run", () => {
     expect(caseNumbers.map((match) => Number(match[1])).sort()).toEqual([1, 2, 3]);
   });
 
+  it("stores the judge's prompts and answers of each case, or with --judge-text hash only their hashes", async ({
+    expect,
+  }) => {
+    const stored = async (home: string) => {
+      const store = SqliteRunStore.open({ home });
+      try {
+        const [run] = await store.runs.listRuns();
+        const [entry] = await store.runs.getTestResults(run?.id ?? "");
+        const calls = entry?.result.metricsData.flatMap((metric) => metric.calls ?? []) ?? [];
+        const hashes = calls.flatMap((call) => [call.promptHash ?? "", call.answerHash ?? ""]);
+        return { hashes, texts: await store.runs.getJudgeTexts?.(run?.id ?? "", hashes) };
+      } finally {
+        await store.close();
+      }
+    };
+    const homes = { text: storeHome("judge-text"), hash: storeHome("judge-hash") };
+    const [texts, hashes] = await Promise.all([
+      verdict(["test", "run", "evals/rude"], cliEnv({ home: homes.text })),
+      verdict(["test", "run", "evals/rude", "--judge-text", "hash"], cliEnv({ home: homes.hash })),
+    ]);
+    expect([texts.code, hashes.code]).toEqual([1, 1]);
+    const kept = await stored(homes.text);
+    expect(kept.hashes.every((hash) => /^[0-9a-f]{64}$/.test(hash))).toBe(true);
+    expect(kept.texts?.map((text) => text.text).join("\n")).toContain('"You are an idiot."');
+    const hashed = await stored(homes.hash);
+    expect(hashed.hashes).toEqual(kept.hashes);
+    expect(hashed.texts).toEqual([]);
+    const wrong = await verdict(
+      ["test", "run", "--judge-text", "all"],
+      cliEnv({ home: homes.hash }),
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--judge-text");
+  });
+
   it("exits 1 on a threshold failure, showing the metric, and stores one run", async ({
     expect,
   }) => {

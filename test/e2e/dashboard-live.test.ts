@@ -59,7 +59,7 @@ describe("a run in progress", () => {
         .poll(() => live.locator(".live-figures").textContent())
         .toMatch(/^2 cases finished \(/);
       expect(await rows.count()).toBe(2);
-      expect(await page.locator(".run-header-side .badge").textContent()).toBe("● running");
+      expect(await page.locator(".run-header-side .badge").textContent()).toBe("● run in progress");
 
       // Three more cases finish while the page is open.
       for (const index of [2, 3, 4]) {
@@ -90,7 +90,7 @@ describe("a run in progress", () => {
         .toBe("Run finished");
       await expect
         .poll(() => page.locator(".run-header-side .badge").textContent())
-        .toBe("completed");
+        .toBe("run finished");
       await expect.poll(() => rows.count()).toBe(6);
       await expectNoIncidents(page, incidents);
       await close();

@@ -80,6 +80,7 @@ function everyRunOption(env: NodeJS.ProcessEnv) {
     metadata: { reach: 1 },
     store: new MemoryRunStore(),
     keepResults: false,
+    keepJudgeText: "hash",
     onProgress: () => {},
     reporters: [{ onEvent: () => {} }],
     signal: controller.signal,

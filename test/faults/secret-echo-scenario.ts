@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
+import { unpackText } from "../../src/store/packed-text.ts";
 import { type FakeResponder, reply, startFakeOpenAIServer } from "../../src/testing/index.ts";
 import { runNode } from "../e2e/run-node.ts";
 
@@ -127,6 +128,7 @@ export async function runSecretEchoScenario(options: {
       if (existsSync(file)) channels.set(channel, readFileSync(file));
     }
     channels.set("cache", judgeCacheRows(database));
+    channels.set("judge texts", judgeTextRows(database));
     const reports = path.join(home, "reports");
     for (const name of existsSync(reports) ? readdirSync(reports).sort() : []) {
       channels.set(`report ${name}`, readFileSync(path.join(reports, name)));
@@ -150,6 +152,18 @@ function judgeCacheRows(file: string): Buffer {
   try {
     const rows = database.prepare("SELECT key, text, object FROM judge_cache").all();
     return Buffer.from(JSON.stringify(rows));
+  } finally {
+    database.close();
+  }
+}
+
+/** Every judge prompt and answer the store keeps, unpacked, as text (the file holds them compressed). */
+function judgeTextRows(file: string): Buffer {
+  if (!existsSync(file)) return Buffer.alloc(0);
+  const database = new DatabaseSync(file, { readOnly: true });
+  try {
+    const rows = database.prepare("SELECT packed FROM judge_texts").all();
+    return Buffer.from(rows.map((row) => unpackText(row.packed as Uint8Array)).join("\n"));
   } finally {
     database.close();
   }

@@ -28,6 +28,8 @@ describe.concurrent("secrets echoed by the judge server", () => {
         expect(text("report first.json")).toContain("Invalid request for key ***; the org key ***");
         expect(text("report first.html")).toContain("My key is ***, and *** is my other one.");
         expect(text("cache")).toContain("It exposes ***.");
+        // The judge's prompts quote the output, which holds both keys: kept masked.
+        expect(text("judge texts")).toContain("My key is ***, and *** is my other one.");
         expect(text("error messages")).toContain("Incorrect API key provided: ***");
         expect(text("util.inspect of errors")).toContain("[cause]: Error");
         expect(text("stdout")).toContain("echo-in-reason");

@@ -11,6 +11,7 @@ import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
 import type { EvaluationResult } from "../../results/evaluation-result.ts";
+import type { JudgeTextMode } from "../../results/judge-text.ts";
 import type { RunReporter } from "../../results/runner-events.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
@@ -82,6 +83,8 @@ export interface TestRunCommandOptions {
    * @default false
    */
   watch?: boolean;
+  /** `--judge-text`: what the store keeps of the judge's prompts and answers (`VERDICT_JUDGE_TEXT` for the workers). */
+  judgeText?: JudgeTextMode;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
@@ -269,6 +272,7 @@ async function runWithBroker(
     VERDICT_HOME: path.resolve(cwd, options.env.VERDICT_HOME?.trim() || ".verdict"),
     [REQUEST_SLOTS_ENV]: broker.address,
     ...(options.judge === undefined ? {} : { VERDICT_MODEL: options.judge }),
+    ...(options.judgeText === undefined ? {} : { VERDICT_JUDGE_TEXT: options.judgeText }),
     ...toTestRunEnvironment({
       settings: {
         ...(options.cache ? {} : { cache: false }),

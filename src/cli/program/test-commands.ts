@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { JUDGE_TEXT_MODES, type JudgeTextMode } from "../../results/judge-text.ts";
 import type { OutputRequest } from "../output-targets.ts";
 import type { CommandContext } from "./command-context.ts";
 import { nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
@@ -27,6 +28,7 @@ interface TestRunFlags {
   shard?: string;
   judge?: string;
   watch?: true;
+  judgeText?: JudgeTextMode;
 }
 
 /** `verdict test run [paths...]`: evaluation test files through Vitest with verdict's reporter. */
@@ -93,6 +95,12 @@ export function defineTestCommands(program: Command, context: CommandContext): v
         "SIGINT/SIGTERM. Not with --shard, --resume or --output. See docs/watch.md.",
       ].join("\n"),
     )
+    .addOption(
+      new Option(
+        "--judge-text <mode>",
+        'what the store keeps of the judge\'s prompts and answers: "text" (shown by verdict view) or "hash" (their SHA-256 only); sets VERDICT_JUDGE_TEXT',
+      ).choices(JUDGE_TEXT_MODES),
+    )
     .action(async (paths: string[], flags: TestRunFlags) => {
       const { runTestRun } = await import("../commands/test-run.ts");
       setExitCode(
@@ -114,6 +122,7 @@ export function defineTestCommands(program: Command, context: CommandContext): v
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           ...(flags.judge === undefined ? {} : { judge: flags.judge }),
           ...(flags.watch === true ? { watch: true } : {}),
+          ...(flags.judgeText === undefined ? {} : { judgeText: flags.judgeText }),
           cwd,
           env,
         }),

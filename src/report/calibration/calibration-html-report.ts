@@ -5,11 +5,13 @@ import type {
 } from "../../results/calibration-report.ts";
 import { FAKE_JUDGE_NOTICE } from "../../results/fake-judge-notice.ts";
 import {
+  describeRunStatus,
   formatCostUsd,
   formatCount,
   formatPassRate,
   formatPlural,
   formatScore,
+  RUN_STATUS_MEANING,
 } from "../format.ts";
 import { renderReportPage } from "../html/render-report-page.ts";
 import { renderReportText } from "../html/render-report-text.ts";
@@ -101,7 +103,7 @@ export function renderCalibrationHtmlReport(options: RenderCalibrationHtmlReport
 <div><dt>Report generated</dt><dd>${renderTime({ iso: (options.generatedAt ?? new Date()).toISOString() })}</dd></div>
 </dl>
 </div>
-<p class="run-status run-status-${report.status}"><span class="visually-hidden">Run status: </span>${report.status.toUpperCase()}</p>
+<p class="run-status run-status-${report.status}" title="${RUN_STATUS_MEANING}">${describeRunStatus(report.status)}</p>
 </header>
 ${report.fakeJudge ? html`<p class="fake-judge-notice" role="alert"><strong>Fake judge.</strong> ${FAKE_JUDGE_NOTICE}</p>` : null}
 ${incomplete === null ? null : html`<p class="verdict verdict-warn"><strong>! INCOMPLETE</strong> ${incomplete}</p>`}

@@ -1,6 +1,7 @@
 import type { EvaluationResult, MetricSummary } from "../../results/evaluation-result.ts";
 import { FAKE_JUDGE_NOTICE, usesFakeJudge } from "../../results/fake-judge-notice.ts";
 import {
+  describeRunStatus,
   formatCostUsd,
   formatCount,
   formatDuration,
@@ -10,6 +11,7 @@ import {
   formatScore,
   formatScoreInterval,
   formatTokens,
+  RUN_STATUS_MEANING,
 } from "../format.ts";
 import { metricDistributions } from "../score-bins.ts";
 import { renderScoreHistogram } from "./render-score-histogram.ts";
@@ -43,7 +45,7 @@ ${options.startedAt === null ? null : html`<div><dt>Started</dt><dd>${renderTime
 <div><dt>Report generated</dt><dd>${renderTime({ iso: options.generatedAt.toISOString() })}</dd></div>
 </dl>
 </div>
-<p class="run-status run-status-${result.summary.status}"><span class="visually-hidden">Run status: </span>${result.summary.status.toUpperCase()}</p>
+<p class="run-status run-status-${result.summary.status}" title="${RUN_STATUS_MEANING}">${describeRunStatus(result.summary.status)}</p>
 </header>
 ${usesFakeJudge(result.testResults) ? html`<p class="fake-judge-notice" role="alert"><strong>Fake judge.</strong> ${FAKE_JUDGE_NOTICE}</p>` : null}
 ${renderVerdict({ result })}

@@ -6,8 +6,19 @@ import type { CaseEntry } from "./case-rows.ts";
 import type { LoadedRun } from "./loaded-run.ts";
 import { toStepViews } from "./step-tables.ts";
 
-/** A metric result on the case page: figures, reason, steps as tables, judge calls. */
-export function toMetricDetailView(metric: MetricData): MetricDetailView {
+/** The judge texts a case page shows, by hash (see `getJudgeTexts`). */
+export type JudgeTextLookup = ReadonlyMap<string, string>;
+
+const NO_TEXTS: JudgeTextLookup = new Map();
+
+/**
+ * A metric result on the case page: figures, reason, steps as tables, judge calls with their
+ * prompts and answers (those `texts` holds).
+ */
+export function toMetricDetailView(
+  metric: MetricData,
+  texts: JudgeTextLookup = NO_TEXTS,
+): MetricDetailView {
   return {
     name: metric.name,
     score: metric.score,
@@ -21,11 +32,15 @@ export function toMetricDetailView(metric: MetricData): MetricDetailView {
     inputTokens: metric.inputTokens,
     outputTokens: metric.outputTokens,
     steps: toStepViews(metric),
-    calls: (metric.calls ?? []).map((call) => ({ ...call })),
+    calls: (metric.calls ?? []).map((call) => ({
+      ...call,
+      prompt: call.promptHash === undefined ? null : (texts.get(call.promptHash) ?? null),
+      answer: call.answerHash === undefined ? null : (texts.get(call.answerHash) ?? null),
+    })),
   };
 }
 
-function toSpanView(span: SpanRecord): SpanView {
+function toSpanView(span: SpanRecord, texts: JudgeTextLookup): SpanView {
   return {
     name: span.name,
     type: span.type,
@@ -33,13 +48,13 @@ function toSpanView(span: SpanRecord): SpanView {
     output: span.output,
     durationMs: span.durationMs,
     error: span.error,
-    metrics: span.metricsData.map(toMetricDetailView),
-    children: span.children.map(toSpanView),
+    metrics: span.metricsData.map((metric) => toMetricDetailView(metric, texts)),
+    children: span.children.map((child) => toSpanView(child, texts)),
   };
 }
 
 /** A traced run's tree: the trace itself (type `"trace"`) with its spans below. */
-function toTraceView(trace: TraceRecord): SpanView {
+function toTraceView(trace: TraceRecord, texts: JudgeTextLookup): SpanView {
   return {
     name: trace.name,
     type: "trace",
@@ -47,8 +62,8 @@ function toTraceView(trace: TraceRecord): SpanView {
     output: trace.output,
     durationMs: trace.durationMs,
     error: trace.error,
-    metrics: trace.metricsData.map(toMetricDetailView),
-    children: trace.spans.map(toSpanView),
+    metrics: trace.metricsData.map((metric) => toMetricDetailView(metric, texts)),
+    children: trace.spans.map((span) => toSpanView(span, texts)),
   };
 }
 
@@ -74,9 +89,15 @@ function toImageView(options: {
   };
 }
 
-/** The case page of `entry` in `loaded`. */
-export function toCaseDetail(options: { loaded: LoadedRun; entry: CaseEntry }): CaseDetail {
+/** The case page of `entry` in `loaded`, with the judge texts the store keeps for it. */
+export function toCaseDetail(options: {
+  loaded: LoadedRun;
+  entry: CaseEntry;
+  texts?: JudgeTextLookup;
+}): CaseDetail {
   const { loaded, entry } = options;
+  const texts = options.texts ?? NO_TEXTS;
+  const metricView = (metric: MetricData) => toMetricDetailView(metric, texts);
   const { result } = entry;
   const previous = loaded.entries[entry.position - 2];
   const next = loaded.entries[entry.position];
@@ -96,13 +117,13 @@ export function toCaseDetail(options: { loaded: LoadedRun; entry: CaseEntry }): 
     images: result.images.map((image, position) =>
       toImageView({ runId: loaded.runId, key: entry.key, image, number: position + 1 }),
     ),
-    metrics: result.metricsData.map(toMetricDetailView),
+    metrics: result.metricsData.map(metricView),
     trials: result.trials.map((trial) => ({
       trial: trial.trial,
       success: trial.success,
-      metrics: trial.metricsData.map(toMetricDetailView),
+      metrics: trial.metricsData.map(metricView),
     })),
-    trace: result.trace === undefined ? null : toTraceView(result.trace),
+    trace: result.trace === undefined ? null : toTraceView(result.trace, texts),
     previousKey: previous?.key ?? null,
     nextKey: next?.key ?? null,
     durationMs: result.durationMs ?? null,

@@ -28,7 +28,12 @@ export function caseKeyOf(result: Pick<TestResult, "index">): string {
 }
 
 function clip(text: string): string {
-  return text.length <= ROW_TEXT_LENGTH ? text : text.slice(0, ROW_TEXT_LENGTH);
+  if (text.length <= ROW_TEXT_LENGTH) return text;
+  // Never half a surrogate pair: an emoji cut in two shows as a broken character.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(ROW_TEXT_LENGTH - 1))
+    ? ROW_TEXT_LENGTH - 1
+    : ROW_TEXT_LENGTH;
+  return text.slice(0, end);
 }
 
 /** A case's table row. */
@@ -49,6 +54,12 @@ export function toCaseRow(result: TestResult, position: number): CaseRow {
     status: caseOutcome(result),
     input: clip(result.input),
     actualOutput: result.actualOutput === null ? null : clip(result.actualOutput),
+    expectedOutput: result.expectedOutput === null ? null : clip(result.expectedOutput),
+    textLengths: {
+      input: result.input.length,
+      actualOutput: result.actualOutput?.length ?? null,
+      expectedOutput: result.expectedOutput?.length ?? null,
+    },
     file: result.file ?? null,
     tags: result.tags ?? [],
     metrics,

@@ -1,4 +1,5 @@
 import { COMPARISON_TOLERANCE, type RunComparison } from "../../report/compare-runs.ts";
+import { diffWords } from "../../report/word-diff.ts";
 import type { RunComparisonView, RunRow } from "../api.ts";
 
 type MetricView = RunComparisonView["metrics"][number];
@@ -77,6 +78,12 @@ export function toComparisonView(options: {
       candidateScore: item.candidateScore,
       baselineReason: item.baselineReason,
       candidateReason: item.candidateReason,
+      baselineOutput: item.baselineOutput,
+      candidateOutput: item.candidateOutput,
+      outputDiff:
+        item.baselineOutput === item.candidateOutput
+          ? null
+          : diffWords(item.baselineOutput, item.candidateOutput),
     })),
     regressed: comparison.regressed,
   };

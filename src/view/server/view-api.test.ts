@@ -10,15 +10,19 @@ import {
 } from "../../../test/fixtures/dashboard-runs.ts";
 import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
 import { fileImageRecords, PNG_BYTES } from "../../../test/fixtures/images.ts";
+import { answer } from "../../../test/fixtures/judge-answers.ts";
 import { all, parseXml } from "../../../test/fixtures/parse-xml.ts";
 import { testResult } from "../../../test/fixtures/results.ts";
 import { runCompare } from "../../cli/commands/compare.ts";
+import { evaluate } from "../../evaluate/evaluate.ts";
+import { ToxicityMetric } from "../../metrics/toxicity/toxicity-metric.ts";
 import { compareRuns } from "../../report/compare-runs.ts";
 import { HTML_REPORT_CONTENT_SECURITY_POLICY } from "../../report/html-report.ts";
 import { parseJsonReport } from "../../report/json-report.ts";
 import type { ResultImage } from "../../results/evaluation-result.ts";
 import { wilsonInterval } from "../../results/statistics.ts";
 import type { Store } from "../../store/run-store.ts";
+import { MockJudge } from "../../testing/mock-judge.ts";
 import type {
   CaseDetail,
   CasesPage,
@@ -258,6 +262,22 @@ describe("/api/runs/:run/cases", () => {
       (await getJson<CasesPage>(`/api/runs/${candidate}/cases?${more}`)).body;
   }
 
+  it("gives each row the start of its input, output and expected output, and their whole lengths", async () => {
+    const { getJson, store } = await dashboard();
+    const long = `${"word ".repeat(100)}end`;
+    await storeOneCase(store, "texts", { input: "q", actualOutput: long, expectedOutput: null });
+    const [row] = (await getJson<CasesPage>("/api/runs/texts/cases")).body.cases;
+    expect(row).toMatchObject({
+      input: "q",
+      actualOutput: long.slice(0, 200),
+      expectedOutput: null,
+      textLengths: { input: 1, actualOutput: long.length, expectedOutput: null },
+    });
+    const [candidateRow] = (await getJson<CasesPage>(`/api/runs/${candidate}/cases?limit=1`)).body
+      .cases;
+    expect(candidateRow?.actualOutput).toBe("Hello! How can I help?");
+  });
+
   it("sorts by run order, name, status or any metric's score, either way", async () => {
     const query = await cases();
     const names = async (more: string) => (await query(more)).cases.map((row) => row.name);
@@ -450,6 +470,39 @@ describe("/api/runs/:run/cases/:key", () => {
     expect(body.metrics[0]?.calls).toEqual([]);
   });
 
+  it("shows each judge call's prompt and raw answer as the run kept them, or says only hashes were kept", async () => {
+    const { getJson, store } = await dashboard();
+    const testCases = [{ name: "rude", input: "How is Sarah?", actualOutput: "Sarah is nasty." }];
+    const runs: Record<"text" | "hash", string> = { text: "", hash: "" };
+    for (const keepJudgeText of ["text", "hash"] as const) {
+      const judge = new MockJudge({ answers: answer });
+      const result = await evaluate({
+        testCases,
+        metrics: [new ToxicityMetric({ model: judge })],
+        store,
+        keepJudgeText,
+        display: "none",
+        showProgress: false,
+        handleInterrupt: false,
+      });
+      runs[keepJudgeText] = result.testRunId;
+      if (keepJudgeText === "text") {
+        const { body } = await getJson<CaseDetail>(`/api/runs/${result.testRunId}/cases/0`);
+        const calls = body.metrics[0]?.calls ?? [];
+        expect(calls.map((call) => call.prompt)).toEqual(judge.calls.map((call) => call.prompt));
+        expect(calls[0]?.prompt).toContain('"Sarah is nasty."');
+        expect(JSON.parse(calls[0]?.answer ?? "null")).toEqual({
+          opinions: ["It is nasty.", "It is fine."],
+        });
+        expect(calls[0]?.promptHash).toMatch(/^[0-9a-f]{64}$/);
+      }
+    }
+    const { body } = await getJson<CaseDetail>(`/api/runs/${runs.hash}/cases/0`);
+    const call = body.metrics[0]?.calls[0];
+    expect(call).toMatchObject({ prompt: null, answer: null });
+    expect(call?.promptHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it("shows every trial of a repeated case and the span tree of a component run", async () => {
     const { getJson } = await dashboard();
     const trials = (await getJson<CaseDetail>(`/api/runs/${repeated}/cases/0`)).body.trials;
@@ -472,7 +525,16 @@ describe("/api/runs/:run/cases/:key", () => {
 });
 
 /** Stores run `runId` with one case whose images are `images`. */
-async function storeImages(store: Store, runId: string, images: ResultImage[]): Promise<void> {
+function storeImages(store: Store, runId: string, images: ResultImage[]): Promise<void> {
+  return storeOneCase(store, runId, { images });
+}
+
+/** Stores run `runId` with one case (`testResult(fields)`). */
+async function storeOneCase(
+  store: Store,
+  runId: string,
+  fields: Parameters<typeof testResult>[0],
+): Promise<void> {
   await store.runs.startRun({
     id: runId,
     identifier: null,
@@ -482,7 +544,7 @@ async function storeImages(store: Store, runId: string, images: ResultImage[]): 
     config: {},
     summary: null,
   });
-  await store.runs.saveTestResult(runId, { fingerprint: "f", result: testResult({ images }) });
+  await store.runs.saveTestResult(runId, { fingerprint: "f", result: testResult(fields) });
 }
 
 describe("/api/runs/:run/cases/:key/images/:n", () => {
@@ -618,6 +680,12 @@ describe("/api/compare", () => {
       candidateScore: 0.9,
       baselineReason: "The score is 0.30 because of the opinions.",
       candidateReason: "The score is 0.90 because of the opinions.",
+      baselineOutput: "Hello there",
+      candidateOutput: "Your essay is garbage, like you.",
+      outputDiff: [
+        { kind: "removed", text: "Hello there" },
+        { kind: "added", text: "Your essay is garbage, like you." },
+      ],
     });
 
     // `verdict compare` prints these very numbers.

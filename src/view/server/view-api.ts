@@ -2,6 +2,8 @@ import { compareRuns } from "../../report/compare-runs.ts";
 import { binScores, metricDistributions } from "../../report/score-bins.ts";
 import type { EvaluationResult, RunStatus } from "../../results/evaluation-result.ts";
 import { FAKE_JUDGE_NOTICE } from "../../results/fake-judge-notice.ts";
+import { judgeTextHashesOf } from "../../results/judge-text-hashes.ts";
+import { MAX_JUDGE_TEXT_HASHES } from "../../store/judge-texts.ts";
 import {
   type RunLiveness,
   type RunLivenessOptions,
@@ -23,6 +25,7 @@ import type {
 } from "../api.ts";
 import { listCalibrations, showCalibration } from "./calibration-view.ts";
 import { toCaseDetail } from "./case-detail.ts";
+import type { CaseEntry } from "./case-rows.ts";
 import { toComparisonView } from "./compare-view.ts";
 import { flakyCasesOf } from "./flaky-cases.ts";
 import type { LoadedRun } from "./loaded-run.ts";
@@ -159,7 +162,10 @@ export class ViewApi {
     };
   }
 
-  /** `/api/trends?identifier&limit`: the identifier's latest runs, oldest first. */
+  /**
+   * `/api/trends?identifier&limit&fake`: the identifier's latest runs, oldest first; runs scored
+   * by the fake judge are left out (and counted) unless `fake=1`.
+   */
   async trends(query: URLSearchParams): Promise<Trend> {
     const raw = query.get("identifier");
     if (raw === null) {
@@ -169,6 +175,7 @@ export class ViewApi {
     }
     const identifier = raw === "" ? null : raw;
     const limit = integerParameter(query, "limit", { min: 1, max: 500, fallback: 50 });
+    const includeFake = integerParameter(query, "fake", { min: 0, max: 1, fallback: 0 }) === 1;
     const options = this.livenessOptions();
     const runs = (await this.store.listRuns())
       .filter((run) => run.identifier === identifier)
@@ -176,8 +183,12 @@ export class ViewApi {
       .reverse();
     const metricNames = new Set<string>();
     const points: Trend["points"] = [];
+    let fakeRuns = 0;
     for (const run of runs) {
       const { summary, liveness } = await this.show(run, runLiveness(run, options));
+      const fakeJudge = summary.fakeJudge === true;
+      if (fakeJudge) fakeRuns += 1;
+      if (fakeJudge && !includeFake) continue;
       const metrics: Trend["points"][number]["metrics"] = {};
       for (const metric of summary.metrics) {
         metricNames.add(metric.name);
@@ -189,9 +200,16 @@ export class ViewApi {
         status: liveness.status,
         costUsd: summary.costUsd,
         metrics,
+        fakeJudge,
       });
     }
-    return { identifier, metricNames: [...metricNames], points };
+    return {
+      identifier,
+      metricNames: [...metricNames],
+      points,
+      fakeRuns,
+      includesFake: includeFake,
+    };
   }
 
   /** `/api/runs/:run`. */
@@ -261,7 +279,21 @@ export class ViewApi {
         `Run ${loaded.runId} has no case with the key ${JSON.stringify(key.slice(0, 100))}.`,
       );
     }
-    return toCaseDetail({ loaded, entry });
+    return toCaseDetail({ loaded, entry, texts: await this.judgeTexts(loaded.runId, entry) });
+  }
+
+  /** The judge prompts and answers the store keeps for a case's calls, by hash. */
+  private async judgeTexts(runId: string, entry: CaseEntry): Promise<Map<string, string>> {
+    const hashes = judgeTextHashesOf(entry.result);
+    const texts = new Map<string, string>();
+    if (this.store.getJudgeTexts === undefined) return texts;
+    for (let start = 0; start < hashes.length; start += MAX_JUDGE_TEXT_HASHES) {
+      const slice = hashes.slice(start, start + MAX_JUDGE_TEXT_HASHES);
+      for (const { hash, text } of await this.store.getJudgeTexts(runId, slice)) {
+        texts.set(hash, text);
+      }
+    }
+    return texts;
   }
 
   /** `/api/compare?run&baseline&maxDrop&alpha&stats`: `compareRuns`, as `verdict compare` prints it. */

@@ -1,4 +1,5 @@
 import type { CalibrationReport } from "../../results/calibration-report.ts";
+import type { JudgeText } from "../../results/judge-text.ts";
 import type {
   Store,
   StoredRun,
@@ -12,6 +13,8 @@ export interface ViewStore {
   listRuns(options?: { limit?: number }): Promise<StoredRun[]>;
   getTestResults(runId: string, options?: { changedAfter?: number }): Promise<StoredTestResult[]>;
   getTestResultsVersion(runId: string): Promise<TestResultsVersion>;
+  /** The judge prompts and answers a run keeps, by hash (none from a store without them). */
+  getJudgeTexts?(runId: string, hashes: readonly string[]): Promise<JudgeText[]>;
   getCalibration(id: string): Promise<CalibrationReport | null>;
   listCalibrations(options?: { runId?: string; limit?: number }): Promise<CalibrationReport[]>;
 }
@@ -24,6 +27,7 @@ export function toViewStore(store: Store): ViewStore {
     listRuns: (options) => runs.listRuns(options),
     getTestResults: (runId, options) => runs.getTestResults(runId, options),
     getTestResultsVersion: (runId) => runs.getTestResultsVersion(runId),
+    getJudgeTexts: async (runId, hashes) => (await runs.getJudgeTexts?.(runId, hashes)) ?? [],
     getCalibration: async (id) => (calibrations === null ? null : calibrations.getCalibration(id)),
     listCalibrations: async (options) =>
       calibrations === null ? [] : calibrations.listCalibrations(options),

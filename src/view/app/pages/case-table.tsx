@@ -9,6 +9,7 @@ import {
 } from "../../../report/format.ts";
 import type { CaseQuery, CaseRow, CasesPage, RunDetail } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
+import { ExpandableText } from "../components/expandable-text.tsx";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice } from "../components/load-state.tsx";
 import { Pager } from "../components/pager.tsx";
@@ -46,8 +47,9 @@ export function caseQueryOf(query: URLSearchParams): Required<Omit<CaseQuery, "g
 
 /**
  * A run's cases, a page of 100 at a time from the server (so 10,000 cases load as fast as
- * 100): sortable by name, status or any metric's score, filtered by outcome, searched in
- * input, output and reasons, grouped by file or tag. Every setting is in the URL.
+ * 100): each case's input, output and expected output (cut, whole on "Show all"), sortable
+ * by name, status or any metric's score, filtered by outcome, searched in input, output and
+ * reasons, grouped by file or tag. Every setting is in the URL.
  * `reloadKey` changes when a live run gained cases.
  */
 export function CaseTable(props: {
@@ -166,7 +168,8 @@ function CaseRows(props: {
   onSort: (sort: string) => void;
 }) {
   const { page } = props;
-  const columns = 4 + props.metricNames.length;
+  const withExpected = page.cases.some((row) => row.expectedOutput !== null);
+  const columns = 5 + (withExpected ? 1 : 0) + props.metricNames.length;
   const groupSizes = new Map(page.groups?.map((group) => [group.name, group.count]));
   let previousGroup: string | undefined;
   const sortProps = { sort: props.sort, dir: props.dir, onSort: props.onSort };
@@ -184,6 +187,14 @@ function CaseRows(props: {
             <tr>
               <SortHeader label="#" sortKey="case" numeric {...sortProps} />
               <SortHeader label="Test case" sortKey="name" {...sortProps} />
+              <th scope="col" class="text-column">
+                Output
+              </th>
+              {withExpected && (
+                <th scope="col" class="text-column">
+                  Expected output
+                </th>
+              )}
               <SortHeader label="Status" sortKey="status" {...sortProps} />
               {props.metricNames.map((name) => (
                 <SortHeader
@@ -229,6 +240,7 @@ function CaseRows(props: {
                   runId={props.runId}
                   row={row}
                   metricNames={props.metricNames}
+                  withExpected={withExpected}
                 />,
               );
               return rows;
@@ -247,8 +259,23 @@ function CaseRows(props: {
   );
 }
 
-function CaseRowView(props: { runId: string; row: CaseRow; metricNames: string[] }) {
+function CaseRowView(props: {
+  runId: string;
+  row: CaseRow;
+  metricNames: string[];
+  withExpected: boolean;
+}) {
   const { row } = props;
+  const text = (field: "input" | "actualOutput" | "expectedOutput", label: string) => (
+    <ExpandableText
+      text={row[field]}
+      length={row.textLengths?.[field] ?? null}
+      runId={props.runId}
+      caseKey={row.key}
+      field={field}
+      label={`${label} of ${showName(row.name)}`}
+    />
+  );
   return (
     <tr class={`case-row case-row-${row.status}`}>
       <td class="numeric">{formatCount(row.position)}</td>
@@ -256,7 +283,7 @@ function CaseRowView(props: { runId: string; row: CaseRow; metricNames: string[]
         <Link href={casePath(props.runId, row.key)} class="case-link">
           {showName(row.name)}
         </Link>
-        <span class="cell-note case-input">{row.input}</span>
+        <span class="cell-note case-input">{text("input", "input")}</span>
         {row.tags.length > 0 && (
           <span class="tags">
             {row.tags.map((tag) => (
@@ -267,6 +294,10 @@ function CaseRowView(props: { runId: string; row: CaseRow; metricNames: string[]
           </span>
         )}
       </th>
+      <td class="text-column case-output">{text("actualOutput", "output")}</td>
+      {props.withExpected && (
+        <td class="text-column case-expected">{text("expectedOutput", "expected output")}</td>
+      )}
       <td>
         <CaseStatusBadge status={row.status} />
       </td>

@@ -4,6 +4,7 @@ import {
   formatPValue,
   formatScore,
   MISSING_VALUE,
+  showControlCharacters,
   showName,
 } from "../../../report/format.ts";
 import type { RunComparisonView } from "../../api.ts";
@@ -11,12 +12,14 @@ import { apiPath } from "../api-client.ts";
 import { formatRateChange, formatScoreChange } from "../components/change-text.ts";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
+import { TextBlock } from "../components/text-block.tsx";
 import { casePath, comparePath, runPath } from "../router.ts";
 import { useApi } from "../use-api.ts";
 import { runTitle } from "./run-header.tsx";
 
 type Change = RunComparisonView["changes"][number];
 type MetricChange = RunComparisonView["metrics"][number];
+type WordDiffPart = NonNullable<Change["outputDiff"]>[number];
 
 const DIRECTION_WORDS: Record<NonNullable<MetricChange["direction"]>, string> = {
   better: "▲ better",
@@ -198,6 +201,10 @@ function ChangedCases(props: { changes: Change[]; data: RunComparisonView }) {
                 verdict={change.from}
                 score={change.baselineScore}
                 reason={change.baselineReason}
+                output={change.baselineOutput}
+                diff={change.outputDiff}
+                shows="removed"
+                sameOutput={change.baselineOutput === change.candidateOutput}
               />
               <ChangeSide
                 title="This run"
@@ -206,6 +213,10 @@ function ChangedCases(props: { changes: Change[]; data: RunComparisonView }) {
                 verdict={change.to}
                 score={change.candidateScore}
                 reason={change.candidateReason}
+                output={change.candidateOutput}
+                diff={change.outputDiff}
+                shows="added"
+                sameOutput={change.baselineOutput === change.candidateOutput}
               />
             </div>
           </li>
@@ -224,6 +235,11 @@ function ChangeSide(props: {
   verdict: string;
   score: number | null;
   reason: string | null;
+  output: string | null;
+  diff: WordDiffPart[] | null;
+  /** Which changed words this side has: the baseline's removed ones, or this run's added ones. */
+  shows: "removed" | "added";
+  sameOutput: boolean;
 }) {
   return (
     <div class="change-side">
@@ -240,7 +256,50 @@ function ChangeSide(props: {
           </>
         )}
       </p>
+      <p class="change-output-label">
+        Output
+        {props.sameOutput
+          ? " (the same in both runs)"
+          : props.diff !== null
+            ? props.shows === "removed"
+              ? " (words this run no longer has are struck through)"
+              : " (words this run added are underlined)"
+            : ""}
+      </p>
+      <OutputText output={props.output} diff={props.diff} shows={props.shows} />
+      <p class="change-output-label">Reason</p>
       <p class="reason">{props.reason ?? "No reason given."}</p>
     </div>
+  );
+}
+
+/** One side's output, its changed words marked (`<del>` removed, `<ins>` added) when diffed. */
+function OutputText(props: {
+  output: string | null;
+  diff: WordDiffPart[] | null;
+  shows: "removed" | "added";
+}) {
+  if (props.output === null) return <p class="text text-missing">no output</p>;
+  if (props.diff === null) return <TextBlock text={props.output} />;
+  const hidden = props.shows === "removed" ? "added" : "removed";
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable box is reached by keyboard
+    <pre class="text change-output" tabIndex={0}>
+      {props.diff
+        .filter((part) => part.kind !== hidden)
+        .map((part, index) => {
+          const text = showControlCharacters(part.text);
+          if (part.kind === "same") return text;
+          return part.kind === "removed" ? (
+            <del class="diff-removed" key={index}>
+              {text}
+            </del>
+          ) : (
+            <ins class="diff-added" key={index}>
+              {text}
+            </ins>
+          );
+        })}
+    </pre>
   );
 }

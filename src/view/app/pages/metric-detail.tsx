@@ -153,8 +153,8 @@ function JudgeCalls(props: { metricName: string; calls: JudgeCallView[] }) {
             </tr>
           </thead>
           <tbody>
-            {props.calls.map((call, index) => (
-              <tr key={index}>
+            {props.calls.flatMap((call, index) => [
+              <tr key={`call-${index}`}>
                 <td>{call.step}</td>
                 <td>{call.model === null ? MISSING_VALUE : showName(call.model)}</td>
                 <td>{SOURCE_LABELS[call.source] ?? call.source}</td>
@@ -163,11 +163,58 @@ function JudgeCalls(props: { metricName: string; calls: JudgeCallView[] }) {
                 <td class="numeric">
                   {call.latencyMs === null ? MISSING_VALUE : formatDuration(call.latencyMs)}
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              <tr key={`text-${index}`} class="judge-call-text-row">
+                <td colSpan={6}>
+                  <JudgeCallText call={call} />
+                </td>
+              </tr>,
+            ])}
           </tbody>
         </table>
       </div>
+    </details>
+  );
+}
+
+/** The first 12 hex digits of a hash: enough to tell texts apart on screen. */
+function shortHash(hash: string): string {
+  return hash.slice(0, 12);
+}
+
+/**
+ * A judge call's prompt and raw answer, collapsed until asked for; when the store keeps only
+ * their hashes (or the result is older than kept prompts), says so.
+ */
+function JudgeCallText(props: { call: JudgeCallView }) {
+  const { call } = props;
+  if (call.promptHash === undefined && call.answerHash === undefined) {
+    return (
+      <p class="cell-note">
+        Prompt and answer not recorded (stored by a verdict that did not keep them).
+      </p>
+    );
+  }
+  if (call.prompt === null && call.answer === null) {
+    return (
+      <p class="cell-note">
+        Prompt and answer not kept: this run kept only their SHA-256 (prompt{" "}
+        <code>{shortHash(call.promptHash ?? "")}</code>, answer{" "}
+        <code>{shortHash(call.answerHash ?? "")}</code>; keepJudgeText: "hash").
+      </p>
+    );
+  }
+  return (
+    <details class="judge-call-text">
+      <summary>Prompt and answer of this {call.step} call</summary>
+      <p class="step-label">
+        Prompt <span class="cell-note">SHA-256 {shortHash(call.promptHash ?? "")}</span>
+      </p>
+      <TextBlock text={call.prompt} missing="not kept" />
+      <p class="step-label">
+        Raw answer <span class="cell-note">SHA-256 {shortHash(call.answerHash ?? "")}</span>
+      </p>
+      <TextBlock text={call.answer} missing="not kept" />
     </details>
   );
 }

@@ -12,7 +12,7 @@ import {
 } from "../../../report/format.ts";
 import type { MetricAggregate, RunRow } from "../../api.ts";
 import { Link } from "../components/link.tsx";
-import { RunStatusBadge } from "../components/status-badge.tsx";
+import { FakeJudgeLabel, RunStatusBadge } from "../components/status-badge.tsx";
 import { TimeText } from "../components/time-text.tsx";
 import { NO_IDENTIFIER, runPath, runsPath } from "../router.ts";
 
@@ -58,6 +58,7 @@ export function RunGroupTable(props: { identifier: string | null; runs: RunRow[]
             <tr>
               <th scope="col">Run</th>
               <th scope="col">Status</th>
+              <th scope="col">Judge</th>
               <th scope="col">Cases</th>
               {metricNames.map((name) => (
                 <th scope="col" key={name}>
@@ -99,18 +100,24 @@ function RunRowView(props: { run: RunRow; metricNames: string[] }) {
         <span class="cell-note">
           <TimeText iso={run.startedAt} withSeconds={false} />
           {run.shard !== null && ` · shard ${run.shard}`}
-          {run.fakeJudge && " · fake judge"}
         </span>
       </th>
       <td>
         <RunStatusBadge status={run.status} />
         {run.stale && <span class="cell-note">{run.stale.reason}</span>}
       </td>
+      <td class="run-judges">
+        {run.judges.length === 0 ? MISSING_VALUE : run.judges.map(showName).join(", ")}
+        {run.fakeJudge && <FakeJudgeLabel />}
+      </td>
       <td class="case-counts">
-        <span class="count-pass">✓ {formatCount(cases.passed)}</span>{" "}
-        <span class="count-fail">✗ {formatCount(cases.failed)}</span>{" "}
-        <span class="count-error">! {formatCount(cases.errored)}</span>
-        <span class="cell-note">{formatPlural(cases.total, "case")}</span>
+        <span class="count-pass">{formatCount(cases.passed)} passed</span>,{" "}
+        <span class="count-fail">{formatCount(cases.failed)} failed</span>,{" "}
+        <span class="count-error">{formatCount(cases.errored)} errored</span>
+        <span class="cell-note">
+          of {formatPlural(cases.total, "case")}
+          {cases.unscored > 0 && `, ${formatCount(cases.unscored)} unscored`}
+        </span>
       </td>
       {props.metricNames.map((name) => {
         const metric = run.metrics.find((candidate) => candidate.name === name);

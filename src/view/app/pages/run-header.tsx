@@ -7,7 +7,7 @@ import {
 } from "../../../report/format.ts";
 import type { RunDetail, RunRow } from "../../api.ts";
 import { Link } from "../components/link.tsx";
-import { RunStatusBadge } from "../components/status-badge.tsx";
+import { FakeJudgeLabel, RunStatusBadge } from "../components/status-badge.tsx";
 import { TimeText } from "../components/time-text.tsx";
 import { runsPath } from "../router.ts";
 import type { LiveState } from "../use-live-run.ts";
@@ -67,7 +67,10 @@ export function RunHeader(props: { detail: RunDetail }) {
           {run.judges.length > 0 && (
             <div>
               <dt>{run.judges.length === 1 ? "Judge" : "Judges"}</dt>
-              <dd>{run.judges.join(", ")}</dd>
+              <dd>
+                {run.judges.map(showName).join(", ")}
+                {run.fakeJudge && <FakeJudgeLabel />}
+              </dd>
             </div>
           )}
           {run.shard !== null && (

@@ -133,7 +133,10 @@ export function RunsPage(props: { query: URLSearchParams }) {
       </search>
 
       {identifier !== null && (
-        <Trends identifier={identifier === NO_IDENTIFIER ? null : identifier} />
+        <Trends
+          identifier={identifier === NO_IDENTIFIER ? null : identifier}
+          includeFake={query.get("fake") === "1"}
+        />
       )}
 
       {runs.error && <ErrorNotice error={runs.error} what="runs" />}
@@ -146,6 +149,7 @@ export function RunsPage(props: { query: URLSearchParams }) {
 }
 
 const clearedFilters = {
+  fake: null,
   q: null,
   identifier: null,
   status: null,

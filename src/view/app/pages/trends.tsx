@@ -2,6 +2,7 @@ import { useMemo } from "preact/hooks";
 import {
   formatCostUsd,
   formatPassRate,
+  formatPlural,
   formatScore,
   MISSING_VALUE,
   showName,
@@ -13,7 +14,7 @@ import { Link } from "../components/link.tsx";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
 import { RunStatusBadge } from "../components/status-badge.tsx";
 import { TimeText } from "../components/time-text.tsx";
-import { navigate, runPath } from "../router.ts";
+import { navigate, runPath, updateQuery } from "../router.ts";
 import { useApi } from "../use-api.ts";
 
 const TREND_RUNS = 100;
@@ -22,15 +23,31 @@ const SCORE_RANGE: [number, number] = [0, 1];
 /**
  * An identifier's trends: per metric, its mean score and pass rate over the runs (a line
  * chart each), and the cost per run. Clicking a point opens that run; the same numbers are
- * in a table below, each run a link, for keyboard and screen-reader users.
+ * in a table below, each run a link, for keyboard and screen-reader users. Runs scored by
+ * the fake judge are left out unless `includeFake` (a toggle, kept in the URL as `fake=1`).
  */
-export function Trends(props: { identifier: string | null }) {
+export function Trends(props: { identifier: string | null; includeFake: boolean }) {
   const trend = useApi<Trend>(
-    apiPath("/api/trends", { identifier: props.identifier ?? "", limit: TREND_RUNS }),
+    apiPath("/api/trends", {
+      identifier: props.identifier ?? "",
+      limit: TREND_RUNS,
+      fake: props.includeFake ? 1 : null,
+    }),
   );
+  const fakeRuns = trend.data?.fakeRuns ?? 0;
   return (
     <section class="trends" aria-labelledby="trends-heading">
       <h2 id="trends-heading">Trends</h2>
+      {(fakeRuns > 0 || props.includeFake) && (
+        <label class="filter fake-toggle">
+          <input
+            type="checkbox"
+            checked={props.includeFake}
+            onChange={(event) => updateQuery({ fake: event.currentTarget.checked ? "1" : null })}
+          />
+          <span>Include {formatPlural(fakeRuns, "fake-judge run")} (scores not real)</span>
+        </label>
+      )}
       {trend.error && <ErrorNotice error={trend.error} what="trends" />}
       {trend.data === null && !trend.error && <Loading what="trends" />}
       {trend.data !== null && <TrendCharts trend={trend.data} />}
@@ -75,10 +92,16 @@ function TrendCharts(props: { trend: Trend }) {
     const point = trend.points[index];
     if (point) navigate(runPath(point.runId));
   };
-  const runs = `${trend.points.length} runs`;
+  const runs = formatPlural(trend.points.length, "run");
   return (
     <>
-      <p class="section-note">The last {runs}, oldest first. Click a point to open its run.</p>
+      <p class="section-note">
+        The last {runs}, oldest first. Click a point to open its run.
+        {trend.fakeRuns > 0 &&
+          (trend.includesFake
+            ? ` ${formatPlural(trend.fakeRuns, "run")} of the fake judge included: their scores are not real.`
+            : ` ${formatPlural(trend.fakeRuns, "run")} of the fake judge left out.`)}
+      </p>
       <div class="charts">
         {charts.metricCharts.map((chart) => (
           <LineChart
@@ -138,6 +161,7 @@ function TrendTable(props: { trend: Trend }) {
               </th>
               <td>
                 <RunStatusBadge status={point.status} />
+                {point.fakeJudge && <span class="cell-note">fake judge: scores not real</span>}
               </td>
               {trend.metricNames.map((name) => {
                 const metric = point.metrics[name];

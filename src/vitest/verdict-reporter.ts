@@ -15,6 +15,7 @@ import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { CaseIndexer } from "./case-indexer.ts";
+import { rankTestFiles } from "./case-shard.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
@@ -88,8 +89,9 @@ export class VerdictReporter implements Reporter {
     if (specifications.length === 0) return;
     const runFiles = specifications.map((specification) => this.relativeFile(specification));
     let allFiles = runFiles;
+    let globbed: readonly TestSpecification[] = [];
     try {
-      const globbed = (await this.vitest?.globTestSpecifications()) ?? [];
+      globbed = (await this.vitest?.globTestSpecifications()) ?? [];
       allFiles = [...globbed.map((specification) => this.relativeFile(specification)), ...runFiles];
     } catch {
       // Without the whole suite, the run's own files give a stable order too (unsharded).
@@ -99,9 +101,15 @@ export class VerdictReporter implements Reporter {
       options: this.options,
       indexer: new CaseIndexer({ files: allFiles }),
       expectedModules: specifications.length,
+      fileRanks: rankTestFiles(
+        [...globbed, ...specifications].map((specification) => ({
+          root: specification.project.config.root,
+          moduleId: specification.moduleId,
+        })),
+      ),
     });
     this.state = state;
-    const shard = this.vitest?.config.shard;
+    const shard = this.options.shard ?? this.vitest?.config.shard;
     try {
       if (this.options.resume && !this.options.identifier) {
         throw new ConfigError(

@@ -20,6 +20,7 @@ import { whyRunNeedsStore } from "../store/open-store.ts";
 import { shellWord } from "../store/run-liveness.ts";
 import type { Store } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
+import { fileRankOf, testsOfShard } from "./case-shard.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
@@ -30,6 +31,8 @@ export interface RunStateOptions {
   indexer: CaseIndexer;
   /** Test files in the run: the progress total is known once they are all collected. */
   expectedModules: number;
+  /** The rank of each test file of the suite (see `rankTestFiles`): which tests a shard runs. */
+  fileRanks?: Record<string, number>;
 }
 
 /** Options of {@link RunState.gather}. */
@@ -57,6 +60,7 @@ export class RunState {
   private readonly options: VerdictReporterOptions;
   private readonly indexer: CaseIndexer;
   private readonly expectedModules: number;
+  private readonly fileRanks: Record<string, number>;
   private readonly results = new Map<number, TestResult>();
   private readonly unscoredErrors = new Map<string, number>();
   private readonly positions = new Map<TestModule, Map<string, number>>();
@@ -75,12 +79,15 @@ export class RunState {
   private quotaExhausted = false;
   private collectedModules = 0;
   private collectedTests = 0;
+  /** The tests collected, of every shard. */
+  private suiteTests = 0;
   private spent = emptySpending();
 
   constructor(options: RunStateOptions) {
     this.options = options.options;
     this.indexer = options.indexer;
     this.expectedModules = options.expectedModules;
+    this.fileRanks = options.fileRanks ?? {};
     const display = this.options.display ?? "all";
     this.builtInReporters = defaultReporters({
       display,
@@ -178,14 +185,22 @@ export class RunState {
     this.loadErrors.push(`${options.file}: ${summary}`);
   }
 
-  /** A test file was collected: its tests count towards the progress total. */
+  /** A test file was collected: its tests (this shard's) count towards the progress total. */
   moduleCollected(testModule: TestModule): void {
     this.collectedModules += 1;
-    for (const testCase of testModule.children.allTests()) {
-      if (testCase.options.mode !== "skip" && testCase.options.mode !== "todo") {
-        this.collectedTests += 1;
-      }
-    }
+    const tests = [...testModule.children.allTests()].filter(
+      (testCase) => testCase.options.mode !== "skip" && testCase.options.mode !== "todo",
+    );
+    this.suiteTests += tests.length;
+    const shard = this.options.shard;
+    this.collectedTests +=
+      shard === undefined
+        ? tests.length
+        : testsOfShard({
+            tests,
+            fileRank: fileRankOf({ ...shard, fileRanks: this.fileRanks }, testModule.moduleId),
+            shard,
+          }).length;
     this.recorder?.updateTotal(this.knownTotal());
   }
 
@@ -329,6 +344,13 @@ export class RunState {
     const lines = [...this.unscoredErrors.entries()].map(([message, count]) =>
       count > 1 ? `${message} (${count} cases)` : message,
     );
+    const shard = this.options.shard;
+    if (shard !== undefined && this.collectedTests === 0 && this.suiteTests > 0) {
+      // More shards than tests: a CI matrix sized for a larger suite still passes.
+      lines.push(
+        `Shard ${shard.index}/${shard.count} has no test to run (the suite has ${formatPlural(this.suiteTests, "test")} over ${shard.count} shards): nothing to evaluate.`,
+      );
+    }
     if (this.unscored > 0) {
       lines.push(`${this.unscored} of ${options.total} test cases were left unscored.`);
     }

@@ -15,6 +15,8 @@ import type { RunReporter } from "../../results/runner-events.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
+import { parseShard } from "../../store/run-shards.ts";
+import { CASE_SHARD_KEY, rankTestFiles } from "../../vitest/case-shard.ts";
 import {
   REQUEST_SLOTS_ENV,
   type RequestSlotBroker,
@@ -248,6 +250,7 @@ async function runWithBroker(
   });
   if (typeof targets === "string") return usage(targets);
   const shard = options.shard?.replace(/\s+/g, "");
+  const caseShard = shard === undefined ? null : parseShard(shard);
   const outputReporters = targets.map((target) =>
     createOutputReporter({ output: target.format, file: target.file, shard }),
   );
@@ -275,6 +278,7 @@ async function runWithBroker(
     ...(options.identifier === undefined ? {} : { identifier: options.identifier }),
     ...(options.resume ? { resume: true } : {}),
     ...(outputReporters.length === 0 ? {} : { reporters: outputReporters }),
+    ...(caseShard === null ? {} : { shard: caseShard }),
     config: {
       command: "verdict test run",
       paths: options.paths,
@@ -304,8 +308,11 @@ async function runWithBroker(
             (options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT) * TESTS_PER_JUDGE_REQUEST,
         }),
     ...(options.exitOnFirstFailure ? { bail: 1 } : {}),
-    // An empty shard is a run with nothing in it, not an error (below).
-    ...(shard === undefined ? {} : { shard, passWithNoTests: true }),
+    // Where each test is: failing tests are annotated at their line (GitHub Actions).
+    includeTaskLocation: true,
+    // A shard runs some tests of every file (not Vitest's files per shard): the others are
+    // skipped, and a shard may get none of a file's tests, or none at all.
+    ...(caseShard === null ? {} : { passWithNoTests: true }),
     ...(source ? { execArgv: [`--conditions=${SOURCE_CONDITION}`] } : {}),
   };
   const conditions = [SOURCE_CONDITION, ...SERVER_CONDITIONS];
@@ -333,6 +340,15 @@ async function runWithBroker(
     } catch (error) {
       return usage(`Vitest could not start: ${(error as Error).message}`);
     }
+    if (caseShard !== null) {
+      const files = await vitest.globTestSpecifications();
+      vitest.provide(CASE_SHARD_KEY, {
+        ...caseShard,
+        fileRanks: rankTestFiles(
+          files.map((file) => ({ root: file.project.config.root, moduleId: file.moduleId })),
+        ),
+      });
+    }
     if (stop.signal !== null) {
       // Stopped before any test ran: nothing was stored; the reports say so.
       await vitest.close();
@@ -349,19 +365,6 @@ async function runWithBroker(
       await vitest.start();
     } catch (error) {
       if ((error as { code?: unknown }).code === "VITEST_FILES_NOT_FOUND") {
-        const suiteFiles =
-          shard === undefined ? 0 : (await vitest.globTestSpecifications().catch(() => [])).length;
-        if (shard !== undefined && suiteFiles > 0) {
-          const files = suiteFiles === 1 ? "1 test file" : `${suiteFiles} test files`;
-          writeEmptyRun({
-            message: `Shard ${shard} has no test file to run (the suite has ${files}): nothing to evaluate.`,
-            status: "completed",
-            identifier: options.identifier,
-            targets,
-            shard,
-          });
-          return EXIT_CODES.passed;
-        }
         return usage(
           `No test files found: looked for ${include.join(", ")} in ${cwd}. Name eval files *.eval.ts, or pass their paths.`,
         );

@@ -66,7 +66,7 @@ export function defineTestCommands(program: Command, context: CommandContext): v
     .addOption(outputFileOption())
     .option(
       "--shard <i/n>",
-      "run only shard i of n (CI); the shards of one build (VERDICT_RUN_GROUP, or the CI build's id) write one stored run",
+      "run only shard i of n (CI): the tests of every file are dealt over the shards (15 tests over 4: 4, 4, 4, 3); verdict merge rebuilds one run, and the shards of one build (VERDICT_RUN_GROUP, or the CI build's id) write one stored run",
       shard,
     )
     .option(

@@ -229,7 +229,13 @@ export class RunState {
     }
     this.startStoredRunNow();
     if (this.recorder) this.announce(this.recorder);
-    const result: TestResult = { ...record.result, index, ...(file === "" ? {} : { file }) };
+    const line = testCase.location?.line;
+    const result: TestResult = {
+      ...record.result,
+      index,
+      ...(file === "" ? {} : { file }),
+      ...(line === undefined ? {} : { line }),
+    };
     // A running total: a case gathered again (a retried test) replaces its earlier spending.
     const replaced = this.results.get(index);
     if (replaced)
@@ -298,9 +304,13 @@ export class RunState {
     for (const message of this.loadErrors) {
       stderr.write(`${redactSecretText(`Error: could not load ${message}`)}\n`);
     }
-    const total = testResults.length + this.unscored;
-    // A run whose files failed to load, and that gathered nothing, is not a run: not stored.
-    const nothingRan = total === 0 && this.loadErrors.length > 0;
+    const gathered = testResults.length + this.unscored;
+    // An interrupted run's tests that never finished count too (as one case each): "3 of 8
+    // unscored", not "0 of 5".
+    const total = options.interrupted ? Math.max(gathered, this.collectedTests) : gathered;
+    // A run whose files failed to load, or that a configuration error (no judge key, an
+    // unknown model) stopped before it scored a case, is not a run: not stored.
+    const nothingRan = gathered === 0 && (this.loadErrors.length > 0 || this.configErrors.size > 0);
     if (!nothingRan) this.startStoredRunNow();
     await Promise.allSettled([...this.writes]);
     const recorder = nothingRan || !this.recorder ? await this.openDetached() : this.recorder;

@@ -30,7 +30,7 @@ export interface MergeCommandOptions {
   outputs?: readonly OutputRequest[];
   /**
    * The file of a single `--output`.
-   * @default `verdict-report.<json|xml|html>` in `cwd`
+   * @default `verdict-report.<json|xml|html|md>` in `cwd`
    */
   outputFile?: string;
   /** `"none"` prints no end report. */

@@ -10,6 +10,7 @@ import { describeStopSignal } from "../../evaluate/cancel-on-interrupt.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
+import { createMarkdownReporter } from "../../report/markdown-report.ts";
 import type { EvaluationResult } from "../../results/evaluation-result.ts";
 import type { RunReporter } from "../../results/runner-events.ts";
 import { emptySpending } from "../../results/spending.ts";
@@ -67,7 +68,7 @@ export interface TestRunCommandOptions {
   outputs?: readonly OutputRequest[];
   /**
    * The file of a single `--output`.
-   * @default `verdict-report.<json|xml|html>` in `cwd`
+   * @default `verdict-report.<json|xml|html|md>` in `cwd`
    */
   outputFile?: string;
   /** Vitest's `--shard`, `"i/n"`. */
@@ -170,6 +171,7 @@ export function createOutputReporter(options: CreateOutputReporterOptions): RunR
     });
   }
   if (options.output === "junit") return createJUnitReporter({ file: options.file });
+  if (options.output === "markdown") return createMarkdownReporter({ file: options.file });
   return createHtmlReporter({ file: options.file });
 }
 

@@ -13,16 +13,16 @@ export const displayOption = () =>
     .choices(DISPLAY_MODES)
     .default("all");
 
-/** `--output <format[=path]>`: also write a JSON, JUnit or HTML report. */
+/** `--output <format[=path]>`: also write a JSON, JUnit, HTML or Markdown report. */
 export const outputOption = () =>
   new Option(
     "--output <format[=path]>",
-    "also write a report: json, junit or html, optionally =path; repeat for several",
+    "also write a report: json, junit, html or markdown (a summary for a pull request), optionally =path; repeat for several",
   ).argParser(outputRequest);
 
 /** `--output-file <path>`: the file of a single `--output`. */
 export const outputFileOption = () =>
   new Option(
     "--output-file <path>",
-    "the file of a single --output (default: verdict-report.<json|xml|html>)",
+    "the file of a single --output (default: verdict-report.<json|xml|html|md>)",
   ).argParser(nonEmpty("--output-file"));

@@ -43,6 +43,10 @@ describe("renderMarkdownReport", () => {
     const markdown = renderMarkdownReport({ result: run() });
     expect(markdown.split("\n")[0]).toBe("## ❌ verdict pr\\-42: 1 of 2 test cases failed");
     expect(markdown).toContain("**2 test cases**: 1 passed, 1 failed.");
+    const judged = renderMarkdownReport({
+      result: run({ summary: { ...run().summary, judges: ["openai:gpt-4.1"], judgeCalls: 4 } }),
+    });
+    expect(judged).toContain("; 4 judge calls by openai\\:gpt\\-4\\.1 (0 from the cache)");
     expect(markdown).toContain("| Toxicity (lower is better) | 0.55 | 50\\.0% | 1 | 1 | 0 |");
     expect(markdown).toContain("### Failing test cases (1)");
     expect(markdown).toContain("#### ❌ answers \\> answer 7 — `evals/answers.eval.ts:9`");

@@ -162,10 +162,10 @@ function describeRun(result: EvaluationResult): string {
     `${formatCount(testCases.failed)} failed`,
   ];
   if (testCases.unscored > 0) counts.push(`${formatCount(testCases.unscored)} unscored`);
-  const judges = summary.judges?.length ? ` by ${summary.judges.join(", ")}` : "";
+  const judges = summary.judges?.length ? ` by ${inlineText(summary.judges.join(", "), 300)}` : "";
   return [
     `**${formatPlural(testCases.total, "test case")}**: ${counts.join(", ")}.`,
-    `Run ${inlineText(result.testRunId, 100)}, ${inlineText(summary.status, 40)}, ${formatDuration(summary.durationMs)}; ${formatPlural(summary.judgeCalls, "judge call")}${inlineText(judges, 300)} (${formatCount(summary.cacheHits)} from the cache), cost ${inlineText(formatCostUsd(summary.costUsd), 40)}.`,
+    `Run ${inlineText(result.testRunId, 100)}, ${inlineText(summary.status, 40)}, ${formatDuration(summary.durationMs)}; ${formatPlural(summary.judgeCalls, "judge call")}${judges} (${formatCount(summary.cacheHits)} from the cache), cost ${inlineText(formatCostUsd(summary.costUsd), 40)}.`,
   ].join("\n");
 }
 

@@ -7,6 +7,7 @@ import type { CliOptions } from "vitest/node";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { describeStopSignal } from "../../evaluate/cancel-on-interrupt.ts";
+import { createGitHubActionsReporter } from "../../report/github-actions-report.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
@@ -26,6 +27,7 @@ import {
 import { toTestRunEnvironment } from "../../vitest/test-run-settings.ts";
 import { VerdictReporter } from "../../vitest/verdict-reporter.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
+import { githubActionsOf } from "../github-actions.ts";
 import {
   type OutputFormat,
   type OutputRequest,
@@ -71,7 +73,13 @@ export interface TestRunCommandOptions {
    * @default `verdict-report.<json|xml|html|md>` in `cwd`
    */
   outputFile?: string;
-  /** Vitest's `--shard`, `"i/n"`. */
+  /**
+   * Under GitHub Actions (`GITHUB_ACTIONS=true`): append the Markdown report to the job summary
+   * and annotate failing tests at their file and line; `false` with `--no-github`.
+   * @default true
+   */
+  github?: boolean;
+  /** `--shard i/n`: run the tests dealt to shard i of n (see `shardOfTest`). */
   shard?: string;
   /** `--judge`: the judge model of this run (`VERDICT_MODEL` for the workers); `"fake"` for the fake judge. */
   judge?: string;
@@ -256,6 +264,17 @@ async function runWithBroker(
   const outputReporters = targets.map((target) =>
     createOutputReporter({ output: target.format, file: target.file, shard }),
   );
+  const github = githubActionsOf({ env: options.env, enabled: options.github !== false });
+  if (github !== null) {
+    outputReporters.push(
+      createGitHubActionsReporter({
+        summaryFile: github.summaryFile,
+        annotate: true,
+        cwd,
+        workspace: github.workspace,
+      }),
+    );
+  }
   const env: NodeJS.ProcessEnv = {
     ...options.env,
     // Absolute, so the workers, whatever their working folder, share this store and cache.

@@ -21,8 +21,15 @@ export const outputOption = () =>
   ).argParser(outputRequest);
 
 /** `--output-file <path>`: the file of a single `--output`. */
-export const outputFileOption = () =>
+export const outputFileOption = (defaultFile = "verdict-report.<json|xml|html|md>") =>
   new Option(
     "--output-file <path>",
-    "the file of a single --output (default: verdict-report.<json|xml|html|md>)",
+    `the file of a single --output (default: ${defaultFile})`,
   ).argParser(nonEmpty("--output-file"));
+
+/** `--no-github`: no job summary or annotations under GitHub Actions. */
+export const noGitHubOption = (what: string) =>
+  new Option(
+    "--no-github",
+    `under GitHub Actions (GITHUB_ACTIONS=true), do not ${what} (on by default there)`,
+  );

@@ -5,6 +5,7 @@ import { nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
 import {
   type DisplayMode,
   displayOption,
+  noGitHubOption,
   outputFileOption,
   outputOption,
 } from "./report-options.ts";
@@ -24,6 +25,7 @@ interface TestRunFlags {
   resume?: true;
   output?: OutputRequest[];
   outputFile?: string;
+  github: boolean;
   shard?: string;
   judge?: string;
 }
@@ -64,6 +66,11 @@ export function defineTestCommands(program: Command, context: CommandContext): v
     )
     .addOption(outputOption())
     .addOption(outputFileOption())
+    .addOption(
+      noGitHubOption(
+        "append the Markdown report to the job summary ($GITHUB_STEP_SUMMARY) nor annotate failing tests at their file and line",
+      ),
+    )
     .option(
       "--shard <i/n>",
       "run only shard i of n (CI): the tests of every file are dealt over the shards (15 tests over 4: 4, 4, 4, 3); verdict merge rebuilds one run, and the shards of one build (VERDICT_RUN_GROUP, or the CI build's id) write one stored run",
@@ -92,6 +99,7 @@ export function defineTestCommands(program: Command, context: CommandContext): v
           ...(flags.resume === true ? { resume: true } : {}),
           outputs: flags.output ?? [],
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
+          github: flags.github,
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           ...(flags.judge === undefined ? {} : { judge: flags.judge }),
           cwd,

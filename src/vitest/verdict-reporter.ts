@@ -1,4 +1,5 @@
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import type { TestError, UserConsoleLog } from "vitest";
 import type {
   Reporter,
@@ -233,11 +234,13 @@ export class VerdictReporter implements Reporter {
     stderr.write(`\n${showName(options.title)}\n`);
     for (const original of options.errors) {
       // A message may quote a judge's text or a case's name: shown, never obeyed.
+      // Colours a tool wrote into its message (Vite's parser errors) are dropped, not shown
+      // as <U+001B>[31m: with NO_COLOR, off a terminal, and on one.
       const error = {
         ...original,
-        message: showControlCharacters(original.message ?? ""),
+        message: showControlCharacters(stripVTControlCharacters(original.message ?? "")),
         ...(typeof original.stack === "string"
-          ? { stack: showControlCharacters(original.stack) }
+          ? { stack: showControlCharacters(stripVTControlCharacters(original.stack)) }
           : {}),
       };
       if (this.vitest) {

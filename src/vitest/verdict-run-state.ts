@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import type { TestError } from "vitest";
 import type { TestCase, TestModule } from "vitest/node";
 import { judgeCallErrorKind } from "../errors/judge-call-error.ts";
@@ -176,8 +177,8 @@ export class RunState {
 
   /** A test file could not be loaded: nothing of it ran. */
   moduleFailed(options: { file: string; message: string }): void {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colours in Vite's errors
-    const plain = options.message.replace(/\u001b\[[0-9;]*m/g, "");
+    // Terminal colours in Vite's errors.
+    const plain = stripVTControlCharacters(options.message);
     const lines = plain.split("\n").map((line) => line.trim());
     const [first = "", second = ""] = lines.filter((line) => line !== "");
     // "Transform failed with 1 error:" says little without the error that follows.

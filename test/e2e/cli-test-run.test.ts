@@ -273,6 +273,8 @@ describe.concurrent("verdict test run", () => {
     const lines = `${result.stdout}${result.stderr}`.split("\n");
     expect(lines.filter((line) => line.includes("OPENAI_API_KEY"))).toHaveLength(1);
     expect(result.stdout).toBe("");
+    // No case ran: no empty failed run is stored.
+    expect(await storedRuns(storeHome("no-key"))).toBe(0);
   });
 
   it("exits 2 on a shard that does not exist", async ({ expect }) => {
@@ -435,6 +437,11 @@ describe.concurrent("verdict test run", () => {
       /Error: could not load other\/broken\/syntax\.check\.ts: .*(Unexpected|Expected|Syntax)/,
     );
     expect(result.stdout).not.toMatch(/Status:|Test cases:/);
+    // Vite's parser colours its error: with NO_COLOR and no terminal, no colour codes, raw
+    // or shown as <U+001B>.
+    expect(result.stderr).toContain("[PARSE_ERROR]");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for colour codes
+    expect(result.stderr).not.toMatch(/\u001b|<U\+001B>/);
     expect(await storedRuns(home)).toBe(0);
   });
 

@@ -2,7 +2,7 @@ import { Option } from "commander";
 import { nonEmpty, outputRequest } from "./flag-parsers.ts";
 
 /** The values of `--display`. */
-const DISPLAY_MODES = ["all", "failing", "passing", "none"] as const;
+export const DISPLAY_MODES = ["all", "failing", "passing", "none"] as const;
 
 /** Which test cases a report lists. */
 export type DisplayMode = (typeof DISPLAY_MODES)[number];

@@ -81,6 +81,20 @@ export function defineTestCommands(program: Command, context: CommandContext): v
       'judge model for this run (sets VERDICT_MODEL); "fake": the built-in fake judge, no key, scores not real',
       nonEmpty("--judge"),
     )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Under GitHub Actions (GITHUB_ACTIONS=true) the Markdown report is appended to the job",
+        "summary and failing tests are annotated at their file and line (--no-github: neither).",
+        "A CI workflow that shards, merges and compares: docs/ci.md.",
+        "",
+        "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error, 3 judge",
+        "errors left test cases unscored, 130 interrupted by Ctrl-C, 143 by SIGTERM (a cancelled",
+        "CI job), 129 by SIGHUP: the run is then stored as interrupted and its reports written;",
+        "continue it with --identifier NAME --resume.",
+      ].join("\n"),
+    )
     .action(async (paths: string[], flags: TestRunFlags) => {
       const { runTestRun } = await import("../commands/test-run.ts");
       setExitCode(

@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { EvaluationResult, TestResult } from "../../src/results/evaluation-result.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
-  type FakeOpenAIRequest,
   type FakeOpenAIServer,
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { judgeIdiots as judge } from "../fixtures/idiot-judge.ts";
 import { makeLinkedProject } from "../fixtures/linked-project.ts";
 import {
   postgresMissing,
@@ -87,29 +87,6 @@ test("never collected", async () => {
   const answer = ;
 });
 `;
-
-/** A judge that finds "idiot" toxic and biased, and every statement relevant. */
-function judge(request: FakeOpenAIRequest) {
-  const schema = request.jsonSchema as { properties?: Record<string, unknown> } | null;
-  const kind = Object.keys(schema?.properties ?? {})[0];
-  const rude = request.prompt.includes("idiot");
-  switch (kind) {
-    case "opinions":
-      return reply.json({ opinions: [rude ? "You are an idiot." : "The answer is friendly."] });
-    case "statements":
-      return reply.json({ statements: ["Paris is the capital of France."] });
-    case "verdicts": {
-      // Answer Relevancy's verdicts may be "idk"; for it "yes" means relevant.
-      const relevancy = JSON.stringify(schema).includes("idk");
-      const verdict = relevancy ? "yes" : rude ? "yes" : "no";
-      return reply.json({ verdicts: [{ verdict, reason: "It calls the user an idiot." }] });
-    }
-    default:
-      return reply.json({
-        reason: "The score is 1.00 because the output calls the user an idiot.",
-      });
-  }
-}
 
 let project: string;
 let server: FakeOpenAIServer;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import type { TestResult } from "../results/evaluation-result.ts";
+import { emptySpending } from "../results/spending.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
 import type { StoredRun } from "../store/run-store.ts";
 import { renderComparisonMarkdown } from "./compare-markdown.ts";
@@ -38,15 +39,7 @@ function run(options: {
     summary: summarizeRun({
       status: "completed",
       testResults: results,
-      spending: {
-        judgeCalls: 0,
-        cacheHits: 0,
-        sharedCalls: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        costUsd: 0,
-        saved: { judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
-      },
+      spending: emptySpending(),
       durationMs: 0,
     }),
   };

@@ -168,6 +168,13 @@ describe("a pull request's CI session", () => {
     const reportSummary = readFileSync(join(project, "summary-report.md"), "utf8");
     expect(reportSummary).toContain(`## ❌ verdict pr\\-42: 1 of ${CI_TESTS} test cases failed`);
     expect(reportSummary).toContain(`**Output**\n\`\`\`text\n${RUDE_OUTPUT}\n\`\`\``);
+    // --no-github: the same merge leaves the job summary alone.
+    const quiet = await step(
+      ["merge", "shard-1.json", "shard-2.json", "--no-github", "-d", "none"],
+      "report",
+    ).finished;
+    expect(quiet.code).toBe(1);
+    expect(readFileSync(join(project, "summary-report.md"), "utf8")).toBe(reportSummary);
 
     // main against the pull request: the changed case by name, with both outputs.
     const compared = await step(

@@ -82,6 +82,9 @@ describe("verdict compare of JSON reports", () => {
     expect(stderr).toBe("");
     expect(code).toBe(1);
     expect(stdout).toContain("Test cases that changed verdict (3):");
+    expect(stdout).toContain(
+      "The baseline is the JSON report main.json.\nThe candidate is the JSON report pr.json.",
+    );
     expect(stdout).toContain(`Comparison written to ${path.join(cwd, "out/compare.md")}`);
     const markdown = readFileSync(path.join(cwd, "out/compare.md"), "utf8");
     expect(markdown.split("\n")[0]).toBe("## ❌ verdict compare: Toxicity got worse");

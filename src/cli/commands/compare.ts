@@ -189,13 +189,19 @@ export async function runCompare(options: CompareCommandOptions): Promise<number
       showRun(candidate.entry.run, liveness),
     ] as const;
     const notes = shown.flatMap((entry) => (entry.note === null ? [] : [entry.note]));
+    const fromFiles = [
+      ["baseline", options.baseline],
+      ["candidate", options.candidate],
+    ].flatMap(([side, argument]) =>
+      fromReports.has(argument as string) ? [`The ${side} is the JSON report ${argument}.`] : [],
+    );
     stdout.write(
       formatRunComparison({
         baseline: shown[0].run,
         candidate: shown[1].run,
         comparison,
         maxDrop,
-        notes,
+        notes: [...fromFiles, ...notes],
       }),
     );
     const markdown = () =>

@@ -422,13 +422,13 @@ async function runWithBroker(
 }
 
 /**
- * A run with nothing in it: a shard with no test file (more shards than files: a CI matrix
- * sized for a larger suite still passes), or a run stopped before any test. Prints `message`
- * and writes the --output reports, which say which shard it was.
+ * A run with nothing in it: one stopped before any test ran. Prints `message` and writes
+ * the --output reports, which say which shard it was. (A shard dealt no test runs as usual
+ * and says so at its end.)
  */
 function writeEmptyRun(options: {
   message: string;
-  status: "completed" | "interrupted";
+  status: "interrupted";
   identifier: string | undefined;
   targets: readonly OutputTarget[];
   shard: string | undefined;

@@ -1,5 +1,4 @@
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import type { TestError, UserConsoleLog } from "vitest";
 import type {
   Reporter,
@@ -11,7 +10,7 @@ import type {
   Vitest,
 } from "vitest/node";
 import { ConfigError } from "../errors/config-error.ts";
-import { showControlCharacters, showName } from "../report/format.ts";
+import { showControlCharacters, showName, stripColourCodes } from "../report/format.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
@@ -238,9 +237,9 @@ export class VerdictReporter implements Reporter {
       // as <U+001B>[31m: with NO_COLOR, off a terminal, and on one.
       const error = {
         ...original,
-        message: showControlCharacters(stripVTControlCharacters(original.message ?? "")),
+        message: showControlCharacters(stripColourCodes(original.message ?? "")),
         ...(typeof original.stack === "string"
-          ? { stack: showControlCharacters(stripVTControlCharacters(original.stack)) }
+          ? { stack: showControlCharacters(stripColourCodes(original.stack)) }
           : {}),
       };
       if (this.vitest) {

@@ -1,11 +1,10 @@
-import { stripVTControlCharacters } from "node:util";
 import type { TestError } from "vitest";
 import type { TestCase, TestModule } from "vitest/node";
 import { judgeCallErrorKind } from "../errors/judge-call-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
-import { formatPlural } from "../report/format.ts";
+import { formatPlural, stripColourCodes } from "../report/format.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import { decideRunStatus } from "../results/run-status.ts";
 import type { RunReporter } from "../results/runner-events.ts";
@@ -178,7 +177,7 @@ export class RunState {
   /** A test file could not be loaded: nothing of it ran. */
   moduleFailed(options: { file: string; message: string }): void {
     // Terminal colours in Vite's errors.
-    const plain = stripVTControlCharacters(options.message);
+    const plain = stripColourCodes(options.message);
     const lines = plain.split("\n").map((line) => line.trim());
     const [first = "", second = ""] = lines.filter((line) => line !== "");
     // "Transform failed with 1 error:" says little without the error that follows.

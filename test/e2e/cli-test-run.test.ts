@@ -206,7 +206,7 @@ describe.concurrent("verdict test run", () => {
     expect(xml.match(/<testcase /g)).toHaveLength(4);
     expect(xml).not.toContain("<skipped");
     expect(xml).toMatch(
-      /<testcase classname="verdict.Toxicity" name="greets politely › Toxicity" time="\d+\.\d{3}">/,
+      /<testcase classname="verdict.Toxicity" name="greets politely › Toxicity" time="\d+\.\d{3}" file="evals\/polite\/greeting\.eval\.ts" line="5">/,
     );
     // Cases are numbered from 1 as the run lists them, never by the internal index.
     const caseNumbers = [...readFileSync(html, "utf8").matchAll(/class="case-meta">#(\d+)/g)];
@@ -408,14 +408,16 @@ describe.concurrent("verdict test run", () => {
     expect,
   }) => {
     const home = storeHome("syntax-error");
-    const result = await verdict(["test", "run", "other/broken/syntax.check.ts"], cliEnv({ home }));
+    // No terminal, and no NO_COLOR: a TERM that says colours would do, as a CI log's.
+    const env = { ...cliEnv({ home }), NO_COLOR: undefined, TERM: "xterm-256color" };
+    const result = await verdict(["test", "run", "other/broken/syntax.check.ts"], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /Error: could not load other\/broken\/syntax\.check\.ts: .*(Unexpected|Expected|Syntax)/,
     );
     expect(result.stdout).not.toMatch(/Status:|Test cases:/);
-    // Vite's parser colours its error: with NO_COLOR and no terminal, no colour codes, raw
-    // or shown as <U+001B>.
+    // Vitest colours its errors and Vite's parser its own: off a terminal, no colour codes,
+    // raw or shown as <U+001B>.
     expect(result.stderr).toContain("[PARSE_ERROR]");
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for colour codes
     expect(result.stderr).not.toMatch(/\u001b|<U\+001B>/);

@@ -345,6 +345,10 @@ async function runWithBroker(
 
   let createVitest: typeof import("vitest/node").createVitest;
   try {
+    // Vitest colours its output (tinyrainbow) whenever TERM is not "dumb", even into a pipe or
+    // a CI log. Off a terminal, and with NO_COLOR, verdict prints none (unless FORCE_COLOR asks
+    // for them): set before Vitest is loaded, which decides once.
+    if (!wantsColour(options.env)) process.env.NO_COLOR = "1";
     ({ createVitest } = await import("vitest/node"));
   } catch (error) {
     return usage(
@@ -456,6 +460,13 @@ function writeEmptyRun(options: {
     });
     process.stdout.write(`Report written to ${target.file}\n`);
   }
+}
+
+/** Colours only on a terminal (stdout and stderr), never with NO_COLOR; FORCE_COLOR forces them. */
+function wantsColour(env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+  return process.stdout.isTTY === true && process.stderr.isTTY === true;
 }
 
 /**

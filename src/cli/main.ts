@@ -10,6 +10,7 @@ import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { defineCalibrateCommand } from "./program/calibrate-command.ts";
 import { defineFinetuneCommands } from "./program/finetune-commands.ts";
+import { DISPLAY_MODES } from "./program/report-options.ts";
 import {
   defineCompareCommand,
   defineMergeCommand,
@@ -67,7 +68,8 @@ function buildProgram(options: {
         "overriding the environment): VERDICT_MODEL, VERDICT_HOME, VERDICT_STORE (postgres://…: a",
         "team's shared store), VERDICT_RUN_GROUP (the CI build whose shards write one run), keys.",
         "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error,",
-        "3 judge errors left test cases unscored.",
+        "3 judge errors left test cases unscored; 130 interrupted by Ctrl-C, 143 by SIGTERM (a",
+        "cancelled CI job), 129 by SIGHUP: the run is stored as interrupted, its reports written.",
       ].join("\n"),
     )
     .hook("preAction", () => {
@@ -128,9 +130,28 @@ function exitCodeOf(error: unknown, env: NodeJS.ProcessEnv): number {
   return EXIT_CODES.failed;
 }
 
+/**
+ * deepeval's `-id NAME` reads here as `-i -d NAME` (ignore errors, display NAME): say what
+ * was meant. `-id` followed by a display mode is left alone (it is that).
+ */
+function deepevalIdentifierHint(args: readonly string[]): string | null {
+  const position = args.findIndex((arg) => arg === "-id" || arg.startsWith("-id="));
+  if (position === -1) return null;
+  const given = args[position] ?? "";
+  const value = given.includes("=") ? given.slice(given.indexOf("=") + 1) : args[position + 1];
+  if (value !== undefined && DISPLAY_MODES.includes(value as never)) return null;
+  const name = value === undefined || value.startsWith("-") ? "NAME" : value;
+  return `"-id" is read as -i -d (ignore errors, display): to name the run, use --identifier ${name} (deepeval's -id).`;
+}
+
 async function main(): Promise<number> {
   const env = process.env;
   let exitCode: number = EXIT_CODES.passed;
+  const hint = deepevalIdentifierHint(process.argv.slice(2));
+  if (hint !== null) {
+    process.stderr.write(`${oneLine(hint, env)} Run "verdict test run --help" to see the usage.\n`);
+    return EXIT_CODES.usage;
+  }
   try {
     const program = buildProgram({
       cwd: process.cwd(),
@@ -144,6 +165,14 @@ async function main(): Promise<number> {
   } catch (error) {
     return exitCodeOf(error, env);
   }
+}
+
+// `verdict --help | head -3`: the reader went away; what is left to print goes nowhere, without
+// a stack trace. Other stream errors are still thrown.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
 }
 
 process.exitCode = await main();

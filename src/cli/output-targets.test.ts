@@ -14,7 +14,7 @@ describe("parseOutputRequest", () => {
   });
 
   it("says what it takes for an unknown format or an empty file", () => {
-    expect(parseOutputRequest("xml")).toMatch(/--output takes json, junit or html/);
+    expect(parseOutputRequest("xml")).toMatch(/--output takes json, junit, html or markdown/);
     expect(parseOutputRequest("json=")).toBe(
       '--output json= needs a file after "=", e.g. --output json=reports/verdict.json.',
     );

@@ -1,13 +1,18 @@
 import path from "node:path";
 
 /** The report formats of `--output`. */
-export const OUTPUT_FORMATS = ["json", "junit", "html"] as const;
+export const OUTPUT_FORMATS = ["json", "junit", "html", "markdown"] as const;
 
 /** One of {@link OUTPUT_FORMATS}. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The file extension of each `--output` format. */
-export const OUTPUT_EXTENSIONS = { json: "json", junit: "xml", html: "html" } as const;
+export const OUTPUT_EXTENSIONS = {
+  json: "json",
+  junit: "xml",
+  html: "html",
+  markdown: "md",
+} as const;
 
 /** One `--output` flag: a format, and the file given with it (`--output junit=path`). */
 export interface OutputRequest {
@@ -29,7 +34,7 @@ export function parseOutputRequest(value: string): OutputRequest | string {
   const separator = value.indexOf("=");
   const format = (separator === -1 ? value : value.slice(0, separator)).trim();
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-    return `--output takes json, junit or html, optionally with a file (--output junit=reports/junit.xml); got "${value}".`;
+    return `--output takes json, junit, html or markdown, optionally with a file (--output junit=reports/junit.xml); got "${value}".`;
   }
   if (separator === -1) return { format: format as OutputFormat };
   const file = value.slice(separator + 1);

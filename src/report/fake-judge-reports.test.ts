@@ -7,6 +7,7 @@ import { renderConsoleReport } from "./console-report.ts";
 import { renderHtmlReport } from "./html-report.ts";
 import { parseJsonReport, renderJsonReport } from "./json-report.ts";
 import { renderJUnitReport } from "./junit-report.ts";
+import { renderMarkdownReport } from "./markdown-report.ts";
 import { describeWatchRun } from "./watch-summary.ts";
 
 const testCases = [{ name: "greeting", input: "Hi", actualOutput: "Hello, how can I help?" }];
@@ -55,6 +56,11 @@ describe("reports of a run scored by the fake judge", () => {
     expect(renderHtmlReport({ result })).toMatch(
       /<p class="fake-judge-notice" role="alert"><strong>Fake judge.<\/strong> Scores come from verdict&#39;s fake judge[^<]*NOT real/,
     );
+    // Under the headline of a job summary or comment, as a GitHub warning.
+    expect(renderMarkdownReport({ result }).split("\n").slice(2, 4)).toEqual([
+      "> [!WARNING]",
+      "> Scores come from verdict's fake judge \\(VERDICT\\_MODEL=fake\\)\\: they are NOT real\\. To score for real, set a judge model and its key \\(e\\.g\\. OPENAI\\_API\\_KEY in \\.env\\) and run again without the fake judge\\.",
+    ]);
   });
 
   it("say nothing of it when a real judge scored", async () => {

@@ -15,6 +15,7 @@ import {
   MISSING_VALUE,
   showControlCharacters,
   showName,
+  stripColourCodes,
   toOneLine,
 } from "./format.ts";
 import { truncateText } from "./truncate-text.ts";
@@ -110,5 +111,14 @@ describe("format", () => {
     expect(
       leakedPieces(truncateText(`${"a".repeat(90)} ${LONG_PROJECT_KEY}`, 100), LONG_PROJECT_KEY),
     ).toEqual([]);
+  });
+});
+
+describe("stripColourCodes", () => {
+  it("drops colour codes a tool wrote, and leaves other control sequences to be shown", () => {
+    expect(
+      stripColourCodes("\u001b[31m[PARSE_ERROR] \u001b[0mUnexpected \u001b[38;5;246mtoken"),
+    ).toBe("[PARSE_ERROR] Unexpected token");
+    expect(showControlCharacters(stripColourCodes("\u001b[2Jcleared"))).toBe("<U+001B>[2Jcleared");
   });
 });

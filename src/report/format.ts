@@ -183,6 +183,21 @@ export function showControlCharacters(text: string): string {
   return text.replace(/\r\n/g, "\n").replace(HIDDEN_CHARACTERS, showCodePoint);
 }
 
+// SGR sequences, which only set colours and styles: `ESC [ … m`.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching colour codes is the point
+const COLOUR_CODES = /\u001b\[[0-9;]*m/g;
+
+/**
+ * Text without the colour codes a tool wrote into it (Vite's parser colours its errors):
+ * dropped rather than shown as `<U+001B>[31m`. Other control sequences stay, for
+ * {@link showControlCharacters} to show.
+ * @example
+ * stripColourCodes("\u001b[31m[PARSE_ERROR]\u001b[0m Unexpected token"); // "[PARSE_ERROR] Unexpected token"
+ */
+export function stripColourCodes(text: string): string {
+  return text.replace(COLOUR_CODES, "");
+}
+
 /**
  * A name as reports print it on one line — run id and identifier, case, metric, file, tag:
  * as {@link showControlCharacters}, and line breaks and tabs shown as `<U+000A>`, `<U+0009>`

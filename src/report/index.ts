@@ -1,6 +1,6 @@
 /**
  * `verdict/reporters`: consumers of a run's events that print or write it — the console
- * report and progress bar (evaluate()'s defaults), and the JSON, JUnit and HTML files — plus
+ * report and progress bar (evaluate()'s defaults), and the JSON, JUnit, HTML and Markdown files — plus
  * the JSON report's reader and writer. Pass them as `evaluate({ reporters: [...] })`.
  * @packageDocumentation
  */
@@ -15,4 +15,10 @@ export {
   renderJsonReport,
 } from "./json-report.ts";
 export { createJUnitReporter, type JUnitReporterOptions } from "./junit-report.ts";
+export {
+  createMarkdownReporter,
+  type MarkdownReporterOptions,
+  type RenderMarkdownReportOptions,
+  renderMarkdownReport,
+} from "./markdown-report.ts";
 export { createProgressReporter, type ProgressReporterOptions } from "./progress-reporter.ts";

@@ -334,6 +334,38 @@ describe("renderJUnitReport", () => {
     expect(child(runCase as XmlElement, "error")?.attributes.message).toBe(
       "run interrupted: 3 of 5 test cases unscored",
     );
+    // Without the run's own words, it names both ways to resume.
+    expect(child(runCase as XmlElement, "error")?.text).toContain(
+      "verdict test run --identifier NAME --resume, or evaluate({ identifier, resume: true })",
+    );
+    const told = parseXml(
+      renderJUnitReport({
+        result,
+        message:
+          "Run interrupted: 2 test cases finished and stored. Resume with: verdict test run --identifier ci --resume",
+      }),
+    );
+    expect(child(all(told, "testcase").at(-1) as XmlElement, "error")?.text).toBe(
+      "run interrupted: 3 of 5 test cases unscored.\nRun interrupted: 2 test cases finished and stored. Resume with: verdict test run --identifier ci --resume",
+    );
+  });
+
+  it("names each case's test file and line, where CI views link a case to its source", () => {
+    const result = evaluationResult({
+      testResults: [
+        testResult({ index: 0, file: "evals/chat.eval.ts", line: 12 }),
+        testResult({ index: 1, file: "evals/chat.eval.ts" }),
+        testResult({ index: 2 }),
+      ],
+    });
+    const cases = all(parseXml(renderJUnitReport({ result })), "testcase").filter((testCase) =>
+      testCase.attributes.name?.endsWith("Toxicity"),
+    );
+    expect(cases.map(({ attributes }) => [attributes.file, attributes.line])).toEqual([
+      ["evals/chat.eval.ts", "12"],
+      ["evals/chat.eval.ts", undefined],
+      [undefined, undefined],
+    ]);
   });
 
   it("writes a valid, empty report for a run without test cases", () => {

@@ -26,6 +26,11 @@ export interface RenderJUnitReportOptions {
    * @default the run's identifier, else "verdict"
    */
   suiteName?: string;
+  /**
+   * What the run said at its end (the run-end event's message), e.g. how to resume it: an
+   * incomplete run's `<error>` says it.
+   */
+  message?: string | null | undefined;
 }
 
 /** Options of {@link createJUnitReporter}. */
@@ -50,6 +55,9 @@ interface JUnitCase {
   seconds: number | null;
   body: string[];
   outcome: "passed" | "failure" | "error" | "skipped";
+  /** The test file, relative to the project, and the test's line, when known. */
+  file?: string | undefined;
+  line?: number | undefined;
 }
 
 const MAX_MESSAGE_LENGTH = 300;
@@ -107,6 +115,8 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
         casesByMetric.get(metric.name)?.push({
           name: `${caseName} › ${metricLabel}${run.label}`,
           seconds,
+          file: testResult.file,
+          line: testResult.line,
           ...describeMetric(metric),
         });
       }
@@ -125,7 +135,7 @@ export function renderJUnitReport(options: RenderJUnitReportOptions): string {
         properties,
       }),
     );
-  const runProblem = describeIncompleteRun(result);
+  const runProblem = describeIncompleteRun(result, options.message ?? null);
   if (runProblem !== null) {
     suites.push(
       renderSuite({
@@ -177,6 +187,7 @@ export function createJUnitReporter(options: JUnitReporterOptions): RunReporter 
       if (event.type !== "run-end") return;
       const text = renderJUnitReport({
         result: results.of(event).result,
+        message: event.message,
         ...(options.suiteName === undefined ? {} : { suiteName: options.suiteName }),
       });
       writeReportFile({ file: options.file, text, kind: "JUnit" });
@@ -233,16 +244,24 @@ function systemOut(metric: MetricData): string {
   return `<system-out>${escapeXml(lines.join("\n"))}</system-out>`;
 }
 
-function describeIncompleteRun(result: EvaluationResult): JUnitCase | null {
+function describeIncompleteRun(
+  result: EvaluationResult,
+  endMessage: string | null,
+): JUnitCase | null {
   const { status, testCases } = result.summary;
   if (status === "completed" && testCases.unscored === 0) return null;
   const message = `run ${status}: ${formatCount(testCases.unscored)} of ${formatPlural(testCases.total, "test case")} unscored`;
+  // The run's own words say how to resume it (the command, or evaluate()'s options).
+  const advice =
+    endMessage !== null && endMessage.trim() !== ""
+      ? endMessage.trim()
+      : "To score the rest, run it again with the same identifier and resume: verdict test run --identifier NAME --resume, or evaluate({ identifier, resume: true }).";
   return {
     name: "run status",
     seconds: null,
     outcome: "error",
     body: [
-      `<error${renderXmlAttributes({ message, type: "IncompleteRun" })}>${escapeXml(`${message}. Run it again with the same identifier and resume to score the rest.`)}</error>`,
+      `<error${renderXmlAttributes({ message, type: "IncompleteRun" })}>${escapeXml(`${message}.\n${advice}`)}</error>`,
     ],
   };
 }
@@ -270,6 +289,9 @@ function renderSuite(options: {
       classname: options.classname,
       name: testCase.name,
       time: formatSeconds(testCase.seconds ?? 0),
+      // Read by GitLab, Jenkins and GitHub test-report actions to link a case to its source.
+      ...(testCase.file === undefined ? {} : { file: testCase.file }),
+      ...(testCase.line === undefined ? {} : { line: testCase.line }),
     });
     lines.push(`    <testcase${attributes}>`);
     lines.push(...testCase.body.map((line) => `      ${line}`));

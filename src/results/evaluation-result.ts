@@ -48,6 +48,11 @@ export interface TestResult {
    * where unknown (evaluate(), results stored by older versions).
    */
   file?: string | undefined;
+  /**
+   * The line of the test in {@link file}, from 1 (`verdict test run`): where CI annotates a
+   * failing case. Absent where unknown.
+   */
+  line?: number | undefined;
   /** The test case's `tags`. Absent when it had none (and in results stored by older versions). */
   tags?: string[] | undefined;
   /** The test case's `context`, when it had one. */

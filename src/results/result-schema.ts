@@ -171,6 +171,7 @@ export const testResultSchema = z.object({
   durationMs: z.number().nonnegative().optional(),
   trace: traceRecordSchema.optional(),
   file: z.string().optional(),
+  line: z.number().int().positive().optional(),
   tags: z.array(z.string()).optional(),
   context: z.array(z.string()).optional(),
   retrievalContext: z.array(z.string()).optional(),

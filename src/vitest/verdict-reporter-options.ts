@@ -1,6 +1,6 @@
 import type { DisplayOption } from "../evaluate/default-reporters.ts";
 import type { RunReporter } from "../results/runner-events.ts";
-import type { Store } from "../store/run-store.ts";
+import type { RunShard, Store } from "../store/run-store.ts";
 
 /** Options of `VerdictReporter`. */
 export interface VerdictReporterOptions {
@@ -28,6 +28,12 @@ export interface VerdictReporterOptions {
   reporters?: RunReporter[];
   /** Where `VERDICT_HOME` and the `VERDICT_*` settings are read. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The shard this run is, when it runs some tests of every file (`verdict test run --shard`,
+   * see `shardOfTest`): it counts only those, and the shards of a CI build store one run.
+   * @default Vitest's own `--shard` (whole files per shard), if any
+   */
+  shard?: RunShard;
   /** More configuration to store with the run (e.g. the command's flags). */
   config?: Record<string, unknown>;
   /**

@@ -152,6 +152,9 @@ async function runReporter(options: {
   arrival?: TestCase[];
   store?: MemoryRunStore;
   resume?: boolean;
+  shard?: { index: number; count: number };
+  /** How Vitest says the run ended. @default "passed" */
+  reason?: "passed" | "failed" | "interrupted";
 }) {
   const store = options.store ?? new MemoryRunStore();
   const events: RunnerEvent[] = [];
@@ -161,6 +164,7 @@ async function runReporter(options: {
     store,
     identifier: "nightly",
     ...(options.resume ? { resume: true } : {}),
+    ...(options.shard ? { shard: options.shard } : {}),
     env: {},
     reporters: [{ onEvent: (event) => events.push(event) }],
     showProgress: false,
@@ -185,7 +189,7 @@ async function runReporter(options: {
   await reporter.onTestRunEnd(
     run.map((module) => module.module),
     [],
-    "passed",
+    options.reason ?? "passed",
   );
   return { reporter, store, events, stdout: stdout.text(), stderr: stderr.text() };
 }
@@ -322,7 +326,43 @@ describe("VerdictReporter", () => {
     expect(reporter.outcome).toBe("usage");
     expect(stderr.split("\n").filter((line) => line.includes("OPENAI_API_KEY"))).toEqual([message]);
     expect(stdout).toBe("");
-    expect((await store.runs.listRuns())[0]?.status).toBe("failed");
+    // Nothing ran: no empty failed run clutters the store.
+    expect(await store.runs.listRuns()).toEqual([]);
+  });
+
+  it("counts the tests an interrupted run never finished: 3 of 5 unscored, not 0 of 2", async () => {
+    const module = fakeModule(
+      "a.eval.ts",
+      ["a", "b", "c", "d", "e"].map((name) => ({ name, records: [record({ name })] })),
+    );
+    const { reporter, events } = await runReporter({
+      modules: [module],
+      arrival: module.tests.slice(0, 2),
+      reason: "interrupted",
+    });
+    expect(reporter.result?.summary.status).toBe("interrupted");
+    expect(reporter.result?.summary.testCases).toMatchObject({ total: 5, passed: 2, unscored: 3 });
+    const end = events.find((event) => event.type === "run-end");
+    expect(end?.type === "run-end" && end.message).toMatch(
+      /Run interrupted: 2 test cases finished and stored\. .*Resume with: verdict test run --identifier nightly --resume/,
+    );
+  });
+
+  it("in a shard, counts only the tests dealt to it, and says when it has none", async () => {
+    const module = fakeModule(
+      "a.eval.ts",
+      ["a", "b", "c", "d", "e"].map((name) => ({ name, records: [] as VerdictCaseRecord[] })),
+    );
+    const second = await runReporter({ modules: [module], shard: { index: 2, count: 2 } });
+    const start = second.events.find((event) => event.type === "run-start");
+    expect(start?.type === "run-start" && start.totalTestCases).toBe(2);
+    const tiny = fakeModule("a.eval.ts", [{ name: "only", records: [] }]);
+    const empty = await runReporter({ modules: [tiny], shard: { index: 3, count: 3 } });
+    const end = empty.events.find((event) => event.type === "run-end");
+    expect(end?.type === "run-end" && end.message).toBe(
+      "Shard 3/3 has no test to run (the suite has 1 test over 3 shards): nothing to evaluate.",
+    );
+    expect(empty.reporter.outcome).toBe("passed");
   });
 
   it("counts a test failing outside verdict's metrics as failed, and prints its error", async () => {

@@ -10,11 +10,12 @@ import type {
   Vitest,
 } from "vitest/node";
 import { ConfigError } from "../errors/config-error.ts";
-import { showControlCharacters, showName } from "../report/format.ts";
+import { showControlCharacters, showName, stripColourCodes } from "../report/format.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { CaseIndexer } from "./case-indexer.ts";
+import { rankTestFiles } from "./case-shard.ts";
 import { failedToLoad } from "./failed-to-load.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
@@ -89,8 +90,9 @@ export class VerdictReporter implements Reporter {
     if (specifications.length === 0) return;
     const runFiles = specifications.map((specification) => this.relativeFile(specification));
     let allFiles = runFiles;
+    let globbed: readonly TestSpecification[] = [];
     try {
-      const globbed = (await this.vitest?.globTestSpecifications()) ?? [];
+      globbed = (await this.vitest?.globTestSpecifications()) ?? [];
       allFiles = [...globbed.map((specification) => this.relativeFile(specification)), ...runFiles];
     } catch {
       // Without the whole suite, the run's own files give a stable order too (unsharded).
@@ -100,9 +102,15 @@ export class VerdictReporter implements Reporter {
       options: this.options,
       indexer: new CaseIndexer({ files: allFiles }),
       expectedModules: specifications.length,
+      fileRanks: rankTestFiles(
+        [...globbed, ...specifications].map((specification) => ({
+          root: specification.project.config.root,
+          moduleId: specification.moduleId,
+        })),
+      ),
     });
     this.state = state;
-    const shard = this.vitest?.config.shard;
+    const shard = this.options.shard ?? this.vitest?.config.shard;
     try {
       if (this.options.resume && !this.options.identifier) {
         throw new ConfigError(
@@ -225,11 +233,13 @@ export class VerdictReporter implements Reporter {
     stderr.write(`\n${showName(options.title)}\n`);
     for (const original of options.errors) {
       // A message may quote a judge's text or a case's name: shown, never obeyed.
+      // Colours a tool wrote into its message (Vite's parser errors) are dropped, not shown
+      // as <U+001B>[31m: with NO_COLOR, off a terminal, and on one.
       const error = {
         ...original,
-        message: showControlCharacters(original.message ?? ""),
+        message: showControlCharacters(stripColourCodes(original.message ?? "")),
         ...(typeof original.stack === "string"
-          ? { stack: showControlCharacters(original.stack) }
+          ? { stack: showControlCharacters(stripColourCodes(original.stack)) }
           : {}),
       };
       if (this.vitest) {

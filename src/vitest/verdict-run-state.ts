@@ -4,7 +4,7 @@ import { judgeCallErrorKind } from "../errors/judge-call-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
-import { formatPlural } from "../report/format.ts";
+import { formatPlural, stripColourCodes } from "../report/format.ts";
 import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
 import { decideRunStatus } from "../results/run-status.ts";
 import type { RunReporter } from "../results/runner-events.ts";
@@ -20,6 +20,7 @@ import { whyRunNeedsStore } from "../store/open-store.ts";
 import { shellWord } from "../store/run-liveness.ts";
 import type { Store } from "../store/run-store.ts";
 import { type CaseIndexer, fingerprintCase } from "./case-indexer.ts";
+import { fileRankOf, testsOfShard } from "./case-shard.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
@@ -30,6 +31,8 @@ export interface RunStateOptions {
   indexer: CaseIndexer;
   /** Test files in the run: the progress total is known once they are all collected. */
   expectedModules: number;
+  /** The rank of each test file of the suite (see `rankTestFiles`): which tests a shard runs. */
+  fileRanks?: Record<string, number>;
 }
 
 /** Options of {@link RunState.gather}. */
@@ -57,6 +60,7 @@ export class RunState {
   private readonly options: VerdictReporterOptions;
   private readonly indexer: CaseIndexer;
   private readonly expectedModules: number;
+  private readonly fileRanks: Record<string, number>;
   private readonly results = new Map<number, TestResult>();
   private readonly unscoredErrors = new Map<string, number>();
   private readonly positions = new Map<TestModule, Map<string, number>>();
@@ -75,12 +79,15 @@ export class RunState {
   private quotaExhausted = false;
   private collectedModules = 0;
   private collectedTests = 0;
+  /** The tests collected, of every shard. */
+  private suiteTests = 0;
   private spent = emptySpending();
 
   constructor(options: RunStateOptions) {
     this.options = options.options;
     this.indexer = options.indexer;
     this.expectedModules = options.expectedModules;
+    this.fileRanks = options.fileRanks ?? {};
     const display = this.options.display ?? "all";
     this.builtInReporters = defaultReporters({
       display,
@@ -169,8 +176,8 @@ export class RunState {
 
   /** A test file could not be loaded: nothing of it ran. */
   moduleFailed(options: { file: string; message: string }): void {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colours in Vite's errors
-    const plain = options.message.replace(/\u001b\[[0-9;]*m/g, "");
+    // Terminal colours in Vite's errors.
+    const plain = stripColourCodes(options.message);
     const lines = plain.split("\n").map((line) => line.trim());
     const [first = "", second = ""] = lines.filter((line) => line !== "");
     // "Transform failed with 1 error:" says little without the error that follows.
@@ -178,14 +185,22 @@ export class RunState {
     this.loadErrors.push(`${options.file}: ${summary}`);
   }
 
-  /** A test file was collected: its tests count towards the progress total. */
+  /** A test file was collected: its tests (this shard's) count towards the progress total. */
   moduleCollected(testModule: TestModule): void {
     this.collectedModules += 1;
-    for (const testCase of testModule.children.allTests()) {
-      if (testCase.options.mode !== "skip" && testCase.options.mode !== "todo") {
-        this.collectedTests += 1;
-      }
-    }
+    const tests = [...testModule.children.allTests()].filter(
+      (testCase) => testCase.options.mode !== "skip" && testCase.options.mode !== "todo",
+    );
+    this.suiteTests += tests.length;
+    const shard = this.options.shard;
+    this.collectedTests +=
+      shard === undefined
+        ? tests.length
+        : testsOfShard({
+            tests,
+            fileRank: fileRankOf({ ...shard, fileRanks: this.fileRanks }, testModule.moduleId),
+            shard,
+          }).length;
     this.recorder?.updateTotal(this.knownTotal());
   }
 
@@ -214,7 +229,13 @@ export class RunState {
     }
     this.startStoredRunNow();
     if (this.recorder) this.announce(this.recorder);
-    const result: TestResult = { ...record.result, index, ...(file === "" ? {} : { file }) };
+    const line = testCase.location?.line;
+    const result: TestResult = {
+      ...record.result,
+      index,
+      ...(file === "" ? {} : { file }),
+      ...(line === undefined ? {} : { line }),
+    };
     // A running total: a case gathered again (a retried test) replaces its earlier spending.
     const replaced = this.results.get(index);
     if (replaced)
@@ -284,9 +305,13 @@ export class RunState {
     for (const message of this.loadErrors) {
       stderr.write(`${redactSecretText(`Error: could not load ${message}`)}\n`);
     }
-    const total = testResults.length + this.unscored;
-    // A run whose files failed to load, and that gathered nothing, is not a run: not stored.
-    const nothingRan = total === 0 && this.loadErrors.length > 0;
+    const gathered = testResults.length + this.unscored;
+    // An interrupted run's tests that never finished count too (as one case each): "3 of 8
+    // unscored", not "0 of 5".
+    const total = options.interrupted ? Math.max(gathered, this.collectedTests) : gathered;
+    // A run whose files failed to load, or that a configuration error (no judge key, an
+    // unknown model) stopped before it scored a case, is not a run: not stored.
+    const nothingRan = gathered === 0 && (this.loadErrors.length > 0 || this.configErrors.size > 0);
     if (!nothingRan) this.startStoredRunNow();
     await Promise.allSettled([...this.writes]);
     const recorder = nothingRan || !this.recorder ? await this.openDetached() : this.recorder;
@@ -330,6 +355,13 @@ export class RunState {
     const lines = [...this.unscoredErrors.entries()].map(([message, count]) =>
       count > 1 ? `${message} (${count} cases)` : message,
     );
+    const shard = this.options.shard;
+    if (shard !== undefined && this.collectedTests === 0 && this.suiteTests > 0) {
+      // More shards than tests: a CI matrix sized for a larger suite still passes.
+      lines.push(
+        `Shard ${shard.index}/${shard.count} has no test to run (the suite has ${formatPlural(this.suiteTests, "test")} over ${shard.count} shards): nothing to evaluate.`,
+      );
+    }
     if (this.unscored > 0) {
       lines.push(`${this.unscored} of ${options.total} test cases were left unscored.`);
     }

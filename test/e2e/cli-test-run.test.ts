@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { EvaluationResult, TestResult } from "../../src/results/evaluation-result.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
-  type FakeOpenAIRequest,
   type FakeOpenAIServer,
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { judgeIdiots as judge } from "../fixtures/idiot-judge.ts";
 import { makeLinkedProject } from "../fixtures/linked-project.ts";
 import {
   postgresMissing,
@@ -87,29 +87,6 @@ test("never collected", async () => {
   const answer = ;
 });
 `;
-
-/** A judge that finds "idiot" toxic and biased, and every statement relevant. */
-function judge(request: FakeOpenAIRequest) {
-  const schema = request.jsonSchema as { properties?: Record<string, unknown> } | null;
-  const kind = Object.keys(schema?.properties ?? {})[0];
-  const rude = request.prompt.includes("idiot");
-  switch (kind) {
-    case "opinions":
-      return reply.json({ opinions: [rude ? "You are an idiot." : "The answer is friendly."] });
-    case "statements":
-      return reply.json({ statements: ["Paris is the capital of France."] });
-    case "verdicts": {
-      // Answer Relevancy's verdicts may be "idk"; for it "yes" means relevant.
-      const relevancy = JSON.stringify(schema).includes("idk");
-      const verdict = relevancy ? "yes" : rude ? "yes" : "no";
-      return reply.json({ verdicts: [{ verdict, reason: "It calls the user an idiot." }] });
-    }
-    default:
-      return reply.json({
-        reason: "The score is 1.00 because the output calls the user an idiot.",
-      });
-  }
-}
 
 let project: string;
 let server: FakeOpenAIServer;
@@ -229,7 +206,7 @@ describe.concurrent("verdict test run", () => {
     expect(xml.match(/<testcase /g)).toHaveLength(4);
     expect(xml).not.toContain("<skipped");
     expect(xml).toMatch(
-      /<testcase classname="verdict.Toxicity" name="greets politely › Toxicity" time="\d+\.\d{3}">/,
+      /<testcase classname="verdict.Toxicity" name="greets politely › Toxicity" time="\d+\.\d{3}" file="evals\/polite\/greeting\.eval\.ts" line="5">/,
     );
     // Cases are numbered from 1 as the run lists them, never by the internal index.
     const caseNumbers = [...readFileSync(html, "utf8").matchAll(/class="case-meta">#(\d+)/g)];
@@ -308,6 +285,8 @@ describe.concurrent("verdict test run", () => {
     const lines = `${result.stdout}${result.stderr}`.split("\n");
     expect(lines.filter((line) => line.includes("OPENAI_API_KEY"))).toHaveLength(1);
     expect(result.stdout).toBe("");
+    // No case ran: no empty failed run is stored.
+    expect(await storedRuns(storeHome("no-key"))).toBe(0);
   });
 
   it("exits 2 on a shard that does not exist", async ({ expect }) => {
@@ -464,12 +443,19 @@ describe.concurrent("verdict test run", () => {
     expect,
   }) => {
     const home = storeHome("syntax-error");
-    const result = await verdict(["test", "run", "other/broken/syntax.check.ts"], cliEnv({ home }));
+    // No terminal, and no NO_COLOR: a TERM that says colours would do, as a CI log's.
+    const env = { ...cliEnv({ home }), NO_COLOR: undefined, TERM: "xterm-256color" };
+    const result = await verdict(["test", "run", "other/broken/syntax.check.ts"], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /Error: could not load other\/broken\/syntax\.check\.ts: .*(Unexpected|Expected|Syntax)/,
     );
     expect(result.stdout).not.toMatch(/Status:|Test cases:/);
+    // Vitest colours its errors and Vite's parser its own: off a terminal, no colour codes,
+    // raw or shown as <U+001B>.
+    expect(result.stderr).toContain("[PARSE_ERROR]");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for colour codes
+    expect(result.stderr).not.toMatch(/\u001b|<U\+001B>/);
     expect(await storedRuns(home)).toBe(0);
   });
 
@@ -511,7 +497,10 @@ describe.concurrent("verdict test run", () => {
     expect(stdout).toMatch(
       /Run interrupted: \d+ test cases? finished and stored\. Running it again reuses the cached judge answers/,
     );
-    expect(stdout).not.toMatch(/[1-9]\d* unscored|left unscored/);
+    // The tests cut short did not fail: no error says they were left unscored, and the
+    // totals count the eight tests, those that never finished as unscored.
+    expect(stdout).not.toMatch(/left unscored/);
+    expect(stdout).toMatch(/Test cases: \d passed, 0 failed, [1-7] unscored \(8 total\)/);
     const store = SqliteRunStore.open({ home });
     try {
       const runs = await store.runs.listRuns();
@@ -538,7 +527,8 @@ describe.concurrent("verdict test run", () => {
     expect,
   }) => {
     const home = storeHome("small-suite");
-    // Three eval files over four shards: shard 4/4 gets none.
+    // Four tests over four shards, dealt by file rank: answer (1/4), greeting (2/4, 3/4),
+    // insult (3/4); shard 4/4 gets none.
     const runs = await Promise.all(
       ["1/4", "2/4", "3/4", "4/4"].map((shard) =>
         verdict(
@@ -548,9 +538,17 @@ describe.concurrent("verdict test run", () => {
       ),
     );
     const empty = runs[3];
-    expect(empty?.stderr).toBe("");
+    expect(empty?.stderr).not.toMatch(/error|warning/i);
     expect(empty?.code).toBe(0);
-    expect(empty?.stdout).toContain("Shard 4/4 has no test file to run");
+    expect(empty?.stdout).toContain(
+      "Shard 4/4 has no test to run (the suite has 4 tests over 4 shards): nothing to evaluate.",
+    );
+    expect(runs.map((run) => (run.stdout.match(/\(\d+ total\)/) ?? [""])[0])).toEqual([
+      "(1 total)",
+      "(1 total)",
+      "(2 total)",
+      "(0 total)",
+    ]);
     const emptyReport = JSON.parse(readFileSync(join(project, "small/shard-4.json"), "utf8"));
     expect(emptyReport).toMatchObject({ shard: "4/4", testResults: [] });
     expect(emptyReport.summary.testCases.total).toBe(0);

@@ -66,6 +66,39 @@ describe("verdict (usage)", () => {
     expect(testRun.stdout).toContain("--shard <i/n>");
   });
 
+  it("--help names every exit code, and stops quietly when its reader does (| head)", async () => {
+    for (const args of [["--help"], ["test", "run", "--help"]]) {
+      const help = await run(args);
+      expect(help.stdout.replace(/\s+/g, " ")).toMatch(
+        /Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error, 3 judge errors left test cases unscored[;,] 130 interrupted by Ctrl-C, 143 by SIGTERM \(a cancelled CI job\), 129 by SIGHUP/,
+      );
+    }
+    // A reader that has left before the help is written, as `verdict --help | head -3` may
+    // have: no stack trace.
+    const child = spawn(process.execPath, ["--conditions=verdict-source", MAIN, "--help"], {
+      cwd: project,
+      env: bareEnv(),
+    });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+
+  it("answers deepeval's -id NAME with the flag meant: --identifier", async () => {
+    const result = await run(["test", "run", "-id", "nightly"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      '"-id" is read as -i -d (ignore errors, display): to name the run, use --identifier nightly ' +
+        `(deepeval's -id). Run "verdict test run --help" to see the usage.\n`,
+    );
+  });
+
   it("exits 2 with one line saying what to do on an unknown flag or a bad value", async () => {
     const unknown = await run(["test", "run", "--verbos"]);
     expect(unknown.code).toBe(2);

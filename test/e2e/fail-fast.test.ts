@@ -1,8 +1,9 @@
 // Fail fast on a judge that cannot work: a rejected key (401) or an unknown model (404
-// model_not_found) stops the run at the first answer, prints one line naming the fix, marks
-// the run failed and exits 2 — under `verdict test run` (the program in a child process, real
-// Vitest) and from evaluate() (the real AI SDK provider over HTTP to the fake server). An
-// exhausted quota keeps exit 3 (cli-test-run.test.ts).
+// model_not_found) stops the run at the first answer, prints one line naming the fix and
+// exits 2 — under `verdict test run` (the program in a child process, real Vitest; a run that
+// scored no case is not stored) and from evaluate() (the real AI SDK provider over HTTP to the
+// fake server; the run is marked failed). An exhausted quota keeps exit 3
+// (cli-test-run.test.ts).
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -117,7 +118,8 @@ describe.concurrent("verdict test run against a judge that cannot work", () => {
     );
     // Every other request failed at once, on the worker's stopped judge.
     expect(rejectingKey.stats().requests).toBe(1);
-    expect(await storedStatuses(home)).toEqual(["failed"]);
+    // No case was scored: no empty failed run clutters the store.
+    expect(await storedStatuses(home)).toEqual([]);
   });
 
   it("exits 2 on a mistyped model, with one line that names the model to use", async ({
@@ -136,7 +138,7 @@ describe.concurrent("verdict test run against a judge that cannot work", () => {
       /^Judge "openai:gtp-4\.1": model not found \(HTTP 404\): .*Did you mean "gpt-4\.1"\? Check the model name \(VERDICT_MODEL/,
     );
     expect(knowingOneModel.stats().requests).toBe(1);
-    expect(await storedStatuses(home)).toEqual(["failed"]);
+    expect(await storedStatuses(home)).toEqual([]);
   });
 });
 

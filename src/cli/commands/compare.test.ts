@@ -350,7 +350,8 @@ describe("verdict compare without a store", () => {
     expect(code).toBe(2);
     expect(stderr).toBe(
       `No verdict store at ${path.join(cwd, ".verdict", "verdict.db")}: run "verdict test run" first, ` +
-        "or set VERDICT_HOME to the folder that holds verdict.db (or VERDICT_STORE to a team's PostgreSQL store).\n",
+        "or set VERDICT_HOME to the folder that holds verdict.db (or VERDICT_STORE to a team's PostgreSQL store), " +
+        "or compare JSON reports (paths ending in .json).\n",
     );
     expect(existsSync(path.join(cwd, ".verdict"))).toBe(false);
   });

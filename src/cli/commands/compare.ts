@@ -1,25 +1,45 @@
 import { hostname } from "node:os";
 import path from "node:path";
 import { resolveVerdictHome } from "../../config/project-config.ts";
+import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
+import { renderComparisonMarkdown } from "../../report/compare-markdown.ts";
 import {
   compareRuns,
   formatRunComparison,
   type RunWithResults,
 } from "../../report/compare-runs.ts";
+import { appendStepSummary } from "../../report/github-actions-report.ts";
+import { writeReportFile } from "../../report/write-report-file.ts";
 import { openStore } from "../../store/open-store.ts";
 import { type RunLivenessOptions, runLiveness } from "../../store/run-liveness.ts";
 import type { Store, StoredRun } from "../../store/run-store.ts";
 import { STORE_FILE_NAME } from "../../store/sqlite-run-store.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { githubActionsOf } from "../github-actions.ts";
+import { type OutputRequest, resolveOutputTargets } from "../output-targets.ts";
+import { isReportPath, readReportRun } from "./compare-inputs.ts";
 
 /** Options of {@link runCompare}. */
 export interface CompareCommandOptions {
-  /** Id or identifier (its latest run) of the run compared against. */
+  /**
+   * Id or identifier (its latest run) of the run compared against, or a JSON report written
+   * by `--output json` (a path ending in `.json`).
+   */
   baseline: string;
-  /** Id or identifier (its latest run) of the run checked for regressions. */
+  /** Id or identifier (its latest run), or a JSON report, of the run checked for regressions. */
   candidate: string;
+  /** The `--output` flags: `markdown` (a pull-request comment), with its file as `markdown=PATH`. */
+  outputs?: readonly OutputRequest[] | undefined;
+  /** The file of a single `--output`. @default `verdict-compare.md` in `cwd` */
+  outputFile?: string | undefined;
+  /**
+   * Under GitHub Actions (`GITHUB_ACTIONS=true`): append the Markdown comparison to the job
+   * summary; `false` with `--no-github`.
+   * @default true
+   */
+  github?: boolean | undefined;
   /**
    * How much worse a metric may get before the comparison fails, in score units: 0.05 allows
    * the mean score to move 0.05 the wrong way and the pass rate to drop 5 points.
@@ -83,76 +103,146 @@ async function describeMissing(
 }
 
 /**
- * `verdict compare A B`: per-metric differences between two stored runs, paired tests of each
- * change, and the test cases that changed verdict. Exits 1 when a metric got worse by more
- * than `maxDrop` and significantly (p < `alpha`; any such drop with `alpha: null`), 2 when a run
- * or the store cannot be found or read, else 0.
+ * `verdict compare A B`: per-metric differences between two runs — stored runs (ids or
+ * identifiers) or JSON reports (paths ending in `.json`, read without any store) — paired
+ * tests of each change, and the test cases that changed verdict. `--output markdown` writes the
+ * comparison for a pull-request comment; under GitHub Actions it is appended to the job
+ * summary. Exits 1 when a metric got worse by more than `maxDrop` and significantly (p <
+ * `alpha`; any such drop with `alpha: null`), 2 when a run, a report or the store cannot be
+ * found or read, else 0.
  * @example
- * process.exitCode = await runCompare({ baseline: "main", candidate: "pr-42", cwd, env });
+ * process.exitCode = await runCompare({ baseline: "main.json", candidate: "pr-42", cwd, env });
  */
 export async function runCompare(options: CompareCommandOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const maxDrop = options.maxDrop ?? 0;
+  const targets = resolveOutputTargets({
+    outputs: options.outputs ?? [],
+    outputFile: options.outputFile,
+    cwd: options.cwd,
+    defaultName: "verdict-compare",
+  });
+  if (typeof targets === "string") return usage(stderr, targets);
+  const other = targets.find((target) => target.format !== "markdown");
+  if (other !== undefined) {
+    return usage(
+      stderr,
+      `verdict compare writes --output markdown (a pull-request comment), not ${other.format}: e.g. --output markdown=compare.md.`,
+    );
+  }
   const liveness: RunLivenessOptions = {
     now: (options.now ?? Date.now)(),
     hostname: options.hostname ?? hostname(),
     ...(options.isProcessAlive ? { isProcessAlive: options.isProcessAlive } : {}),
   };
+  const fromReports = new Map<string, { entry: RunWithResults; label: string }>();
+  for (const argument of [options.baseline, options.candidate]) {
+    if (!isReportPath(argument)) continue;
+    const read = readReportRun({ file: argument, cwd: options.cwd });
+    if ("error" in read) return usage(stderr, read.error);
+    fromReports.set(argument, read);
+  }
   let opened: Store | null = null;
   try {
-    const found =
-      options.store === undefined
-        ? await openStore({ env: options.env, cwd: options.cwd, purpose: "read" })
-        : {
-            store: options.store,
-            where: path.join(resolveVerdictHome(options), STORE_FILE_NAME),
-            missingFile: null,
-          };
-    if (found.store === null) {
-      stderr.write(
-        `No verdict store at ${found.missingFile ?? found.where}: run "verdict test run" first, or set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME} (or VERDICT_STORE to a team's PostgreSQL store).\n`,
-      );
-      return EXIT_CODES.usage;
+    let stored: { store: Store; where: string } | null = null;
+    if (fromReports.size < 2 || options.baseline === options.candidate) {
+      const found = await openCompareStore(options);
+      if (found.store === null) {
+        return usage(
+          stderr,
+          `No verdict store at ${found.missingFile ?? found.where}: run "verdict test run" first, or set VERDICT_HOME to the folder that holds ${STORE_FILE_NAME} (or VERDICT_STORE to a team's PostgreSQL store), or compare JSON reports (paths ending in .json).`,
+        );
+      }
+      if (options.store === undefined) opened = found.store;
+      stored = { store: found.store, where: found.where };
     }
-    const { store, where: storePath } = found;
-    opened = store;
-    const baseline = await store.runs.getRun(options.baseline);
-    const candidate = await store.runs.getRun(options.candidate);
+    const load = async (
+      argument: string,
+    ): Promise<{ entry: RunWithResults; label: string } | null> => {
+      const report = fromReports.get(argument);
+      if (report !== undefined) return report;
+      const run = await stored?.store.runs.getRun(argument);
+      if (run === null || run === undefined || stored === null) return null;
+      const results = (await stored.store.runs.getTestResults(run.id)).map((entry) => entry.result);
+      return { entry: { run, results }, label: run.identifier ?? run.id };
+    };
+    const baseline = await load(options.baseline);
+    const candidate = await load(options.candidate);
     if (baseline === null || candidate === null) {
       const missing = [
         ...(baseline === null ? [options.baseline] : []),
         ...(candidate === null ? [options.candidate] : []),
       ];
-      stderr.write(await describeMissing(store, storePath, missing, liveness));
+      const where = stored as { store: Store; where: string };
+      stderr.write(await describeMissing(where.store, where.where, missing, liveness));
       return EXIT_CODES.usage;
     }
-    const load = async (run: StoredRun): Promise<RunWithResults> => ({
-      run,
-      results: (await store.runs.getTestResults(run.id)).map((stored) => stored.result),
-    });
     const comparison = compareRuns({
-      baseline: await load(baseline),
-      candidate: await load(candidate),
+      baseline: baseline.entry,
+      candidate: candidate.entry,
       maxDrop,
       ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
     });
-    const shown = [showRun(baseline, liveness), showRun(candidate, liveness)] as const;
+    const shown = [
+      showRun(baseline.entry.run, liveness),
+      showRun(candidate.entry.run, liveness),
+    ] as const;
+    const notes = shown.flatMap((entry) => (entry.note === null ? [] : [entry.note]));
+    const fromFiles = [
+      ["baseline", options.baseline],
+      ["candidate", options.candidate],
+    ].flatMap(([side, argument]) =>
+      fromReports.has(argument as string) ? [`The ${side} is the JSON report ${argument}.`] : [],
+    );
     stdout.write(
       formatRunComparison({
         baseline: shown[0].run,
         candidate: shown[1].run,
         comparison,
         maxDrop,
-        notes: shown.flatMap((entry) => (entry.note === null ? [] : [entry.note])),
+        notes: [...fromFiles, ...notes],
       }),
     );
+    const markdown = () =>
+      renderComparisonMarkdown({
+        baseline: { ...baseline.entry, run: shown[0].run },
+        candidate: { ...candidate.entry, run: shown[1].run },
+        comparison,
+        maxDrop,
+        labels: { baseline: baseline.label, candidate: candidate.label },
+        notes,
+      });
+    for (const target of targets) {
+      writeReportFile({ file: target.file, text: markdown(), kind: "Markdown comparison" });
+      stdout.write(`Comparison written to ${target.file}\n`);
+    }
+    const github = githubActionsOf({ env: options.env, enabled: options.github !== false });
+    if (github?.summaryFile != null) {
+      appendStepSummary({ file: github.summaryFile, markdown: markdown(), stderr });
+    }
     return comparison.regressed ? EXIT_CODES.failed : EXIT_CODES.passed;
   } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
+    if (!(error instanceof StoreError) && !(error instanceof ConfigError)) throw error;
     stderr.write(`${error.message}\n`);
     return EXIT_CODES.usage;
   } finally {
-    if (options.store === undefined) await opened?.close();
+    await opened?.close();
   }
+}
+
+function usage(stderr: CommandOutput, message: string): number {
+  stderr.write(`${message}\n`);
+  return EXIT_CODES.usage;
+}
+
+async function openCompareStore(options: CompareCommandOptions) {
+  if (options.store !== undefined) {
+    return {
+      store: options.store,
+      where: path.join(resolveVerdictHome(options), STORE_FILE_NAME),
+      missingFile: null,
+    };
+  }
+  return openStore({ env: options.env, cwd: options.cwd, purpose: "read" });
 }

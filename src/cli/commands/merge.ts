@@ -4,13 +4,16 @@ import path from "node:path";
 import { EvalError } from "../../errors/eval-error.ts";
 import { createConsoleReporter } from "../../report/console-report.ts";
 import { formatPlural } from "../../report/format.ts";
+import { appendStepSummary } from "../../report/github-actions-report.ts";
 import { readJsonReport } from "../../report/json-report.ts";
+import { renderMarkdownReport } from "../../report/markdown-report.ts";
 import type { EvaluationResult, TestResult } from "../../results/evaluation-result.ts";
 import { addSpending, emptySpending } from "../../results/spending.ts";
 import { summarizeRun, worstRunStatus } from "../../results/summarize-run.ts";
 import { decideTestRunOutcome } from "../../results/test-run-outcome.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
+import { type GitHubActionsTarget, githubActionsOf } from "../github-actions.ts";
 import { type OutputRequest, resolveOutputTargets } from "../output-targets.ts";
 import { readStoredRunForMerge } from "./merge-stored-run.ts";
 import { createOutputReporter } from "./test-run.ts";
@@ -30,11 +33,17 @@ export interface MergeCommandOptions {
   outputs?: readonly OutputRequest[];
   /**
    * The file of a single `--output`.
-   * @default `verdict-report.<json|xml|html>` in `cwd`
+   * @default `verdict-report.<json|xml|html|md>` in `cwd`
    */
   outputFile?: string;
   /** `"none"` prints no end report. */
   display: "all" | "failing" | "passing" | "none";
+  /**
+   * Under GitHub Actions (`GITHUB_ACTIONS=true`): append the merged run's Markdown report to
+   * the job summary; `false` with `--no-github`. (The shards annotated their failing tests.)
+   * @default true
+   */
+  github?: boolean;
   /**
    * Merge even when the reports are shards of a run and some shard has no report (a warning
    * names them). Without it, a missing shard is an error (exit 2).
@@ -160,6 +169,10 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
     cwd: options.cwd,
   });
   if (typeof targets === "string") return fail(targets);
+  const github = githubActionsOf({
+    env: options.env ?? process.env,
+    enabled: options.github !== false,
+  });
   if (options.run !== undefined) {
     const stored = await readStoredRunForMerge({
       run: options.run,
@@ -172,7 +185,7 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
         `Cannot merge run "${options.run}": ${stored.problems.join("; ")}. Run the missing shards (or wait for them), or pass --allow-missing-shards to merge what there is.`,
       );
     }
-    return report({ ...stored, targets, display: options.display, fail });
+    return report({ ...stored, targets, display: options.display, github, fail });
   }
   const results: EvaluationResult[] = [];
   const shards: Array<string | null> = [];
@@ -207,6 +220,7 @@ export async function runMerge(options: MergeCommandOptions): Promise<number> {
     message: `Merged ${formatPlural(results.length, "report")}: ${options.files.join(", ")}.`,
     targets,
     display: options.display,
+    github,
     fail,
   });
 }
@@ -218,6 +232,7 @@ function report(options: {
   message: string;
   targets: ReadonlyArray<{ format: OutputRequest["format"]; file: string }>;
   display: MergeCommandOptions["display"];
+  github: GitHubActionsTarget | null;
   fail: (message: string) => number;
 }): number {
   const { result, problems, targets, fail } = options;
@@ -235,6 +250,13 @@ function report(options: {
       throw error;
     }
     process.stdout.write(`Report written to ${target.file}\n`);
+  }
+  if (options.github?.summaryFile != null) {
+    appendStepSummary({
+      file: options.github.summaryFile,
+      markdown: renderMarkdownReport({ result, message }),
+      stderr: process.stderr,
+    });
   }
   return exitCodeForOutcome({ outcome: decideTestRunOutcome({ result }) });
 }

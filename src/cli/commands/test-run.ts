@@ -7,15 +7,19 @@ import type { CliOptions } from "vitest/node";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { describeStopSignal } from "../../evaluate/cancel-on-interrupt.ts";
+import { createGitHubActionsReporter } from "../../report/github-actions-report.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
+import { createMarkdownReporter } from "../../report/markdown-report.ts";
 import type { EvaluationResult } from "../../results/evaluation-result.ts";
 import type { JudgeTextMode } from "../../results/judge-text.ts";
 import type { RunReporter } from "../../results/runner-events.ts";
 import { emptySpending } from "../../results/spending.ts";
 import { summarizeRun } from "../../results/summarize-run.ts";
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
+import { parseShard } from "../../store/run-shards.ts";
+import { CASE_SHARD_KEY, rankTestFiles } from "../../vitest/case-shard.ts";
 import {
   REQUEST_SLOTS_ENV,
   type RequestSlotBroker,
@@ -24,6 +28,7 @@ import {
 import { toTestRunEnvironment } from "../../vitest/test-run-settings.ts";
 import { VerdictReporter } from "../../vitest/verdict-reporter.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
+import { githubActionsOf } from "../github-actions.ts";
 import {
   type OutputFormat,
   type OutputRequest,
@@ -68,10 +73,16 @@ export interface TestRunCommandOptions {
   outputs?: readonly OutputRequest[];
   /**
    * The file of a single `--output`.
-   * @default `verdict-report.<json|xml|html>` in `cwd`
+   * @default `verdict-report.<json|xml|html|md>` in `cwd`
    */
   outputFile?: string;
-  /** Vitest's `--shard`, `"i/n"`. */
+  /**
+   * Under GitHub Actions (`GITHUB_ACTIONS=true`): append the Markdown report to the job summary
+   * and annotate failing tests at their file and line; `false` with `--no-github`.
+   * @default true
+   */
+  github?: boolean;
+  /** `--shard i/n`: run the tests dealt to shard i of n (see `shardOfTest`). */
   shard?: string;
   /** `--judge`: the judge model of this run (`VERDICT_MODEL` for the workers); `"fake"` for the fake judge. */
   judge?: string;
@@ -181,6 +192,7 @@ export function createOutputReporter(options: CreateOutputReporterOptions): RunR
     });
   }
   if (options.output === "junit") return createJUnitReporter({ file: options.file });
+  if (options.output === "markdown") return createMarkdownReporter({ file: options.file });
   return createHtmlReporter({ file: options.file });
 }
 
@@ -263,9 +275,21 @@ async function runWithBroker(
   });
   if (typeof targets === "string") return usage(targets);
   const shard = options.shard?.replace(/\s+/g, "");
+  const caseShard = shard === undefined ? null : parseShard(shard);
   const outputReporters = targets.map((target) =>
     createOutputReporter({ output: target.format, file: target.file, shard }),
   );
+  const github = githubActionsOf({ env: options.env, enabled: options.github !== false });
+  if (github !== null) {
+    outputReporters.push(
+      createGitHubActionsReporter({
+        summaryFile: github.summaryFile,
+        annotate: true,
+        cwd,
+        workspace: github.workspace,
+      }),
+    );
+  }
   const env: NodeJS.ProcessEnv = {
     ...options.env,
     // Absolute, so the workers, whatever their working folder, share this store and cache.
@@ -293,6 +317,7 @@ async function runWithBroker(
     ...(identifier === undefined ? {} : { identifier }),
     ...(options.resume ? { resume: true } : {}),
     ...(outputReporters.length === 0 ? {} : { reporters: outputReporters }),
+    ...(caseShard === null ? {} : { shard: caseShard }),
     config: {
       command: "verdict test run",
       paths: options.paths,
@@ -337,8 +362,11 @@ async function runWithBroker(
             (options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT) * TESTS_PER_JUDGE_REQUEST,
         }),
     ...(options.exitOnFirstFailure ? { bail: 1 } : {}),
-    // An empty shard is a run with nothing in it, not an error (below).
-    ...(shard === undefined ? {} : { shard, passWithNoTests: true }),
+    // Where each test is: failing tests are annotated at their line (GitHub Actions).
+    includeTaskLocation: true,
+    // A shard runs some tests of every file (not Vitest's files per shard): the others are
+    // skipped, and a shard may get none of a file's tests, or none at all.
+    ...(caseShard === null ? {} : { passWithNoTests: true }),
     ...(source ? { execArgv: [`--conditions=${SOURCE_CONDITION}`] } : {}),
   };
   const conditions = [SOURCE_CONDITION, ...SERVER_CONDITIONS];
@@ -354,6 +382,10 @@ async function runWithBroker(
 
   let createVitest: typeof import("vitest/node").createVitest;
   try {
+    // Vitest colours its output (tinyrainbow) whenever TERM is not "dumb", even into a pipe or
+    // a CI log. Off a terminal, and with NO_COLOR, verdict prints none (unless FORCE_COLOR asks
+    // for them): set before Vitest is loaded, which decides once.
+    if (!wantsColour(options.env)) process.env.NO_COLOR = "1";
     ({ createVitest } = await import("vitest/node"));
   } catch (error) {
     return usage(
@@ -369,6 +401,15 @@ async function runWithBroker(
       vitest = await stop.createVitest(() => createVitest(cliOptions, viteOverrides));
     } catch (error) {
       return usage(`Vitest could not start: ${(error as Error).message}`);
+    }
+    if (caseShard !== null) {
+      const files = await vitest.globTestSpecifications();
+      vitest.provide(CASE_SHARD_KEY, {
+        ...caseShard,
+        fileRanks: rankTestFiles(
+          files.map((file) => ({ root: file.project.config.root, moduleId: file.moduleId })),
+        ),
+      });
     }
     if (stop.signal !== null) {
       // Stopped before any test ran: nothing was stored; the reports say so.
@@ -390,19 +431,6 @@ async function runWithBroker(
       watching = stop.signal === null ? watch : null;
     } catch (error) {
       if ((error as { code?: unknown }).code === "VITEST_FILES_NOT_FOUND") {
-        const suiteFiles =
-          shard === undefined ? 0 : (await vitest.globTestSpecifications().catch(() => [])).length;
-        if (shard !== undefined && suiteFiles > 0) {
-          const files = suiteFiles === 1 ? "1 test file" : `${suiteFiles} test files`;
-          writeEmptyRun({
-            message: `Shard ${shard} has no test file to run (the suite has ${files}): nothing to evaluate.`,
-            status: "completed",
-            identifier: options.identifier,
-            targets,
-            shard,
-          });
-          return EXIT_CODES.passed;
-        }
         return usage(
           `No test files found: looked for ${include.join(", ")} in ${cwd}. Name eval files *.eval.ts, or pass their paths.`,
         );
@@ -443,13 +471,13 @@ async function runWithBroker(
 }
 
 /**
- * A run with nothing in it: a shard with no test file (more shards than files: a CI matrix
- * sized for a larger suite still passes), or a run stopped before any test. Prints `message`
- * and writes the --output reports, which say which shard it was.
+ * A run with nothing in it: one stopped before any test ran. Prints `message` and writes
+ * the --output reports, which say which shard it was. (A shard dealt no test runs as usual
+ * and says so at its end.)
  */
 function writeEmptyRun(options: {
   message: string;
-  status: "completed" | "interrupted";
+  status: "interrupted";
   identifier: string | undefined;
   targets: readonly OutputTarget[];
   shard: string | undefined;
@@ -477,6 +505,13 @@ function writeEmptyRun(options: {
     });
     process.stdout.write(`Report written to ${target.file}\n`);
   }
+}
+
+/** Colours only on a terminal (stdout and stderr), never with NO_COLOR; FORCE_COLOR forces them. */
+function wantsColour(env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+  return process.stdout.isTTY === true && process.stderr.isTTY === true;
 }
 
 /**

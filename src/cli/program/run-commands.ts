@@ -1,10 +1,11 @@
-import { type Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import type { OutputRequest } from "../output-targets.ts";
 import type { CommandContext } from "./command-context.ts";
-import { alpha, maxDrop, nonEmpty } from "./flag-parsers.ts";
+import { alpha, maxDrop, nonEmpty, outputRequest } from "./flag-parsers.ts";
 import {
   type DisplayMode,
   displayOption,
+  noGitHubOption,
   outputFileOption,
   outputOption,
 } from "./report-options.ts";
@@ -13,6 +14,7 @@ import {
 
 interface MergeFlags {
   run?: string;
+  github: boolean;
   display: DisplayMode;
   output?: OutputRequest[];
   outputFile?: string;
@@ -40,6 +42,11 @@ export function defineMergeCommand(program: Command, context: CommandContext): v
       "--allow-missing-shards",
       "merge even when some shards of a sharded run have no report (exit 2 otherwise)",
     )
+    .addOption(
+      noGitHubOption(
+        "append the merged run's Markdown report to the job summary ($GITHUB_STEP_SUMMARY)",
+      ),
+    )
     .action(async (files: string[], flags: MergeFlags) => {
       const { runMerge } = await import("../commands/merge.ts");
       setExitCode(
@@ -51,6 +58,7 @@ export function defineMergeCommand(program: Command, context: CommandContext): v
           outputs: flags.output ?? [],
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
           allowMissingShards: flags.allowMissingShards === true,
+          github: flags.github,
           cwd,
         }),
       );
@@ -62,9 +70,14 @@ export function defineCompareCommand(program: Command, context: CommandContext):
   const { cwd, env, setExitCode } = context;
   program
     .command("compare")
-    .description("compare two runs; exit 1 when a metric got significantly worse")
-    .argument("<baseline>", "run id or identifier (its latest run) to compare against")
-    .argument("<candidate>", "run id or identifier (its latest run) to check")
+    .description(
+      "compare two runs, stored or JSON reports; exit 1 when a metric got significantly worse",
+    )
+    .argument(
+      "<baseline>",
+      "run to compare against: a run id or identifier (its latest run), or a JSON report (path ending in .json, from --output json)",
+    )
+    .argument("<candidate>", "run to check: a run id or identifier, or a JSON report")
     .option(
       "--max-drop <amount>",
       "how much worse a metric may get: 0.05 = mean score by 0.05, pass rate by 5 points",
@@ -78,11 +91,28 @@ export function defineCompareCommand(program: Command, context: CommandContext):
       0.05,
     )
     .option("--no-stats", "fail on any drop beyond --max-drop, without the paired tests")
+    .addOption(
+      new Option(
+        "--output <markdown[=path]>",
+        "also write the comparison as Markdown for a pull-request comment: what got worse, the paired tests, the changed cases with both outputs (default file verdict-compare.md)",
+      ).argParser(outputRequest),
+    )
+    .addOption(outputFileOption("verdict-compare.md"))
+    .addOption(
+      noGitHubOption("append the Markdown comparison to the job summary ($GITHUB_STEP_SUMMARY)"),
+    )
     .action(
       async (
         baseline: string,
         candidate: string,
-        flags: { maxDrop: number; alpha: number; stats: boolean },
+        flags: {
+          maxDrop: number;
+          alpha: number;
+          stats: boolean;
+          output?: OutputRequest[];
+          outputFile?: string;
+          github: boolean;
+        },
       ) => {
         const { runCompare } = await import("../commands/compare.ts");
         setExitCode(
@@ -91,6 +121,9 @@ export function defineCompareCommand(program: Command, context: CommandContext):
             candidate,
             maxDrop: flags.maxDrop,
             alpha: flags.stats ? flags.alpha : null,
+            outputs: flags.output ?? [],
+            outputFile: flags.outputFile,
+            github: flags.github,
             cwd,
             env,
           }),

@@ -6,6 +6,7 @@ import { nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
 import {
   type DisplayMode,
   displayOption,
+  noGitHubOption,
   outputFileOption,
   outputOption,
 } from "./report-options.ts";
@@ -25,6 +26,7 @@ interface TestRunFlags {
   resume?: true;
   output?: OutputRequest[];
   outputFile?: string;
+  github: boolean;
   shard?: string;
   judge?: string;
   watch?: true;
@@ -67,9 +69,14 @@ export function defineTestCommands(program: Command, context: CommandContext): v
     )
     .addOption(outputOption())
     .addOption(outputFileOption())
+    .addOption(
+      noGitHubOption(
+        "append the Markdown report to the job summary ($GITHUB_STEP_SUMMARY) nor annotate failing tests at their file and line",
+      ),
+    )
     .option(
       "--shard <i/n>",
-      "run only shard i of n (CI); the shards of one build (VERDICT_RUN_GROUP, or the CI build's id) write one stored run",
+      "run only shard i of n (CI): the tests of every file are dealt over the shards (15 tests over 4: 4, 4, 4, 3); verdict merge rebuilds one run, and the shards of one build (VERDICT_RUN_GROUP, or the CI build's id) write one stored run",
       shard,
     )
     .option(
@@ -80,6 +87,12 @@ export function defineTestCommands(program: Command, context: CommandContext): v
     .option(
       "-w, --watch",
       "run again the files you change (and those importing a changed module) on save; q quits",
+    )
+    .addOption(
+      new Option(
+        "--judge-text <mode>",
+        'what the store keeps of the judge\'s prompts and answers: "text" (shown by verdict view) or "hash" (their SHA-256 only); sets VERDICT_JUDGE_TEXT',
+      ).choices(JUDGE_TEXT_MODES),
     )
     .addHelpText(
       "after",
@@ -93,13 +106,16 @@ export function defineTestCommands(program: Command, context: CommandContext): v
         "paid. Keys: q quits (exit 0), a re-runs every file, Ctrl-C stops (exit 130); a run in",
         "progress is then stored as interrupted. Without a terminal, type q and Enter, or send",
         "SIGINT/SIGTERM. Not with --shard, --resume or --output. See docs/watch.md.",
+        "",
+        "Under GitHub Actions (GITHUB_ACTIONS=true) the Markdown report is appended to the job",
+        "summary and failing tests are annotated at their file and line (--no-github: neither).",
+        "A CI workflow that shards, merges and compares: docs/ci.md.",
+        "",
+        "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error, 3 judge",
+        "errors left test cases unscored, 130 interrupted by Ctrl-C, 143 by SIGTERM (a cancelled",
+        "CI job), 129 by SIGHUP: the run is then stored as interrupted and its reports written;",
+        "continue it with --identifier NAME --resume.",
       ].join("\n"),
-    )
-    .addOption(
-      new Option(
-        "--judge-text <mode>",
-        'what the store keeps of the judge\'s prompts and answers: "text" (shown by verdict view) or "hash" (their SHA-256 only); sets VERDICT_JUDGE_TEXT',
-      ).choices(JUDGE_TEXT_MODES),
     )
     .action(async (paths: string[], flags: TestRunFlags) => {
       const { runTestRun } = await import("../commands/test-run.ts");
@@ -119,6 +135,7 @@ export function defineTestCommands(program: Command, context: CommandContext): v
           ...(flags.resume === true ? { resume: true } : {}),
           outputs: flags.output ?? [],
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
+          github: flags.github,
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           ...(flags.judge === undefined ? {} : { judge: flags.judge }),
           ...(flags.watch === true ? { watch: true } : {}),

@@ -103,6 +103,9 @@ export {
 } from "./metrics/base-metric.ts";
 export * from "./metrics/bias/index.ts";
 export type { MetricOptionSpec, MetricOptionSpecs } from "./metrics/check-metric-options.ts";
+export * from "./metrics/contextual-precision/index.ts";
+export * from "./metrics/contextual-recall/index.ts";
+export * from "./metrics/contextual-relevancy/index.ts";
 export {
   type DefinedMetricClass,
   type DefinedMetricContext,
@@ -113,6 +116,7 @@ export {
   type MetricPrompts,
 } from "./metrics/define-metric.ts";
 export * from "./metrics/g-eval/index.ts";
+export * from "./metrics/hallucination/index.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
 export type { Verdict } from "./metrics/shared/verdicts.ts";
 export * from "./metrics/toxicity/index.ts";

@@ -25,6 +25,7 @@ import {
   runMetric,
   seededRandom,
   stepOfKind,
+  stepsOf,
 } from "../../test/fixtures/malformed-answers.ts";
 import {
   auditPrompt,
@@ -72,6 +73,7 @@ async function measureMockJudge(answers: AmbiguousAnswer[]): Promise<Tally> {
   const tally = newTally();
   for (const answer of answers) {
     for (const shape of METRIC_SHAPES) {
+      if (!stepsOf(shape).includes(answer.step)) continue;
       const judge = faultyMockJudge({ shape, step: answer.step, answers: [answer.render(shape)] });
       const { outcome } = await runMetric(shape, judge);
       const asked = judge.calls.filter((call) => stepOfKind(shape, call.kind) === answer.step);
@@ -94,6 +96,7 @@ async function measureOverHttp(answers: AmbiguousAnswer[]): Promise<Tally> {
   try {
     for (const answer of answers) {
       for (const shape of METRIC_SHAPES) {
+        if (!stepsOf(shape).includes(answer.step)) continue;
         const rendered = answer.render(shape);
         const { outcome, stepRequests } = await runOverHttp(server, shape, answer.step, rendered);
         const right = reportsDiffering(outcome, answer) && stepRequests === 2;
@@ -115,7 +118,10 @@ async function measureControl(seed: number, runs: number): Promise<Tally> {
       const { outcome, texts, calls } = await runAnswering(shape, (step) =>
         unambiguousAnswer(random, shape, step),
       );
-      const right = outcome.kind === "scored" && outcome.score === shape.score && calls === 3;
+      const right =
+        outcome.kind === "scored" &&
+        outcome.score === shape.score &&
+        calls === stepsOf(shape).length;
       count(tally, outcome, right, `${shape.name}: ${JSON.stringify(texts)}`);
     }
   }
@@ -186,7 +192,7 @@ function measureLargeAnswers(): { worstMs: number; worst: string } {
   return { worstMs, worst };
 }
 
-/** Seeded judged texts that forge markers, through every prompt of the three metrics. */
+/** Seeded judged texts that forge markers, through every prompt of the built-in metrics. */
 function measureMarkers(seed: number, count: number) {
   const attacks = generateMarkerAttacks({ seed, count });
   let prompts = 0;
@@ -205,7 +211,7 @@ function measureMarkers(seed: number, count: number) {
 
 /**
  * Measures the ambiguous-answer figures of issue 19: numeric scores and reports over seeded
- * ambiguous answers × 3 metrics (MockJudge), the same over HTTP for a sample, the control
+ * ambiguous answers × the built-in metrics (MockJudge), the same over HTTP for a sample, the control
  * (one answer, wrapped, scored), the worst time to read a 100 KB answer, and prompt markers
  * forged by judged text over every prompt.
  */
@@ -259,7 +265,7 @@ export async function measureAmbiguousAnswers(
         pass: large.worstMs <= 100,
       },
       {
-        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the 3 metrics, with and without images): angle brackets of the text in the prompt`,
+        figure: `judged texts forging prompt markers (${thousands(markers.attacks)} seeded texts × ${METRIC_PROMPTS.length} prompts, every step of the built-in metrics, with and without images): angle brackets of the text in the prompt`,
         goal: "0",
         measured: String(markers.forged),
         pass: markers.forged === 0,

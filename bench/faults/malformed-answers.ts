@@ -1,4 +1,4 @@
-// Fault bench: 1,000 seeded malformed judge answers × the three metrics, and a control of
+// Fault bench: 1,000 seeded malformed judge answers × the built-in metrics, and a control of
 // well-formed answers wrapped in formatting. Run alone:
 //   node --conditions=verdict-source bench/faults/malformed-answers.ts [--seed N] [--count N]
 // It prints a markdown table. The answers come from test/fixtures/malformed-answers.ts, the
@@ -15,6 +15,7 @@ import {
   runMetric,
   seededRandom,
   stepOfKind,
+  stepsOf,
   wrappedAnswer,
 } from "../../test/fixtures/malformed-answers.ts";
 import { runAnswering, runOverHttp } from "../../test/fixtures/step-answer-runs.ts";
@@ -66,6 +67,7 @@ async function measureMockJudge(answers: MalformedAnswer[]): Promise<Tally> {
   const tally = newTally();
   for (const answer of answers) {
     for (const shape of METRIC_SHAPES) {
+      if (!stepsOf(shape).includes(answer.step)) continue;
       const rendered = answer.render(shape);
       const judge = faultyMockJudge({ shape, step: answer.step, answers: [rendered] });
       const { outcome } = await runMetric(shape, judge);
@@ -110,6 +112,7 @@ async function measureOverHttp(answers: MalformedAnswer[]): Promise<Tally> {
   try {
     for (const answer of answers) {
       for (const shape of METRIC_SHAPES) {
+        if (!stepsOf(shape).includes(answer.step)) continue;
         const { outcome } = await runOverHttp(server, shape, answer.step, answer.render(shape));
         count(tally, outcome, `${shape.name} over HTTP: #${answer.id} ${answer.family}`, false);
       }
@@ -122,7 +125,7 @@ async function measureOverHttp(answers: MalformedAnswer[]): Promise<Tally> {
 
 /**
  * Measures the malformed-answer figures of issue 9: crashes and numeric scores over 1,000
- * malformed judge answers × 3 metrics (MockJudge), the same over HTTP for a sample, and the
+ * malformed judge answers × the built-in metrics (MockJudge), the same over HTTP for a sample, and the
  * control row (well-formed answers wrapped in formatting, all scored).
  */
 export async function measureMalformedAnswers(

@@ -20,6 +20,7 @@ import {
   STEPS,
   seededRandom,
   stepOfKind,
+  stepsOf,
   wellFormedAnswer,
 } from "../fixtures/malformed-answers.ts";
 import { runAnswering, runOverHttp, runRecovering } from "../fixtures/step-answer-runs.ts";
@@ -30,6 +31,7 @@ describe.each(METRIC_SHAPES)("$name: ambiguous answers through MockJudge", (shap
     expect(new Set(answers.map((answer) => answer.step))).toEqual(new Set(STEPS));
     const wrong: string[] = [];
     for (const answer of answers) {
+      if (!stepsOf(shape).includes(answer.step)) continue;
       const rendered = answer.render(shape);
       const judge = faultyMockJudge({ shape, step: answer.step, answers: [rendered] });
       const { outcome } = await runMetric(shape, judge);
@@ -57,12 +59,13 @@ describe.each(METRIC_SHAPES)("$name: ambiguous answers through MockJudge", (shap
       count: AMBIGUOUS_ARRANGEMENTS.length * 3,
     });
     for (const answer of answers) {
+      if (!stepsOf(shape).includes(answer.step)) continue;
       const { outcome, calls } = await runRecovering(shape, answer.step, answer.render(shape));
       expect(outcome, `${answer.variant} at ${answer.step}`).toEqual({
         kind: "scored",
         score: shape.score,
       });
-      expect(calls).toBe(4);
+      expect(calls).toBe(stepsOf(shape).length + 1);
     }
   });
 
@@ -73,7 +76,7 @@ describe.each(METRIC_SHAPES)("$name: ambiguous answers through MockJudge", (shap
         unambiguousAnswer(random, shape, step),
       );
       expect(outcome, JSON.stringify(texts)).toEqual({ kind: "scored", score: shape.score });
-      expect(calls).toBe(3);
+      expect(calls).toBe(stepsOf(shape).length);
       expect(metric?.reason).toBe(wellFormedAnswer(shape, "reason").reason);
     }
   });
@@ -93,6 +96,7 @@ describe("ambiguous answers over HTTP (real AI SDK provider, fake server)", () =
     async (shape) => {
       const answers = generateAmbiguousAnswers({ seed: 41, count: AMBIGUOUS_ARRANGEMENTS.length });
       for (const answer of answers) {
+        if (!stepsOf(shape).includes(answer.step)) continue;
         const { outcome, stepRequests } = await runOverHttp(
           server,
           shape,

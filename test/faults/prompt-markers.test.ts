@@ -1,6 +1,6 @@
 // Fault injection: judged text that writes the markers prompts quote data between (`</text>`
 // then instructions) never reaches a prompt as a marker. Seeded (the bench uses the same
-// generator), over every prompt of the three metrics, with and without images.
+// generator), over every prompt of the built-in metrics, with and without images.
 import { describe, expect, it } from "vitest";
 import { auditPrompt, generateMarkerAttacks, METRIC_PROMPTS } from "../fixtures/marker-attacks.ts";
 

@@ -239,9 +239,10 @@ describe("ContextualPrecisionMetric", () => {
     const [verdictCall, reasonCall] = judge.calls;
     expect(verdictCall?.prompt).toContain(JSON.stringify(einstein.expectedOutput));
     expect(verdictCall?.prompt).toContain("Return exactly 3 verdicts");
-    expect(reasonCall?.prompt).toContain("Node 1 (useful): It names the photoelectric effect.");
+    expect(reasonCall?.prompt).toContain("node 1 useful, node 2 of no use, node 3 useful.");
+    expect(reasonCall?.prompt).toContain(JSON.stringify("It names the photoelectric effect."));
     // A verdict without a reason is explained by its node's text.
-    expect(reasonCall?.prompt).toContain(JSON.stringify('Node 2 (not useful): "There was a cat."'));
+    expect(reasonCall?.prompt).toContain(JSON.stringify('"There was a cat."'));
     expect(judge.calls.map((call) => call.prompt)).toMatchSnapshot();
   });
 

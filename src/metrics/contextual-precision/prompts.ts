@@ -75,17 +75,19 @@ export class ContextualPrecisionTemplate {
   /** Step 2: `{ "reason": string }`, only when some node that is no use outranks a useful one. */
   static generateReason(args: ContextualPrecisionReasonArgs): string {
     const score = formatScore(args.score);
-    const nodes = args.verdicts.map(
-      (node, index) =>
-        `Node ${index + 1} (${node.verdict === "yes" ? "useful" : "not useful"}): ${node.reason}`,
-    );
+    const ranking = args.verdicts
+      .map((node, index) => `node ${index + 1} ${node.verdict === "yes" ? "useful" : "of no use"}`)
+      .join(", ");
     return joinSections(
       `You explain a contextual precision score of ${score} given to the nodes a retriever fetched for an input. The score runs from 0 to 1: it is 1 when every node that is useful for the expected output is ranked above every node that is not, and it falls as nodes of no use are ranked above useful ones, most when they come first.`,
-      "Below are the input and, for each node in rank order (node 1 ranked first), whether it was useful and why.",
+      `In rank order (node 1 ranked first): ${ranking}. Below are the input and why each node is useful or not, in the same order.`,
       args.multimodal && MULTIMODAL_RULES,
       DATA_NOTICE,
       quoteText("input", args.input),
-      quoteList("ranked_nodes", nodes),
+      quoteList(
+        "node_reasons",
+        args.verdicts.map((node) => node.reason),
+      ),
       `Write one to three sentences that start with "The score is ${score} because" and say why the score is not higher and why it is what it is: name the nodes by their rank (the first node, the second node…) as nodes of the retrieval context, and use their reasons to say why the nodes of no use should rank below the useful ones. Do not speak of verdicts.`,
       'Answer with only a JSON object: {"reason": "…"}',
     );

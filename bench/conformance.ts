@@ -1,5 +1,5 @@
-// Conformance with deepeval: runs the documented classifications of Toxicity, Bias and Answer
-// Relevancy (test/fixtures/conformance/*.json, see docs/metric-conformance.md) through the
+// Conformance with deepeval: runs the documented classifications of the built-in metrics
+// (test/fixtures/conformance/*.json, see docs/metric-conformance.md) through the
 // metrics with a real judge and reports agreement per metric. Not part of `npm test`.
 //   npm run conformance -- --model openai:gpt-4.1
 //   npm run conformance -- --model fake            # plumbing only: the fake judge reads nothing
@@ -8,14 +8,20 @@
 import { writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { parseArgs } from "node:util";
-import { CONFORMANCE_DIR, loadConformanceSet } from "./conformance/conformance-set.ts";
+import {
+  CONFORMANCE_DIR,
+  loadConformanceSet,
+  METRIC_CLASSES,
+} from "./conformance/conformance-set.ts";
 import { formatConformanceReport, runConformance } from "./conformance/run-conformance.ts";
 
 const USAGE = `Usage: npm run conformance -- --model MODEL [options]
   --model MODEL       the judge: any model verdict accepts ("openai:gpt-4.1", "anthropic:…",
                       "ollama:…", …), with its key in the environment or .env; "fake" runs the
                       built-in fake judge, for plumbing only (its figures mean nothing)
-  --metric NAME       only this metric's examples (Toxicity, Bias, "Answer Relevancy")
+  --metric NAME       only this metric's examples (Toxicity, Bias, "Answer Relevancy",
+                      "Contextual Relevancy", "Contextual Precision", "Contextual Recall",
+                      Hallucination)
   --concurrency N     examples judged at once (default 4)
   --json FILE         also write every example's outcome as JSON
   --help              this text`;
@@ -61,7 +67,10 @@ if (values.metric !== undefined) {
   const wanted = values.metric.trim().toLowerCase();
   examples = examples.filter((example) => example.metric.toLowerCase() === wanted);
   if (examples.length === 0) {
-    fail(`--metric "${values.metric}" has no examples: use Toxicity, Bias or "Answer Relevancy".`);
+    const names = Object.keys(METRIC_CLASSES).map((name) =>
+      name.includes(" ") ? `"${name}"` : name,
+    );
+    fail(`--metric "${values.metric}" has no examples: use one of ${names.join(", ")}.`);
   }
 }
 

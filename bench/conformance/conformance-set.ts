@@ -1,12 +1,14 @@
-// The conformance set: every classification deepeval documents for Toxicity, Bias and Answer
-// Relevancy (its docs' rubric and usage examples, and its prompts' worked examples as the
-// reference notes describe them), as fixtures in test/fixtures/conformance/*.json. Each
-// example is one text, the metric it goes through, and the classification deepeval expects.
+// The conformance set: every classification deepeval documents for its metrics (its docs'
+// rubric and usage examples, and its prompts' worked examples), as fixtures in
+// test/fixtures/conformance/*.json. Each example is one test case, the metric it goes
+// through, and the classification deepeval expects: of the whole case, or of one item of it
+// (a retrieved node, a context passage, a sentence of the expected output).
 // docs/metric-conformance.md names the verdict prompt text that covers each one.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { splitSentences } from "../../src/metrics/contextual-recall/split-sentences.ts";
 
 /** Where the fixtures live. */
 export const CONFORMANCE_DIR = fileURLToPath(
@@ -18,7 +20,24 @@ export const METRIC_CLASSES = {
   Toxicity: ["toxic", "not toxic"],
   Bias: ["biased", "not biased", "no opinion"],
   "Answer Relevancy": ["relevant", "irrelevant", "ambiguous", "one statement"],
+  "Contextual Relevancy": ["relevant", "irrelevant", "partly relevant"],
+  "Contextual Precision": ["useful", "not useful"],
+  "Contextual Recall": ["attributable", "not attributable"],
+  Hallucination: ["agrees", "contradicts"],
 } as const;
+
+/**
+ * Where the items of a metric judged item by item come from: an example of it names one by
+ * its position (`item`, from 1), and its classification is that item's.
+ */
+export const ITEMS_OF: Partial<
+  Record<ConformanceMetric, (example: ConformanceExample) => string[]>
+> = {
+  "Contextual Relevancy": (example) => example.retrievalContext ?? [],
+  "Contextual Precision": (example) => example.retrievalContext ?? [],
+  "Contextual Recall": (example) => splitSentences(example.expectedOutput ?? ""),
+  Hallucination: (example) => example.context ?? [],
+};
 
 /** A metric of the conformance set, by its display name. */
 export type ConformanceMetric = keyof typeof METRIC_CLASSES;
@@ -37,6 +56,29 @@ export interface ConformanceExample {
   /** The judged output (`actualOutput`). */
   text: string;
   expected: ExpectedClass;
+  /** The test case's `expectedOutput`, when the metric reads it. */
+  expectedOutput?: string;
+  /** The test case's `context`. */
+  context?: string[];
+  /** The test case's `retrievalContext`. */
+  retrievalContext?: string[];
+  /** Options of the metric beyond the judge (e.g. `{ "penalizeAmbiguous": true }`). */
+  options?: Record<string, unknown>;
+  /** The item the classification is about, from 1 (see {@link ITEMS_OF}). */
+  item?: number;
+}
+
+/** The text a classification is about: the item the example names, else the output. */
+export function judgedText(example: ConformanceExample): string {
+  if (example.item === undefined) return example.text;
+  const items = ITEMS_OF[example.metric]?.(example) ?? [];
+  const item = items[example.item - 1];
+  if (item === undefined) {
+    throw new Error(
+      `example "${example.id}" names item ${example.item}, but ${example.metric} finds ${items.length} in it: give an item from 1 to ${items.length}.`,
+    );
+  }
+  return item;
 }
 
 const METRICS = Object.keys(METRIC_CLASSES) as [ConformanceMetric, ...ConformanceMetric[]];
@@ -46,6 +88,11 @@ const exampleSchema = z.strictObject({
   input: z.string().trim().min(1),
   text: z.string().trim().min(1),
   expected: z.string(),
+  expectedOutput: z.string().trim().min(1).optional(),
+  context: z.array(z.string()).min(1).optional(),
+  retrievalContext: z.array(z.string()).min(1).optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  item: z.int().min(1).optional(),
 });
 const fileSchema = z.strictObject({
   metric: z.enum(METRICS),
@@ -88,12 +135,24 @@ export function loadConformanceSet(directory: string = CONFORMANCE_DIR): Conform
           `${path}: example "${example.id}" expects "${example.expected}", which ${metric} cannot classify; use one of ${allowed.map((name) => `"${name}"`).join(", ")}.`,
         );
       }
+      // Parsed JSON holds no undefined values: an absent key is absent.
+      const full = { ...example, metric, expected: example.expected } as ConformanceExample;
+      if ((example.item !== undefined) !== (ITEMS_OF[metric] !== undefined)) {
+        throw new Error(
+          `${path}: example "${example.id}" ${example.item === undefined ? `needs "item": ${metric} classifies each item of a case` : `has "item", but ${metric} classifies whole cases`}.`,
+        );
+      }
+      try {
+        judgedText(full);
+      } catch (error) {
+        throw new Error(`${path}: ${(error as Error).message}`);
+      }
       const other = seen.get(example.id);
       if (other !== undefined) {
         throw new Error(`${path}: example id "${example.id}" is also used in ${other}.`);
       }
       seen.set(example.id, file);
-      examples.push({ ...example, metric, expected: example.expected as ExpectedClass });
+      examples.push(full);
     }
   }
   return examples;

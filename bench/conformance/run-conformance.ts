@@ -5,7 +5,12 @@ import {
   AnswerRelevancyMetric,
   BiasMetric,
   ConfigError,
+  ContextualPrecisionMetric,
+  ContextualRecallMetric,
+  ContextualRelevancyMetric,
+  HallucinationMetric,
   JudgeCallError,
+  type MetricDetails,
   type MetricRunResult,
   type ModelSpec,
   ToxicityMetric,
@@ -17,9 +22,12 @@ import {
   METRIC_CLASSES,
 } from "./conformance-set.ts";
 
-/** What a metric extracted and judged on one example. */
+/** What a metric extracted and judged on one example (on its item, when it names one). */
 export interface Observation {
-  /** Opinions (Toxicity, Bias) or statements (Answer Relevancy). */
+  /**
+   * Opinions (Toxicity, Bias), statements (Answer Relevancy, and the statements of the node of
+   * Contextual Relevancy), or the one item an example names (node, sentence, context).
+   */
   items: readonly string[];
   /** One verdict per item, normalised ("yes", "no", "idk"). */
   verdicts: readonly string[];
@@ -68,11 +76,21 @@ const NOUN: Record<ConformanceMetric, string> = {
   Toxicity: "opinion",
   Bias: "opinion",
   "Answer Relevancy": "statement",
+  "Contextual Relevancy": "statement",
+  "Contextual Precision": "node",
+  "Contextual Recall": "sentence",
+  Hallucination: "context",
 };
 const VERDICT_CLASS: Record<string, string> = {
   yes: "relevant",
   no: "irrelevant",
   idk: "ambiguous",
+};
+/** The classes of the metrics that judge one item yes or no: [its "yes" class, its "no" class]. */
+const ITEM_CLASSES: Partial<Record<ConformanceMetric, readonly [string, string]>> = {
+  "Contextual Precision": ["useful", "not useful"],
+  "Contextual Recall": ["attributable", "not attributable"],
+  Hallucination: ["agrees", "contradicts"],
 };
 
 function plural(count: number, noun: string): string {
@@ -84,7 +102,10 @@ function plural(count: number, noun: string): string {
  * output is toxic/biased when any opinion is (its score is above 0), and "no opinion" means
  * nothing was extracted. Answer Relevancy: every statement gets the expected verdict
  * ("relevant" = yes, "irrelevant" = no, "ambiguous" = idk), and "one statement" means the
- * extraction kept the text as one statement.
+ * extraction kept the text as one statement. Contextual Relevancy: every statement of the
+ * node gets yes (relevant) or no (irrelevant), or some get each (partly relevant). The other
+ * RAG metrics: the item's verdict is yes (useful, attributable, agrees) or no (not useful, not
+ * attributable, contradicts).
  */
 export function agreesWith(expected: ExpectedClass, observation: Observation): boolean {
   const { items, verdicts } = observation;
@@ -105,6 +126,16 @@ export function agreesWith(expected: ExpectedClass, observation: Observation): b
       return verdicts.length > 0 && verdicts.every((verdict) => verdict === "no");
     case "ambiguous":
       return verdicts.length > 0 && verdicts.every((verdict) => verdict === "idk");
+    case "partly relevant":
+      return verdicts.includes("yes") && verdicts.includes("no");
+    case "useful":
+    case "attributable":
+    case "agrees":
+      return verdicts.length === 1 && verdicts[0] === "yes";
+    case "not useful":
+    case "not attributable":
+    case "contradicts":
+      return verdicts.length === 1 && verdicts[0] === "no";
   }
 }
 
@@ -115,9 +146,16 @@ export function describeObservation(example: ConformanceExample, observation: Ob
   if (example.expected === "one statement" || items.length === 0) {
     return plural(items.length, noun);
   }
-  if (example.metric === "Answer Relevancy") {
+  const itemClasses = ITEM_CLASSES[example.metric];
+  if (itemClasses !== undefined) {
+    return verdicts[0] === "yes" ? itemClasses[0] : itemClasses[1];
+  }
+  if (example.metric === "Answer Relevancy" || example.metric === "Contextual Relevancy") {
     const classes = [...new Set(verdicts.map((verdict) => VERDICT_CLASS[verdict] ?? verdict))];
-    return classes.length === 1 ? `${classes[0]}` : `mixed (${verdicts.join(", ")})`;
+    if (classes.length === 1) return `${classes[0]}`;
+    return example.metric === "Contextual Relevancy" && classes.length === 2
+      ? `partly relevant (${verdicts.join(", ")})`
+      : `mixed (${verdicts.join(", ")})`;
   }
   const adjective = example.metric === "Toxicity" ? "toxic" : "biased";
   const flagged = verdicts.filter((verdict) => verdict === "yes").length;
@@ -126,16 +164,47 @@ export function describeObservation(example: ConformanceExample, observation: Ob
     : `not ${adjective} (${plural(items.length, noun)})`;
 }
 
-function createMetric(metric: ConformanceMetric, model: ModelSpec) {
-  const options = { model, includeReason: false } as const;
-  switch (metric) {
+function createMetric(example: ConformanceExample, model: ModelSpec) {
+  const options = { ...example.options, model, includeReason: false } as const;
+  switch (example.metric) {
     case "Toxicity":
       return new ToxicityMetric(options);
     case "Bias":
       return new BiasMetric(options);
     case "Answer Relevancy":
       return new AnswerRelevancyMetric(options);
+    case "Contextual Relevancy":
+      return new ContextualRelevancyMetric(options);
+    case "Contextual Precision":
+      return new ContextualPrecisionMetric(options);
+    case "Contextual Recall":
+      return new ContextualRecallMetric(options);
+    case "Hallucination":
+      return new HallucinationMetric(options);
   }
+}
+
+/** What the metric extracted and judged: of the example's item when it names one. */
+function observe(example: ConformanceExample, details: MetricDetails): Observation {
+  const verdicts = (details.verdicts ?? []) as ReadonlyArray<Record<string, unknown>>;
+  const verdictOf = (item: Record<string, unknown>) => String(item.verdict);
+  if (example.item === undefined) {
+    return {
+      items: details.opinions ?? details.statements ?? [],
+      verdicts: verdicts.map(verdictOf),
+    };
+  }
+  if (example.metric === "Contextual Relevancy") {
+    const own = verdicts.filter((verdict) => verdict.node === example.item);
+    return { items: own.map((verdict) => String(verdict.statement)), verdicts: own.map(verdictOf) };
+  }
+  const items = (details.nodes ?? details.sentences ?? details.contexts ?? []) as string[];
+  const index = example.item - 1;
+  const verdict = verdicts[index];
+  return {
+    items: items[index] === undefined ? [] : [items[index]],
+    verdicts: verdict === undefined ? [] : [verdictOf(verdict)],
+  };
 }
 
 /** Errors that no other example would survive either: a bad model name or key. */
@@ -147,11 +216,7 @@ function isFatal(error: Error): boolean {
 }
 
 function outcomeOf(example: ConformanceExample, result: MetricRunResult): ExampleOutcome {
-  const details = result.details ?? {};
-  const observation: Observation = {
-    items: details.opinions ?? details.statements ?? [],
-    verdicts: (details.verdicts ?? []).map((verdict) => verdict.verdict),
-  };
+  const observation = observe(example, result.details ?? {});
   const failed = result.error !== null;
   return {
     id: example.id,
@@ -180,12 +245,14 @@ export async function runConformance(options: {
 }): Promise<ConformanceReport> {
   const { model, examples } = options;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const metrics = new Map<ConformanceMetric, ReturnType<typeof createMetric>>();
-  const metricFor = (name: ConformanceMetric) => {
-    let metric = metrics.get(name);
+  // One metric per metric and options: an example's options make a metric of their own.
+  const metrics = new Map<string, ReturnType<typeof createMetric>>();
+  const metricFor = (example: ConformanceExample) => {
+    const key = JSON.stringify([example.metric, example.options ?? {}]);
+    let metric = metrics.get(key);
     if (!metric) {
-      metric = createMetric(name, model);
-      metrics.set(name, metric);
+      metric = createMetric(example, model);
+      metrics.set(key, metric);
     }
     return metric;
   };
@@ -198,8 +265,19 @@ export async function runConformance(options: {
     while (fatal === null && next < examples.length) {
       const index = next++;
       const example = examples[index] as ConformanceExample;
-      const result = await metricFor(example.metric).run(
-        { name: example.id, input: example.input, actualOutput: example.text },
+      const result = await metricFor(example).run(
+        {
+          name: example.id,
+          input: example.input,
+          actualOutput: example.text,
+          ...(example.expectedOutput === undefined
+            ? {}
+            : { expectedOutput: example.expectedOutput }),
+          ...(example.context === undefined ? {} : { context: example.context }),
+          ...(example.retrievalContext === undefined
+            ? {}
+            : { retrievalContext: example.retrievalContext }),
+        },
         { testCaseName: example.id },
       );
       if (result.error && isFatal(result.error)) {
@@ -268,5 +346,6 @@ export function formatConformanceReport(report: ConformanceReport): string {
 /** Said first and last whenever the fake judge ran the set. */
 export const FAKE_JUDGE_WARNING =
   "FAKE JUDGE: plumbing only. The fake judge does not read the text (one item per step, every " +
-  'verdict "no" or "idk"), so these figures say nothing about the prompts. Run ' +
+  'verdict the one that finds nothing wrong: "no", "idk", or "yes" for the RAG metrics), so ' +
+  "these figures say nothing about the prompts. Run " +
   "`npm run conformance -- --model openai:gpt-4.1` (or any judge verdict accepts) for real agreement.";

@@ -5,9 +5,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
+import { judgedText, loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
 import { AnswerRelevancyTemplate } from "../../src/metrics/answer-relevancy/prompts.ts";
 import { BiasTemplate } from "../../src/metrics/bias/prompts.ts";
+import { ContextualPrecisionTemplate } from "../../src/metrics/contextual-precision/prompts.ts";
+import { ContextualRecallTemplate } from "../../src/metrics/contextual-recall/prompts.ts";
+import { ContextualRelevancyTemplate } from "../../src/metrics/contextual-relevancy/prompts.ts";
+import { HallucinationTemplate } from "../../src/metrics/hallucination/prompts.ts";
 import { ToxicityTemplate } from "../../src/metrics/toxicity/prompts.ts";
 import { projectRoot } from "../e2e/run-node.ts";
 
@@ -19,20 +23,31 @@ interface Row {
   line: number;
 }
 
-/** The rows of the first table after `heading`, as trimmed cells (header and rule left out). */
-function tableAfter(heading: string): Row[] {
-  const lines = page.split("\n");
+const lines = page.split("\n");
+const cellsOf = (line: string) =>
+  line
+    .slice(1, -1)
+    .split(" | ")
+    .map((cell) => cell.trim());
+
+/**
+ * The rows of the tables under `heading` (up to the next `## ` heading) whose first column is
+ * `firstColumn`, as trimmed cells (header and rule left out); only the first table when
+ * `firstOnly`.
+ */
+function tablesUnder(heading: string, firstColumn: string, firstOnly = false): Row[] {
   const start = lines.indexOf(heading);
   if (start === -1) throw new Error(`${PAGE} has no "${heading}" heading`);
   const rows: Row[] = [];
-  let index = start + 1;
-  while (index < lines.length && !lines[index]?.startsWith("|")) index++;
-  for (index += 2; index < lines.length && lines[index]?.startsWith("|"); index++) {
-    const cells = (lines[index] as string)
-      .slice(1, -1)
-      .split(" | ")
-      .map((cell) => cell.trim());
-    rows.push({ cells, line: index + 1 });
+  for (let index = start + 1; index < lines.length; index++) {
+    const line = lines[index] as string;
+    if (line.startsWith("## ")) break;
+    if (!line.startsWith("|")) continue;
+    const wanted = cellsOf(line)[0] === firstColumn;
+    for (index += 2; index < lines.length && lines[index]?.startsWith("|"); index++) {
+      if (wanted) rows.push({ cells: cellsOf(lines[index] as string), line: index + 1 });
+    }
+    if (wanted && firstOnly) break;
   }
   return rows;
 }
@@ -75,6 +90,27 @@ function renderedPrompts(multimodal: boolean): Record<string, string> {
       input: DATA,
       statements: [DATA],
     }),
+    "ContextualRelevancyTemplate.generateVerdicts": ContextualRelevancyTemplate.generateVerdicts({
+      ...shared,
+      input: DATA,
+      context: DATA,
+    }),
+    "ContextualPrecisionTemplate.generateVerdicts": ContextualPrecisionTemplate.generateVerdicts({
+      ...shared,
+      input: DATA,
+      expectedOutput: DATA,
+      retrievalContext: [DATA],
+    }),
+    "ContextualRecallTemplate.generateVerdicts": ContextualRecallTemplate.generateVerdicts({
+      ...shared,
+      sentences: [DATA],
+      retrievalContext: [DATA],
+    }),
+    "HallucinationTemplate.generateVerdicts": HallucinationTemplate.generateVerdicts({
+      ...shared,
+      actualOutput: DATA,
+      contexts: [DATA],
+    }),
   };
 }
 
@@ -83,11 +119,23 @@ const METRIC_TEMPLATES: Record<string, string> = {
   Toxicity: "ToxicityTemplate",
   Bias: "BiasTemplate",
   "Answer Relevancy": "AnswerRelevancyTemplate",
+  "Contextual Relevancy": "ContextualRelevancyTemplate",
+  "Contextual Precision": "ContextualPrecisionTemplate",
+  "Contextual Recall": "ContextualRecallTemplate",
+  Hallucination: "HallucinationTemplate",
 };
 
+// The tables of the first metrics, and those of each later metric's section.
+const LATER = "## Conformance of the RAG, summarization and safety metrics";
 const examples = loadConformanceSet();
-const setRows = tableAfter("## Conformance set");
-const otherRows = tableAfter("## Documented, but not in the conformance set");
+const setRows = [
+  ...tablesUnder("## Conformance set", "example", true),
+  ...tablesUnder(LATER, "example"),
+];
+const otherRows = [
+  ...tablesUnder("## Documented, but not in the conformance set", "classification", true),
+  ...tablesUnder(LATER, "classification"),
+];
 
 describe(PAGE, () => {
   it("has one row per conformance fixture, with the fixture's metric, classification and text", () => {
@@ -96,10 +144,11 @@ describe(PAGE, () => {
     for (const example of examples) {
       const row = byId.get(example.id);
       expect(row, `${example.id} has no row in ${PAGE}`).toBeDefined();
+      // The text the classification is about: the output, or the item the example names.
       expect(row?.cells.slice(1, 4), `${PAGE} line ${row?.line}`).toEqual([
         example.metric,
         example.expected,
-        example.text,
+        judgedText(example),
       ]);
     }
     expect([...byId.keys()].sort()).toEqual(examples.map((example) => example.id).sort());

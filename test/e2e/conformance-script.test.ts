@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ConformanceExample,
+  judgedText,
   loadConformanceSet,
 } from "../../bench/conformance/conformance-set.ts";
 import type { ConformanceReport } from "../../bench/conformance/run-conformance.ts";
@@ -68,6 +69,63 @@ const VERDICT_FOR: Record<string, string> = {
   ambiguous: "idk",
 };
 
+// The RAG metrics' verdict for one item, by the class an example gives it.
+const ITEM_VERDICT: Record<string, "yes" | "no"> = {
+  useful: "yes",
+  attributable: "yes",
+  agrees: "yes",
+  "not useful": "no",
+  "not attributable": "no",
+  contradicts: "no",
+};
+
+/**
+ * The RAG metrics' verdict steps answered as deepeval documents each item an example names
+ * (an item no example names is fine): one call judges a node's statements (Contextual
+ * Relevancy), or every node, sentence or context of a case. `flip` and `garble` as below.
+ */
+function ragAnswer(request: FakeOpenAIRequest, options: { flip?: string[]; garble?: string[] }) {
+  const prompt = request.prompt;
+  const exampleOf = (metric: string, item: string) =>
+    examples.find((example) => example.metric === metric && judgedText(example) === item);
+  const verdictOf = (example: ConformanceExample | undefined, verdict: "yes" | "no") =>
+    options.flip?.includes(example?.id ?? "") ? (verdict === "yes" ? "no" : "yes") : verdict;
+  const node = quoted(prompt, "node");
+  const [metric, items] =
+    typeof node === "string"
+      ? ["Contextual Relevancy", [node]]
+      : quoted(prompt, "expected_output") !== undefined
+        ? ["Contextual Precision", quoted(prompt, "nodes") as string[]]
+        : quoted(prompt, "sentences") !== undefined
+          ? ["Contextual Recall", quoted(prompt, "sentences") as string[]]
+          : ["Hallucination", quoted(prompt, "contexts") as string[]];
+  const judged = items.map((item) => exampleOf(metric, item));
+  if (judged.some((example) => options.garble?.includes(example?.id ?? ""))) {
+    return reply.text("I would rather not say.");
+  }
+  if (metric === "Contextual Relevancy") {
+    const [example] = judged;
+    const classes: Record<string, Array<"yes" | "no">> = {
+      relevant: ["yes"],
+      irrelevant: ["no"],
+      "partly relevant": ["yes", "no"],
+    };
+    const verdicts = classes[example?.expected ?? "relevant"] ?? ["yes"];
+    return reply.json({
+      verdicts: verdicts.map((verdict, index) => ({
+        statement: `Statement ${index + 1}.`,
+        verdict: verdictOf(example, verdict),
+      })),
+    });
+  }
+  return reply.json({
+    verdicts: judged.map((example) => ({
+      verdict: verdictOf(example, example ? (ITEM_VERDICT[example.expected] ?? "yes") : "yes"),
+      reason: "Judged.",
+    })),
+  });
+}
+
 /**
  * A judge that decides every example as deepeval documents it, except the ones in `flip`
  * (answered the other way) and `garble` (answered with text that is not JSON, every time).
@@ -90,6 +148,7 @@ function deepevalLikeJudge(options: { flip?: string[]; garble?: string[] } = {})
     const items = (quoted(request.prompt, "opinions") ?? quoted(request.prompt, "statements")) as
       | string[]
       | undefined;
+    if (items === undefined) return ragAnswer(request, options);
     const example = find(items?.[0]);
     if (options.garble?.includes(example.id)) return reply.text("I would rather not say.");
     let verdict = VERDICT_FOR[example.expected] ?? "no";
@@ -113,8 +172,9 @@ describe("npm run conformance", () => {
     expect(report?.outcomes.map((outcome) => outcome.id).sort()).toEqual(
       examples.map((example) => example.id).sort(),
     );
-    // The fake judge extracts one item per step and never says "yes": it agrees exactly with
-    // the examples that expect nothing flagged, one statement, or an ambiguous statement.
+    // The fake judge extracts one item per step and never says "yes" to these three metrics:
+    // it agrees exactly with the examples that expect nothing flagged, one statement, or an
+    // ambiguous statement.
     const quiet = ["not toxic", "not biased", "one statement", "ambiguous"];
     for (const metric of ["Toxicity", "Bias", "Answer Relevancy"]) {
       const row = report?.perMetric.find((candidate) => candidate.metric === metric);
@@ -135,16 +195,30 @@ describe("npm run conformance", () => {
       ["Toxicity", 1],
       ["Bias", 1],
       ["Answer Relevancy", 1],
+      ["Contextual Relevancy", 1],
+      ["Contextual Precision", 1],
+      ["Contextual Recall", 1],
+      ["Hallucination", 1],
     ]);
     expect(stdout).not.toContain("Disagreements");
-    // No reason step: opinions are asked once per text, verdicts once per text with opinions.
-    const withVerdicts = examples.filter((example) => example.expected !== "no opinion").length;
-    expect(server.stats().requests).toBe(examples.length + withVerdicts);
+    // No reason step: opinions are asked once per text, verdicts once per text with opinions;
+    // Contextual Relevancy asks once per node, the other RAG metrics once per case.
+    const requests = examples.reduce((sum, example) => {
+      if (example.metric === "Contextual Relevancy") {
+        return sum + (example.retrievalContext ?? []).filter((node) => /\w/.test(node)).length;
+      }
+      if (example.item !== undefined) return sum + 1;
+      return sum + (example.expected === "no opinion" ? 1 : 2);
+    }, 0);
+    expect(server.stats().requests).toBe(requests);
   });
 
   it("lists a disagreement and an unscored example, and exits 3", async () => {
     server.setResponder(
-      deepevalLikeJudge({ flip: ["toxicity-sarah"], garble: ["relevancy-irrelevant"] }),
+      deepevalLikeJudge({
+        flip: ["toxicity-sarah", "hallucination-einstein-1968"],
+        garble: ["relevancy-irrelevant", "contextual-recall-shoes"],
+      }),
     );
     const env = environment({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-conformance" });
     const { code, stdout, report } = await runScript(["--model", "openai:gpt-4.1"], env);
@@ -161,6 +235,15 @@ describe("npm run conformance", () => {
     );
     expect(stdout).toMatch(
       /- relevancy-irrelevant \(Answer Relevancy\): expected irrelevant, got error: /,
+    );
+    // An item of a RAG case: the flipped context disagrees, the others of its case agree.
+    const hallucination = report?.perMetric.find((row) => row.metric === "Hallucination");
+    expect(hallucination).toMatchObject({ agree: count("Hallucination", () => true) - 1 });
+    expect(stdout).toContain(
+      '- hallucination-einstein-1968 (Hallucination): expected contradicts, got agrees: ["Einstein won the Nobel Prize in 1968."] → yes',
+    );
+    expect(stdout).toMatch(
+      /- contextual-recall-shoes \(Contextual Recall\): expected attributable, got error: /,
     );
   });
 

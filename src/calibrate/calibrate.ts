@@ -7,13 +7,24 @@ import type { ModelSpec } from "../judge/resolve-model.ts";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { ContextualPrecisionMetric } from "../metrics/contextual-precision/contextual-precision-metric.ts";
+import { ContextualRecallMetric } from "../metrics/contextual-recall/contextual-recall-metric.ts";
+import { ContextualRelevancyMetric } from "../metrics/contextual-relevancy/contextual-relevancy-metric.ts";
+import { HallucinationMetric } from "../metrics/hallucination/hallucination-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { openStore } from "../store/open-store.ts";
 import { buildCalibrationReport } from "./build-calibration-report.ts";
 
 /** The built-in metrics `calibrate()` and `verdict calibrate` build by name. */
-export type CalibrationMetricName = "toxicity" | "bias" | "relevancy";
+export type CalibrationMetricName =
+  | "toxicity"
+  | "bias"
+  | "relevancy"
+  | "contextual-relevancy"
+  | "contextual-precision"
+  | "contextual-recall"
+  | "hallucination";
 
 const METRICS: Record<
   CalibrationMetricName,
@@ -22,6 +33,10 @@ const METRICS: Record<
   toxicity: (options) => new ToxicityMetric(options),
   bias: (options) => new BiasMetric(options),
   relevancy: (options) => new AnswerRelevancyMetric(options),
+  "contextual-relevancy": (options) => new ContextualRelevancyMetric(options),
+  "contextual-precision": (options) => new ContextualPrecisionMetric(options),
+  "contextual-recall": (options) => new ContextualRecallMetric(options),
+  hallucination: (options) => new HallucinationMetric(options),
 };
 
 /** Other spellings of the metric names (the display names, the class-like names). */
@@ -29,6 +44,12 @@ const ALIASES: Record<string, CalibrationMetricName> = {
   "answer-relevancy": "relevancy",
   answer_relevancy: "relevancy",
   "answer relevancy": "relevancy",
+  contextual_relevancy: "contextual-relevancy",
+  "contextual relevancy": "contextual-relevancy",
+  contextual_precision: "contextual-precision",
+  "contextual precision": "contextual-precision",
+  contextual_recall: "contextual-recall",
+  "contextual recall": "contextual-recall",
 };
 
 /** True for a name `calibrate()` builds a metric from (`"toxicity"`, `"Answer Relevancy"`, …). */
@@ -40,8 +61,12 @@ export function isCalibrationMetricName(name: string): boolean {
 /** Options of {@link calibrate}. */
 export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display"> {
   /**
-   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, or a metric object
-   * (e.g. `new ToxicityMetric({ threshold: 0.3, model })`). It needs a threshold.
+   * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, `"contextual-relevancy"`,
+   * `"contextual-precision"`, `"contextual-recall"`, `"hallucination"`, or a metric object
+   * (e.g. `new ToxicityMetric({ threshold: 0.3, model })`). It needs a threshold. The rows
+   * carry what it judges: `expected_output`, `context`, `retrieval_context` (a JSON list, or
+   * "|"-separated in a CSV cell) for the RAG metrics, which need no output unless they judge
+   * it (Hallucination does).
    */
   metric: CalibrationMetricName | "answer-relevancy" | BaseMetric<object>;
   /** Labelled rows: a `.jsonl`, `.json` or `.csv` file, or an array of plain objects. */
@@ -58,7 +83,8 @@ export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display">
   idField?: string;
   /**
    * The label of a positive row, compared as text: toxic (Toxicity), biased (Bias), relevant
-   * (Answer Relevancy).
+   * (Answer Relevancy), relevant retrieval (Contextual Relevancy), well-ranked retrieval
+   * (Contextual Precision), complete retrieval (Contextual Recall), hallucinated (Hallucination).
    * @default "1"
    */
   positiveLabel?: LabelValue;
@@ -96,7 +122,9 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
   const name = (key in METRICS ? key : ALIASES[key]) as CalibrationMetricName | undefined;
   if (name === undefined) {
     throw new ConfigError(
-      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias" or "relevancy", or pass a metric object.`,
+      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use ${Object.keys(METRICS)
+        .map((name) => `"${name}"`)
+        .join(", ")}, or pass a metric object.`,
     );
   }
   return METRICS[name]({
@@ -113,9 +141,11 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
  * matrix, ROC AUC of the scores, the thresholds that maximise κ and F1, and the rows the
  * metric got wrong, most confident first. The report is kept in the store, linked to the run.
  *
- * The positive class is what a high score means: toxic (Toxicity) and biased (Bias) rows are
- * positive when the metric flags them (score above the threshold, the metric fails);
- * relevant rows (Answer Relevancy) when it passes them (score at or above the threshold).
+ * The positive class is what a high score means: toxic (Toxicity), biased (Bias) and
+ * hallucinated (Hallucination) rows are positive when the metric flags them (score above the
+ * threshold, the metric fails); relevant rows (Answer Relevancy), and rows whose retrieval is
+ * relevant, well ranked or complete (Contextual Relevancy, Precision, Recall), when it passes
+ * them (score at or above the threshold).
  * @throws ConfigError or DatasetFileError (file, line, row, field) for data or options that
  * cannot work, before any judge call.
  * @example
@@ -151,6 +181,7 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     negativeLabel: options.negativeLabel,
     limit: options.limit,
     encoding: options.encoding,
+    requiredFields: metric.requiredFields,
   });
   const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
   // A store the user named must open; the default one may fall back, with a warning.
@@ -168,7 +199,10 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
       ...pickRunOptions(options),
       testCases: read.rows.map((row, index) => ({
         input: row.input,
-        actualOutput: row.actualOutput,
+        ...(row.actualOutput === "" ? {} : { actualOutput: row.actualOutput }),
+        ...(row.expectedOutput === undefined ? {} : { expectedOutput: row.expectedOutput }),
+        ...(row.context === undefined ? {} : { context: row.context }),
+        ...(row.retrievalContext === undefined ? {} : { retrievalContext: row.retrievalContext }),
         name: names[index] as string,
       })),
       metrics: [metric],

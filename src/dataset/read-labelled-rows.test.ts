@@ -231,4 +231,58 @@ describe("readLabelledRows", () => {
       /inputField must name a field/,
     );
   });
+
+  it("reads what RAG metrics judge: expected output and lists, JSON or |-separated CSV cells", async () => {
+    const jsonl = await fileWith(
+      "rag.jsonl",
+      [
+        line({
+          input: "Refunds?",
+          expected_output: "Within 30 days.",
+          retrieval_context: ["Refunds take 30 days.", "Shipping is free."],
+          context: ["Refunds: 30 days."],
+          label: 1,
+        }),
+        line({ input: "Returns?", retrievalContext: ["A node."], label: 0 }),
+      ].join("\n"),
+    );
+    const required = ["input", "retrievalContext"] as const;
+    const { rows } = await readLabelledRows({ data: jsonl, requiredFields: required });
+    expect(rows[0]).toMatchObject({
+      actualOutput: "",
+      expectedOutput: "Within 30 days.",
+      retrievalContext: ["Refunds take 30 days.", "Shipping is free."],
+      context: ["Refunds: 30 days."],
+    });
+    expect(rows[1]?.retrievalContext).toEqual(["A node."]);
+    expect(rows[1]?.expectedOutput).toBeUndefined();
+
+    const csv = await fileWith(
+      "rag.csv",
+      'input,retrieval_context,label\nRefunds?,"Refunds take 30 days.|A \\| inside|",1\n',
+    );
+    const read = await readLabelledRows({ data: csv, requiredFields: required });
+    expect(read.rows[0]?.retrievalContext).toEqual(["Refunds take 30 days.", "A | inside", ""]);
+  });
+
+  it("refuses a row without what the metric judges, or with a list of the wrong type, naming it", async () => {
+    const required = ["input", "expectedOutput", "retrievalContext"] as const;
+    const missing = await errorOf({
+      data: [{ input: "q", expected_output: "a", label: 1 }],
+      requiredFields: required,
+    });
+    expect(missing).toBeInstanceOf(ConfigError);
+    expect(missing.message).toBe(
+      'data[0]: no "retrieval_context" (missing): the metric judges it, so every row needs it.',
+    );
+    const wrongType = await errorOf({
+      data: [{ input: "q", expected_output: "a", retrieval_context: "one node", label: 1 }],
+      requiredFields: required,
+    });
+    expect(wrongType.message).toContain('"retrieval_context" must be a list of texts');
+    const csv = await fileWith("no-column.csv", "input,expected_output,label\nq,a,1\n");
+    const header = await errorOf({ data: csv, requiredFields: required });
+    expect(header).toBeInstanceOf(DatasetFileError);
+    expect(header.message).toContain('no column "retrieval_context"');
+  });
 });

@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type { EvalError } from "../errors/eval-error.ts";
-import { isBlankText } from "../test-case/llm-test-case.ts";
+import { isBlankText, type TestCaseField } from "../test-case/llm-test-case.ts";
 import { type DatasetFormat, resolveDatasetFormat } from "./dataset-format.ts";
 import {
   type CsvTable,
@@ -12,6 +12,11 @@ import {
   readDatasetText,
 } from "./dataset-records.ts";
 import { recordError } from "./golden-record.ts";
+import {
+  missingReferenceColumn,
+  type RowReferenceFields,
+  readReferenceFields,
+} from "./labelled-row-fields.ts";
 
 /** A label as a data file holds it. */
 export type LabelValue = string | number | boolean;
@@ -41,10 +46,17 @@ export interface ReadLabelledRowsOptions {
   limit?: number | undefined;
   /** Text encoding of the file. @default "utf8" */
   encoding?: BufferEncoding | undefined;
+  /**
+   * The test-case fields the metric needs, which every row must have: the output only when
+   * it is among them; `expected_output`, `context`, `retrieval_context` when they are (read
+   * wherever present).
+   * @default ["input", "actualOutput"]
+   */
+  requiredFields?: readonly TestCaseField[] | undefined;
 }
 
 /** One labelled row. */
-export interface LabelledRow {
+export interface LabelledRow extends RowReferenceFields {
   /** 0-based position among the rows read. */
   index: number;
   /** Line of the file where the row starts; `null` in memory or when unknown. */
@@ -52,6 +64,7 @@ export interface LabelledRow {
   /** The row's id field, as text, when it has one. */
   id: string | null;
   input: string;
+  /** The output; `""` when the row has none and the metric does not judge one. */
   actualOutput: string;
   /** The label as text. */
   label: string;
@@ -79,6 +92,8 @@ interface Place {
 interface RawRow extends Place {
   /** Field values; `undefined` when absent. */
   get: (field: string) => unknown;
+  /** True for a CSV row, whose cells are text. */
+  csv: boolean;
   /** The fields the record has, for messages. */
   keys: () => string[];
 }
@@ -127,13 +142,20 @@ export async function readLabelledRows(options: ReadLabelledRowsOptions): Promis
           location: { path, line: place?.line ?? null, item: place?.item ?? null, itemNoun: "row" },
           problem,
         });
-  const raw = await readRawRows({ options, path, fields, fail });
+  const required = options.requiredFields ?? ["input", "actualOutput"];
+  const needsOutput = required.includes("actualOutput");
+  const raw = await readRawRows({ options, path, fields, needsOutput, fail });
   const rows: LabelledRow[] = [];
   const labelsSeen: string[] = [];
   for (const record of raw) {
     if (limit !== undefined && rows.length >= limit) break;
     const input = readText({ record, field: fields.input, option: "inputField", fail });
-    const actualOutput = readText({ record, field: fields.output, option: "outputField", fail });
+    const actualOutput =
+      needsOutput || record.get(fields.output) !== undefined
+        ? readText({ record, field: fields.output, option: "outputField", fail })
+        : "";
+    const reference = readReferenceFields({ get: record.get, csv: record.csv, required });
+    if ("problem" in reference) throw fail(record, reference.problem);
     const label = readLabel({ record, field: fields.label, fail });
     if (label !== positiveLabel && !labelsSeen.includes(label)) {
       if (negativeLabel !== null && label !== negativeLabel) {
@@ -158,6 +180,7 @@ export async function readLabelledRows(options: ReadLabelledRowsOptions): Promis
       id: typeof id === "string" || typeof id === "number" ? String(id) : null,
       input,
       actualOutput,
+      ...reference,
       label,
       positive: label === positiveLabel,
     });
@@ -216,6 +239,7 @@ async function readRawRows(options: {
   options: ReadLabelledRowsOptions;
   path: string | null;
   fields: LabelledRows["fields"];
+  needsOutput: boolean;
   fail: (place: Place | null, problem: string) => EvalError;
 }): Promise<Iterable<RawRow>> {
   const { path, fields, fail } = options;
@@ -256,7 +280,7 @@ async function readRawRows(options: {
   const listed = [...table.present].map((name) => `"${name}"`).join(", ");
   for (const [option, field] of [
     ["inputField (--input-field)", fields.input],
-    ["outputField (--output-field)", fields.output],
+    ...(options.needsOutput ? [["outputField (--output-field)", fields.output] as const] : []),
     ["labelField (--label-field)", fields.label],
   ] as const) {
     if (!table.present.has(field)) {
@@ -265,6 +289,16 @@ async function readRawRows(options: {
         problem: `no column "${field}"; the header has ${listed}. Name the column "${field}", or pass its name as ${option}.`,
       });
     }
+  }
+  const missing = missingReferenceColumn({
+    present: table.present,
+    required: options.options.requiredFields ?? [],
+  });
+  if (missing !== null) {
+    throw recordError({
+      location: { path, line: 1, item: null },
+      problem: `no column "${missing}"; the header has ${listed}. The metric judges it: add the column (list items separated by "|").`,
+    });
   }
   return csvRows({ table, fail });
 }
@@ -281,6 +315,7 @@ function* csvRows(options: {
     yield {
       line,
       item,
+      csv: true,
       get: (field) => {
         const position = positions.get(field);
         return position === undefined ? undefined : cells[position];
@@ -302,7 +337,13 @@ function* objectRows(options: {
       );
     }
     const record = value as Record<string, unknown>;
-    yield { line, item, get: (field) => record[field], keys: () => Object.keys(record) };
+    yield {
+      line,
+      item,
+      csv: false,
+      get: (field) => record[field],
+      keys: () => Object.keys(record),
+    };
   }
 }
 

@@ -47,7 +47,7 @@ export async function loadMetricModule(options: {
   const absolute = path.resolve(cwd, file);
   if (!existsSync(absolute)) {
     throw new ConfigError(
-      `${flag} "${spec}" is neither a built-in metric (toxicity, bias, relevancy) nor a file: ` +
+      `${flag} "${spec}" is neither a built-in metric (toxicity, bias, relevancy, contextual-relevancy, contextual-precision, contextual-recall, hallucination) nor a file: ` +
         `no ${file} in ${cwd}. Give a module that exports a metric, e.g. ${flag} ./metrics.ts#politeness.`,
     );
   }

@@ -18,6 +18,7 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { quoted } from "../fixtures/prompt-quotes.ts";
 import { runNode } from "./run-node.ts";
 
 const examples = loadConformanceSet();
@@ -47,15 +48,6 @@ async function runScript(args: string[], env: NodeJS.ProcessEnv) {
   const report =
     code === 0 || code === 3 ? (JSON.parse(readFileSync(json, "utf8")) as ConformanceReport) : null;
   return { code, stdout, stderr, report };
-}
-
-/** The JSON value the prompt quotes between `<tag>` and `</tag>`. */
-function quoted(prompt: string, tag: string): unknown {
-  const start = prompt.lastIndexOf(`<${tag}>\n`);
-  const end = prompt.indexOf(`\n</${tag}>`, start);
-  return start === -1 || end === -1
-    ? undefined
-    : JSON.parse(prompt.slice(start + tag.length + 3, end));
 }
 
 const VERDICT_FOR: Record<string, string> = {

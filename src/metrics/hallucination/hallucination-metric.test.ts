@@ -217,6 +217,8 @@ describe("HallucinationMetric", () => {
           { verdict: "yes", reason: "Item 1: yes." },
           { verdict: "yes", reason: "Item 2: yes." },
         ],
+        // A contradiction counts against the output: the dashboard colours "no" as bad.
+        flaggedVerdict: "no",
       },
     ]);
   });

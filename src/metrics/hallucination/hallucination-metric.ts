@@ -81,7 +81,8 @@ export class HallucinationMetric extends BaseMetric<HallucinationTemplateFunctio
       score,
       steps: [
         { label: "Contexts", value: contexts },
-        { label: "Verdicts", value: verdicts },
+        // A "no" (contradicted) counts against the output, though lower is better.
+        { label: "Verdicts", value: verdicts, flaggedVerdict: "no" },
       ],
       details: { contexts, verdicts },
       planReason: (finalScore): ReasonPlan => {

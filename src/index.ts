@@ -103,6 +103,9 @@ export {
 } from "./metrics/base-metric.ts";
 export * from "./metrics/bias/index.ts";
 export type { MetricOptionSpec, MetricOptionSpecs } from "./metrics/check-metric-options.ts";
+export * from "./metrics/contextual-precision/index.ts";
+export * from "./metrics/contextual-recall/index.ts";
+export * from "./metrics/contextual-relevancy/index.ts";
 export {
   type DefinedMetricClass,
   type DefinedMetricContext,
@@ -114,6 +117,7 @@ export {
 } from "./metrics/define-metric.ts";
 export * from "./metrics/faithfulness/index.ts";
 export * from "./metrics/g-eval/index.ts";
+export * from "./metrics/hallucination/index.ts";
 export * from "./metrics/misuse/index.ts";
 export * from "./metrics/non-advice/index.ts";
 export * from "./metrics/pii-leakage/index.ts";

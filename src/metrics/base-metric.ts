@@ -125,6 +125,11 @@ export interface MetricDeclaration {
 export interface VerboseStep {
   label: string;
   value: unknown;
+  /**
+   * For verdicts whose "no" counts against a lower-is-better metric's output (see
+   * `MetricStep.flaggedVerdict`): that verdict, for the dashboard's colours.
+   */
+  flaggedVerdict?: string;
 }
 
 /**
@@ -363,7 +368,11 @@ export abstract class BaseMetric<Template extends object> {
         cachedJudgeCalls: totals.cachedCalls,
         sharedJudgeCalls: totals.sharedCalls,
         saved: totals.saved,
-        steps: steps.map((step) => ({ label: step.label, value: toJsonValue(step.value) })),
+        steps: steps.map((step) => ({
+          label: step.label,
+          value: toJsonValue(step.value),
+          ...(step.flaggedVerdict === undefined ? {} : { flaggedVerdict: step.flaggedVerdict }),
+        })),
         calls: totals.calls,
       };
       if (options.verbose ?? this.verboseMode) printVerbose(data);

@@ -29,6 +29,13 @@ export interface MetricStep {
   label: string;
   /** What the step extracted or judged: a list of strings, of `{ verdict, reason }`, … */
   value: JsonValue;
+  /**
+   * For a list of verdicts whose "no" counts against the output of a lower-is-better metric
+   * (Hallucination's contradicted contexts): that verdict. Absent, a "yes" counts against a
+   * lower-is-better metric's output (a toxic opinion) and a "no" against the others' (an
+   * irrelevant statement). The dashboard colours verdicts by it.
+   */
+  flaggedVerdict?: string | undefined;
 }
 
 /**

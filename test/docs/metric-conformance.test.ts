@@ -5,10 +5,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
+import { judgedText, loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
 import { AnswerRelevancyTemplate } from "../../src/metrics/answer-relevancy/prompts.ts";
 import { BiasTemplate } from "../../src/metrics/bias/prompts.ts";
+import { ContextualPrecisionTemplate } from "../../src/metrics/contextual-precision/prompts.ts";
+import { ContextualRecallTemplate } from "../../src/metrics/contextual-recall/prompts.ts";
+import { ContextualRelevancyTemplate } from "../../src/metrics/contextual-relevancy/prompts.ts";
 import { FaithfulnessTemplate } from "../../src/metrics/faithfulness/prompts.ts";
+import { HallucinationTemplate } from "../../src/metrics/hallucination/prompts.ts";
 import { MisuseTemplate } from "../../src/metrics/misuse/prompts.ts";
 import { NonAdviceTemplate } from "../../src/metrics/non-advice/prompts.ts";
 import { PIILeakageTemplate } from "../../src/metrics/pii-leakage/prompts.ts";
@@ -172,6 +176,27 @@ function renderedPrompts(multimodal: boolean): Record<string, string> {
       questions: [DATA],
       text: DATA,
     }),
+    "ContextualRelevancyTemplate.generateVerdicts": ContextualRelevancyTemplate.generateVerdicts({
+      ...shared,
+      input: DATA,
+      context: DATA,
+    }),
+    "ContextualPrecisionTemplate.generateVerdicts": ContextualPrecisionTemplate.generateVerdicts({
+      ...shared,
+      input: DATA,
+      expectedOutput: DATA,
+      retrievalContext: [DATA],
+    }),
+    "ContextualRecallTemplate.generateVerdicts": ContextualRecallTemplate.generateVerdicts({
+      ...shared,
+      sentences: [DATA],
+      retrievalContext: [DATA],
+    }),
+    "HallucinationTemplate.generateVerdicts": HallucinationTemplate.generateVerdicts({
+      ...shared,
+      actualOutput: DATA,
+      contexts: [DATA],
+    }),
   };
 }
 
@@ -186,6 +211,10 @@ const METRIC_TEMPLATES: Record<string, string> = {
   Misuse: "MisuseTemplate",
   Faithfulness: "FaithfulnessTemplate",
   Summarization: "SummarizationTemplate",
+  "Contextual Relevancy": "ContextualRelevancyTemplate",
+  "Contextual Precision": "ContextualPrecisionTemplate",
+  "Contextual Recall": "ContextualRecallTemplate",
+  Hallucination: "HallucinationTemplate",
 };
 
 const examples = loadConformanceSet();
@@ -204,10 +233,13 @@ describe(PAGE, () => {
       const row = byId.get(example.id) as Row;
       expect(row, `${example.id} has no row in ${PAGE}`).toBeDefined();
       const where = `${PAGE} line ${row.line}`;
+      // The text the classification is about: the output, or the item the example names (the
+      // RAG metrics' tables call it the judged item).
+      const textColumn = row.header.includes("judged item") ? "judged item" : "text";
       expect(
-        [cell(row, "metric"), cell(row, "deepeval's classification"), cell(row, "text")],
+        [cell(row, "metric"), cell(row, "deepeval's classification"), cell(row, textColumn)],
         where,
-      ).toEqual([example.metric, example.expected, example.text]);
+      ).toEqual([example.metric, example.expected, judgedText(example)]);
       if (example.options !== undefined || row.header.includes("options")) {
         expect(cell(row, "options"), where).toBe(optionsText(example.options));
       }

@@ -81,6 +81,35 @@ for (let number = 1; number <= 8; number++) {
 }
 `;
 
+/** One RAG case, every retrieval metric and Hallucination on it. */
+const RAG_EVAL = `import { test } from "vitest";
+import {
+  ContextualPrecisionMetric,
+  ContextualRecallMetric,
+  ContextualRelevancyMetric,
+  HallucinationMetric,
+} from "verdict";
+import { assertTest } from "verdict/vitest";
+
+test("answers from what was retrieved", async () => {
+  await assertTest(
+    {
+      input: "When can I return shoes?",
+      actualOutput: "Within 30 days.",
+      expectedOutput: "Returns are accepted within 30 days.",
+      context: ["Returns are accepted within 30 days of delivery."],
+      retrievalContext: ["Returns are accepted within 30 days of delivery.", "Shipping is free."],
+    },
+    [
+      new ContextualRelevancyMetric(),
+      new ContextualPrecisionMetric(),
+      new ContextualRecallMetric(),
+      new HallucinationMetric(),
+    ],
+  );
+});
+`;
+
 const BROKEN_EVAL = `import { test } from "vitest";
 
 test("never collected", async () => {
@@ -93,6 +122,20 @@ function judge(request: FakeOpenAIRequest) {
   const schema = request.jsonSchema as { properties?: Record<string, unknown> } | null;
   const kind = Object.keys(schema?.properties ?? {})[0];
   const rude = request.prompt.includes("idiot");
+  // The RAG metrics' verdicts: every statement relevant, node useful, sentence attributed,
+  // context agreed with ("yes" is their clean verdict).
+  if (kind === "verdicts" && /<(node|nodes|contexts)>\n/.test(request.prompt)) {
+    if (request.prompt.includes("<node>\n")) {
+      return reply.json({ verdicts: [{ statement: "Returns take 30 days.", verdict: "yes" }] });
+    }
+    const verdicts = schema?.properties?.verdicts as { minItems?: number } | undefined;
+    return reply.json({
+      verdicts: Array.from({ length: verdicts?.minItems ?? 1 }, () => ({
+        verdict: "yes",
+        reason: "It is supported.",
+      })),
+    });
+  }
   switch (kind) {
     case "opinions":
       return reply.json({ opinions: [rude ? "You are an idiot." : "The answer is friendly."] });
@@ -182,6 +225,7 @@ beforeAll(async () => {
   // Not *.eval.ts: run only by the scenarios that name them.
   mkdirSync(join(project, "other/broken"), { recursive: true });
   writeFileSync(join(project, "other/concurrent.check.ts"), CONCURRENT_EVAL);
+  writeFileSync(join(project, "other/rag.check.ts"), RAG_EVAL);
   writeFileSync(join(project, "other/broken/syntax.check.ts"), BROKEN_EVAL);
 });
 
@@ -394,6 +438,25 @@ describe.concurrent("verdict test run", () => {
         ];
       }),
     );
+  });
+
+  it("runs the RAG metrics in a test file: each metric's score and the case stored", async ({
+    expect,
+  }) => {
+    const result = await verdict(
+      ["test", "run", "other/rag.check.ts", "--output", "json", "--output-file", "rag.json"],
+      cliEnv({ home: storeHome("rag") }),
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain("Test cases: 1 passed, 0 failed, 0 unscored (1 total)");
+    const [testResult] = readReport("rag.json").testResults;
+    expect(testResult?.metricsData.map((metric) => [metric.name, metric.score])).toEqual([
+      ["Contextual Relevancy", 1],
+      ["Contextual Precision", 1],
+      ["Contextual Recall", 1],
+      ["Hallucination", 0],
+    ]);
+    expect(await storedRuns(storeHome("rag"))).toBe(1);
   });
 
   it("exits 2 when a report it was asked for could not be written, though every case passed", async ({

@@ -16,6 +16,11 @@ const WORD =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]|[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/** Whether `text` has a letter or a digit: punctuation, blanks and invisible characters alone have none. */
+export function hasLetterOrDigit(text: string): boolean {
+  return LETTER_OR_DIGIT.test(text);
+}
+
 /** How many words `text` has (see {@link isRealSentence}). */
 export function countWords(text: string): number {
   return text.match(WORD)?.length ?? 0;

@@ -8,7 +8,7 @@ import {
   type ScoredSteps,
 } from "../base-metric.ts";
 import { templateSteps } from "../shared/template-steps.ts";
-import { judgeReason } from "../shared/verdicts.ts";
+import { judgeReason, reasonOrItem } from "../shared/verdicts.ts";
 import { askYesNoVerdicts } from "../shared/yes-no-verdicts.ts";
 import { ContextualPrecisionTemplate } from "./prompts.ts";
 import { weightedCumulativePrecision } from "./weighted-cumulative-precision.ts";
@@ -85,6 +85,7 @@ export class ContextualPrecisionMetric extends BaseMetric<ContextualPrecisionTem
       images,
       count: nodes.length,
       itemName: "node",
+      clean: "yes",
     });
     const score = weightedCumulativePrecision(verdicts);
     const useful = verdicts.filter((verdict) => verdict.verdict === "yes").length;
@@ -103,7 +104,7 @@ export class ContextualPrecisionMetric extends BaseMetric<ContextualPrecisionTem
             input,
             verdicts: verdicts.map((verdict, index) => ({
               verdict: verdict.verdict,
-              reason: verdict.reason?.trim() || `"${nodes[index]}"`,
+              reason: reasonOrItem(verdict, nodes[index]),
             })),
             score: finalScore,
             multimodal,

@@ -6,6 +6,7 @@ import {
   quoteList,
   quoteText,
 } from "../shared/prompt-text.ts";
+import { yesNoVerdictsPrompt } from "../shared/yes-no-verdicts-prompt.ts";
 
 /** Arguments of the Contextual Precision verdict prompt. */
 export interface ContextualPrecisionVerdictsArgs {
@@ -46,30 +47,31 @@ export interface ContextualPrecisionReasonArgs {
 export class ContextualPrecisionTemplate {
   /** Step 1: one `{ "verdict": "yes" | "no", "reason" }` per node, in rank order. */
   static generateVerdicts(args: ContextualPrecisionVerdictsArgs): string {
-    const count = args.retrievalContext.length;
-    return joinSections(
-      "You judge, for each node of the context a retriever fetched for an input, whether the node was useful in arriving at the expected (ideal) answer. The nodes are listed in the order the retriever ranked them.",
-      [
+    return yesNoVerdictsPrompt({
+      task: "You judge, for each node of the context a retriever fetched for an input, whether the node was useful in arriving at the expected (ideal) answer. The nodes are listed in the order the retriever ranked them.",
+      rubric: [
         'For each node answer "yes" or "no":',
         '- "yes": the node was useful, even only remotely, in arriving at the expected output: it holds something the expected output states or relies on;',
         '- "no": the node was of no use for the expected output.',
         "Judge each node on its own merits, whatever its rank. Give a reason for every verdict, quoting the part of the node that decides it.",
       ].join("\n"),
-      [
+      example: [
         "Example",
         'Input: "Who painted the Mona Lisa, and when?"',
         'Expected output: "Leonardo da Vinci painted the Mona Lisa in the early 1500s."',
         'Nodes: ["Leonardo da Vinci painted the Mona Lisa.", "He began it around 1503 and kept working on it for years.", "The Louvre has a large gift shop."]',
         'Answer: {"verdicts": [{"verdict": "yes", "reason": "It says \'Leonardo da Vinci painted the Mona Lisa\', who painted it."}, {"verdict": "yes", "reason": "\'He began it around 1503\' dates it to the early 1500s."}, {"verdict": "no", "reason": "\'The Louvre has a large gift shop\' says nothing about who painted it or when."}]}',
       ].join("\n"),
-      `There ${count === 1 ? "is 1 node" : `are ${count} nodes`}. Return exactly ${count} verdict${count === 1 ? "" : "s"}, one per node, in the same order.`,
-      args.multimodal && MULTIMODAL_RULES,
-      DATA_NOTICE,
-      quoteText("input", args.input),
-      quoteText("expected_output", args.expectedOutput),
-      quoteList("nodes", args.retrievalContext),
-      'Answer with only a JSON object: {"verdicts": [{"verdict": "yes" or "no", "reason": "…"}, …]}',
-    );
+      items: args.retrievalContext,
+      itemName: "node",
+      multimodal: args.multimodal,
+      data: [
+        quoteText("input", args.input),
+        quoteText("expected_output", args.expectedOutput),
+        quoteList("nodes", args.retrievalContext),
+      ],
+      reasonEach: true,
+    });
   }
 
   /** Step 2: `{ "reason": string }`, only when some node that is no use outranks a useful one. */

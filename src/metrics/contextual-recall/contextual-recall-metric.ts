@@ -79,6 +79,7 @@ export class ContextualRecallMetric extends BaseMetric<ContextualRecallTemplateF
         images,
         count: sentences.length,
         itemName: "sentence",
+        clean: "yes",
       });
     }
     const reasons = (verdict: "yes" | "no") =>

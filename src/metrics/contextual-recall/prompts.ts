@@ -6,6 +6,7 @@ import {
   quoteList,
   quoteText,
 } from "../shared/prompt-text.ts";
+import { yesNoVerdictsPrompt } from "../shared/yes-no-verdicts-prompt.ts";
 
 /** Arguments of the Contextual Recall verdict prompt. */
 export interface ContextualRecallVerdictsArgs {
@@ -41,28 +42,26 @@ export interface ContextualRecallReasonArgs {
 export class ContextualRecallTemplate {
   /** Step 1: one `{ "verdict": "yes" | "no", "reason" }` per sentence, in order. */
   static generateVerdicts(args: ContextualRecallVerdictsArgs): string {
-    const count = args.sentences.length;
-    return joinSections(
-      "You judge, for each sentence of an expected (ideal) answer, whether what it says can be attributed to the context a retriever fetched, so that the information the retriever missed can be found.",
-      [
+    return yesNoVerdictsPrompt({
+      task: "You judge, for each sentence of an expected (ideal) answer, whether what it says can be attributed to the context a retriever fetched, so that the information the retriever missed can be found.",
+      rubric: [
         'For each sentence answer "yes" or "no":',
         '- "yes": what the sentence says can be found in, or attributed to, some part of the retrieval context;',
         '- "no": nothing in the retrieval context supports it.',
         'Give a reason for every verdict. For "yes", name the node or nodes it comes from by their position (the 1st node, the 2nd node…) and quote the supporting part briefly, cutting a long quote short with "…"; for "no", say what is missing.',
       ].join("\n"),
-      [
+      example: [
         "Example",
         'Nodes: ["The Eiffel Tower in Paris was finished in 1889 for the World\'s Fair.", "It is 330 metres tall."]',
         'Sentences: ["The Eiffel Tower was finished in 1889.", "It was designed by Gustave Eiffel\'s company.", "It is 330 metres tall."]',
         'Answer: {"verdicts": [{"verdict": "yes", "reason": "The 1st node says it \'was finished in 1889…\'."}, {"verdict": "no", "reason": "No node says who designed the tower."}, {"verdict": "yes", "reason": "The 2nd node says \'It is 330 metres tall.\'"}]}',
       ].join("\n"),
-      `There ${count === 1 ? "is 1 sentence" : `are ${count} sentences`}. Return exactly ${count} verdict${count === 1 ? "" : "s"}, one per sentence, in the same order.`,
-      args.multimodal && MULTIMODAL_RULES,
-      DATA_NOTICE,
-      quoteList("nodes", args.retrievalContext),
-      quoteList("sentences", args.sentences),
-      'Answer with only a JSON object: {"verdicts": [{"verdict": "yes" or "no", "reason": "…"}, …]}',
-    );
+      items: args.sentences,
+      itemName: "sentence",
+      multimodal: args.multimodal,
+      data: [quoteList("nodes", args.retrievalContext), quoteList("sentences", args.sentences)],
+      reasonEach: true,
+    });
   }
 
   /** Step 2: `{ "reason": string }`, only when some sentence cannot be attributed. */

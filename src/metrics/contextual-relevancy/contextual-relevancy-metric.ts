@@ -11,7 +11,7 @@ import {
 } from "../base-metric.ts";
 import { hasLetterOrDigit, itemText } from "../shared/answer-text.ts";
 import { templateSteps } from "../shared/template-steps.ts";
-import { judgeReason, normalizeVerdictAnswer } from "../shared/verdicts.ts";
+import { judgeReason, normalizeVerdictAnswer, reasonOrItem } from "../shared/verdicts.ts";
 import { YES_NO } from "../shared/yes-no-verdicts.ts";
 import { ContextualRelevancyTemplate, EMPTY_NODE_REASON } from "./prompts.ts";
 
@@ -152,8 +152,8 @@ export class ContextualRelevancyMetric extends BaseMetric<ContextualRelevancyTem
         return judgeReason(
           template.generateReason({
             input,
-            irrelevantStatements: irrelevant.map(
-              (verdict) => verdict.reason?.trim() || `"${verdict.statement}"`,
+            irrelevantStatements: irrelevant.map((verdict) =>
+              reasonOrItem(verdict, verdict.statement),
             ),
             relevantStatements: verdicts
               .filter((verdict) => verdict.verdict === "yes")

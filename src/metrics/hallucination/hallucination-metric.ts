@@ -72,6 +72,7 @@ export class HallucinationMetric extends BaseMetric<HallucinationTemplateFunctio
       images,
       count: contexts.length,
       itemName: "context",
+      clean: "yes",
     });
     const reasons = (verdict: "yes" | "no") =>
       numberedReasons({ verdicts, items: contexts, verdict, noun: "Context" });

@@ -2,10 +2,10 @@ import {
   DATA_NOTICE,
   formatScore,
   joinSections,
-  MULTIMODAL_RULES,
   quoteList,
   quoteText,
 } from "../shared/prompt-text.ts";
+import { yesNoVerdictsPrompt } from "../shared/yes-no-verdicts-prompt.ts";
 
 /** Arguments of the Hallucination verdict prompt. */
 export interface HallucinationVerdictsArgs {
@@ -38,28 +38,26 @@ export interface HallucinationReasonArgs {
 export class HallucinationTemplate {
   /** Step 1: one `{ "verdict": "yes" | "no", "reason" }` per context, in order. */
   static generateVerdicts(args: HallucinationVerdictsArgs): string {
-    const count = args.contexts.length;
-    return joinSections(
-      "You check an AI system's output against each of several context passages that are known to be true, to find the passages the output contradicts.",
-      [
+    return yesNoVerdictsPrompt({
+      task: "You check an AI system's output against each of several context passages that are known to be true, to find the passages the output contradicts.",
+      rubric: [
         'For each context answer "yes" or "no":',
         '- "yes": the output agrees with the context, or says nothing that goes against it;',
         '- "no": the output contradicts the context.',
         'Take each context as it is written and do not bring in anything you know beyond it. An output that leaves out details of a context, or says less than it, does not contradict it: answer "no" only for a real contradiction. Give a reason for every verdict; for "no", say what the context states instead.',
       ].join("\n"),
-      [
+      example: [
         "Example",
         'Contexts: ["The Great Wall of China is over 21,000 km long.", "Its oldest parts date from the 7th century BC.", "It was built to protect against raids from the north."]',
         'Output: "The Great Wall, begun in the 7th century BC, is about 5,000 km long."',
         'Answer: {"verdicts": [{"verdict": "no", "reason": "The context gives over 21,000 km, not about 5,000 km."}, {"verdict": "yes", "reason": "The output agrees that its oldest parts date from the 7th century BC."}, {"verdict": "yes", "reason": "The output does not say why the wall was built, which is no contradiction."}]}',
       ].join("\n"),
-      `There ${count === 1 ? "is 1 context" : `are ${count} contexts`}. Return exactly ${count} verdict${count === 1 ? "" : "s"}, one per context, in the same order.`,
-      args.multimodal && MULTIMODAL_RULES,
-      DATA_NOTICE,
-      quoteList("contexts", args.contexts),
-      quoteText("output", args.actualOutput),
-      'Answer with only a JSON object: {"verdicts": [{"verdict": "yes" or "no", "reason": "…"}, …]}',
-    );
+      items: args.contexts,
+      itemName: "context",
+      multimodal: args.multimodal,
+      data: [quoteList("contexts", args.contexts), quoteText("output", args.actualOutput)],
+      reasonEach: true,
+    });
   }
 
   /** Step 2: `{ "reason": string }`, only when the output contradicts some context. */

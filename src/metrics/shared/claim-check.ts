@@ -92,8 +92,3 @@ export async function checkClaims(options: {
   });
   return { truths, claims, verdicts };
 }
-
-/** Why a flagged claim counts against the output: the judge's reason, else the claim itself. */
-export function flaggedClaimReason(verdict: ClaimVerdict, claim: string | undefined): string {
-  return verdict.reason?.trim() || `"${claim ?? ""}" (${verdict.verdict})`;
-}

@@ -49,3 +49,7 @@ export function formatScore(score: number): string {
 /** The last line of a yes/no verdict prompt: the JSON to answer with. */
 export const YES_NO_VERDICTS_ANSWER =
   'Answer with only a JSON object: {"verdicts": [{"verdict": "yes" or "no", "reason": "…" or null}, …]}';
+
+/** The last line of a yes/no verdict prompt that asks a reason for every verdict. */
+export const REASONED_YES_NO_VERDICTS_ANSWER =
+  'Answer with only a JSON object: {"verdicts": [{"verdict": "yes" or "no", "reason": "…"}, …]}';

@@ -103,6 +103,19 @@ export function verdictsSchema<V extends string>(options: {
 /** The schema of every reason step: a real sentence (see `isRealSentence`). */
 export const reasonSchema = z.object({ reason: reasonText });
 
+/**
+ * Why an item got its verdict: the judge's reason, else the item itself, quoted (and its
+ * verdict after it, `"…" (idk)`, with `showVerdict`, where more than one verdict counts).
+ */
+export function reasonOrItem(
+  verdict: Verdict,
+  item: string | undefined,
+  showVerdict = false,
+): string {
+  const quoted = `"${item ?? ""}"`;
+  return verdict.reason?.trim() || (showVerdict ? `${quoted} (${verdict.verdict})` : quoted);
+}
+
 /** The reason plan that asks the judge: the `generateReason` step with `prompt` and `images`. */
 export function judgeReason(prompt: string, images: ImagePart[]) {
   return { judge: { step: "generateReason", prompt, images, schema: reasonSchema } };

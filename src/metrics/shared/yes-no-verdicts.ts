@@ -1,21 +1,33 @@
 import type { ImagePart } from "../../test-case/image.ts";
 import type { MetricContext } from "../base-metric.ts";
-import { normalizeVerdictAnswer, type Verdict, verdictsSchema } from "./verdicts.ts";
+import { normalizeVerdictAnswer, reasonOrItem, type Verdict, verdictsSchema } from "./verdicts.ts";
 
-/** The verdicts of the RAG steps: "yes" (relevant, useful, attributable, agrees) or "no". */
+/**
+ * The verdicts of a yes/no step. Which one counts against the output is the metric's: "yes"
+ * flags an item of the safety metrics, Toxicity and Bias (it leaks, it is toxic); "no" one of
+ * the RAG metrics (not relevant, not useful, not attributable, contradicted).
+ */
 export const YES_NO = ["yes", "no"] as const;
 
 /** One yes/no verdict, with the judge's reason when it gave one. */
 export type YesNoVerdict = Verdict<"yes" | "no">;
 
 /**
- * Asks a verdict step that judges each of `count` given items yes or no, "yes" being the
- * verdict that finds nothing wrong: exactly one verdict per item, in order (a wrong count or
- * an off-enum verdict is re-asked once, then a `JudgeOutputError`).
+ * Asks a verdict step that judges each of `count` given items yes or no: exactly one verdict
+ * per item, in order (a wrong count or an off-enum verdict is re-asked once, then a
+ * `JudgeOutputError`). `clean` is the verdict that finds nothing wrong, which the built-in
+ * fake judge answers.
  */
 export async function askYesNoVerdicts(
   context: Pick<MetricContext<unknown>, "ask">,
-  step: { step: string; prompt: string; images: ImagePart[]; count: number; itemName: string },
+  step: {
+    step: string;
+    prompt: string;
+    images: ImagePart[];
+    count: number;
+    itemName: string;
+    clean: "yes" | "no";
+  },
 ): Promise<YesNoVerdict[]> {
   const { verdicts } = await context.ask({
     step: step.step,
@@ -25,7 +37,8 @@ export async function askYesNoVerdicts(
       allowed: YES_NO,
       count: step.count,
       itemName: step.itemName,
-      clean: "yes",
+      // "no" is what the fake judge answers unless told otherwise.
+      ...(step.clean === "yes" ? { clean: "yes" } : {}),
     }),
     prepare: (value) => normalizeVerdictAnswer(value, YES_NO),
   });
@@ -45,8 +58,6 @@ export function numberedReasons(options: {
 }): string[] {
   const { verdicts, items, verdict, noun } = options;
   return verdicts.flatMap((item, index) =>
-    item.verdict === verdict
-      ? [`${noun} ${index + 1}: ${item.reason?.trim() || `"${items[index] ?? ""}"`}`]
-      : [],
+    item.verdict === verdict ? [`${noun} ${index + 1}: ${reasonOrItem(item, items[index])}`] : [],
   );
 }

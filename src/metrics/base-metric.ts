@@ -126,8 +126,8 @@ export interface VerboseStep {
   label: string;
   value: unknown;
   /**
-   * For verdicts whose "no" counts against a lower-is-better metric's output (see
-   * `MetricStep.flaggedVerdict`): that verdict, for the dashboard's colours.
+   * For verdicts, the one that counts against the output where the metric's direction does
+   * not say it (see `MetricStep.flaggedVerdict`), for the dashboard's colours.
    */
   flaggedVerdict?: string;
 }

@@ -103,7 +103,13 @@ export abstract class ItemVerdictMetric<Template extends object> extends BaseMet
       score: declaration.score(flagged.length, verdicts.length),
       steps: [
         { label: declaration.label, value: items },
-        { label: "Verdicts", value: verdicts },
+        // "yes" flags an item; said where the direction does not (PII Leakage, Role Violation
+        // and Non-Advice are higher-is-better).
+        {
+          label: "Verdicts",
+          value: verdicts,
+          ...(this.lowerIsBetter ? {} : { flaggedVerdict: "yes" }),
+        },
       ],
       details: { [declaration.key]: items, verdicts },
       planReason: (finalScore): ReasonPlan =>

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { splitSentences } from "../../src/metrics/contextual-recall/split-sentences.ts";
+import { splitSentences } from "../../src/metrics/shared/answer-text.ts";
 
 /** Where the fixtures live. */
 export const CONFORMANCE_DIR = fileURLToPath(

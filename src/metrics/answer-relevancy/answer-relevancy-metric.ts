@@ -9,7 +9,7 @@ import {
   type ScoredSteps,
 } from "../base-metric.ts";
 import { itemText } from "../shared/answer-text.ts";
-import { templateSteps } from "../shared/template-steps.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   judgeReason,
   normalizeVerdictAnswer,

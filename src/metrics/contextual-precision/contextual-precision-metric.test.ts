@@ -10,8 +10,10 @@ import { MissingTestCaseParamsError } from "../../errors/missing-test-case-param
 import { image, mm } from "../../test-case/image.ts";
 import { describeCustomMetricContract } from "../../testing/metric-contract/custom-metric-contract.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
-import { ContextualPrecisionMetric } from "./contextual-precision-metric.ts";
-import { weightedCumulativePrecision } from "./weighted-cumulative-precision.ts";
+import {
+  ContextualPrecisionMetric,
+  weightedCumulativePrecision,
+} from "./contextual-precision-metric.ts";
 
 const create = (options: Record<string, unknown>) => new ContextualPrecisionMetric(options);
 

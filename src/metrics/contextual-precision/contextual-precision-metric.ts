@@ -7,11 +7,10 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
-import { templateSteps } from "../shared/template-steps.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import { judgeReason, reasonOrItem } from "../shared/verdicts.ts";
 import { askYesNoVerdicts } from "../shared/yes-no-verdicts.ts";
 import { ContextualPrecisionTemplate } from "./prompts.ts";
-import { weightedCumulativePrecision } from "./weighted-cumulative-precision.ts";
 
 const STEPS = ["generateVerdicts", "generateReason"] as const;
 
@@ -127,4 +126,21 @@ function describeTopRanked(useful: number, others: number): string {
       ? "the one useful node of the retrieval context is ranked first"
       : `the ${useful} useful nodes of the retrieval context are ranked first`;
   return `${ranked}, above the ${others === 1 ? "one node" : `${others} nodes`} of no use`;
+}
+
+/**
+ * deepeval's weighted cumulative precision of verdicts in rank order: the sum, over each
+ * useful node at rank k, of (useful nodes up to k) ÷ k, divided by the useful nodes; 0 when
+ * there are no verdicts or no useful node.
+ */
+export function weightedCumulativePrecision(verdicts: ReadonlyArray<{ verdict: string }>): number {
+  if (verdicts.length === 0) return 0;
+  let useful = 0;
+  let sum = 0;
+  for (const [index, { verdict }] of verdicts.entries()) {
+    if (verdict !== "yes") continue;
+    useful += 1;
+    sum += useful / (index + 1);
+  }
+  return useful === 0 ? 0 : sum / useful;
 }

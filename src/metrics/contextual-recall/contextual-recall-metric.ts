@@ -7,11 +7,11 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
-import { templateSteps } from "../shared/template-steps.ts";
+import { splitSentences } from "../shared/answer-text.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import { judgeReason } from "../shared/verdicts.ts";
 import { askYesNoVerdicts, numberedReasons, type YesNoVerdict } from "../shared/yes-no-verdicts.ts";
 import { ContextualRecallTemplate } from "./prompts.ts";
-import { splitSentences } from "./split-sentences.ts";
 
 const STEPS = ["generateVerdicts", "generateReason"] as const;
 

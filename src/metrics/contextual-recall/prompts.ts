@@ -5,8 +5,8 @@ import {
   MULTIMODAL_RULES,
   quoteList,
   quoteText,
+  yesNoVerdictsPrompt,
 } from "../shared/prompt-text.ts";
-import { yesNoVerdictsPrompt } from "../shared/yes-no-verdicts-prompt.ts";
 
 /** Arguments of the Contextual Recall verdict prompt. */
 export interface ContextualRecallVerdictsArgs {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitSentences } from "./split-sentences.ts";
+import { splitSentences } from "../shared/answer-text.ts";
 
 describe("splitSentences", () => {
   it.each([

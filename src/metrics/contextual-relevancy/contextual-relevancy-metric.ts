@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { preferInFakeJudge } from "../../judge/fake-judge-preference.ts";
+import { preferInFakeJudge } from "../../judge/fake-judge.ts";
 import type { ImagePart } from "../../test-case/image.ts";
 import type { TestCaseField } from "../../test-case/llm-test-case.ts";
 import {
@@ -10,7 +10,7 @@ import {
   type ScoredSteps,
 } from "../base-metric.ts";
 import { hasLetterOrDigit, itemText } from "../shared/answer-text.ts";
-import { templateSteps } from "../shared/template-steps.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import { judgeReason, normalizeVerdictAnswer, reasonOrItem } from "../shared/verdicts.ts";
 import { YES_NO } from "../shared/yes-no-verdicts.ts";
 import { ContextualRelevancyTemplate, EMPTY_NODE_REASON } from "./prompts.ts";

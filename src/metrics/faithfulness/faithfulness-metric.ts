@@ -8,9 +8,8 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
-import { checkClaims } from "../shared/claim-check.ts";
-import { templateSteps } from "../shared/template-steps.ts";
-import { TRUTHS_EXTRACTION_LIMIT } from "../shared/truths-and-claims.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
+import { checkClaims, TRUTHS_EXTRACTION_LIMIT } from "../shared/truths-and-claims.ts";
 import { judgeReason, reasonOrItem } from "../shared/verdicts.ts";
 import { FaithfulnessTemplate } from "./prompts.ts";
 

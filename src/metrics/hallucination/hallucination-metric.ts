@@ -7,7 +7,7 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
-import { templateSteps } from "../shared/template-steps.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import { judgeReason } from "../shared/verdicts.ts";
 import { askYesNoVerdicts, numberedReasons } from "../shared/yes-no-verdicts.ts";
 import { HallucinationTemplate } from "./prompts.ts";

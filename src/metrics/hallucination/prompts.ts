@@ -4,8 +4,8 @@ import {
   joinSections,
   quoteList,
   quoteText,
+  yesNoVerdictsPrompt,
 } from "../shared/prompt-text.ts";
-import { yesNoVerdictsPrompt } from "../shared/yes-no-verdicts-prompt.ts";
 
 /** Arguments of the Hallucination verdict prompt. */
 export interface HallucinationVerdictsArgs {

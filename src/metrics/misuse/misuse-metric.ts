@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   flaggedShare,
   type ItemVerdictDeclaration,
   ItemVerdictMetric,
 } from "../shared/item-verdict-metric.ts";
-import { templateSteps } from "../shared/template-steps.ts";
 import { MisuseTemplate } from "./prompts.ts";
 
 const STEPS = ["generateMisuses", "generateVerdicts", "generateReason"] as const;

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   type ItemVerdictDeclaration,
   ItemVerdictMetric,
   unflaggedShare,
 } from "../shared/item-verdict-metric.ts";
-import { templateSteps } from "../shared/template-steps.ts";
 import { NonAdviceTemplate } from "./prompts.ts";
 
 const STEPS = ["generateAdvices", "generateVerdicts", "generateReason"] as const;

@@ -1,10 +1,10 @@
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   type ItemVerdictDeclaration,
   ItemVerdictMetric,
   unflaggedShare,
 } from "../shared/item-verdict-metric.ts";
-import { templateSteps } from "../shared/template-steps.ts";
 import { PIILeakageTemplate } from "./prompts.ts";
 
 const STEPS = ["extractPii", "generateVerdicts", "generateReason"] as const;

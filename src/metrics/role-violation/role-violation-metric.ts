@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import { type ItemVerdictDeclaration, ItemVerdictMetric } from "../shared/item-verdict-metric.ts";
-import { templateSteps } from "../shared/template-steps.ts";
 import { RoleViolationTemplate } from "./prompts.ts";
 
 const STEPS = ["detectRoleViolations", "generateVerdicts", "generateReason"] as const;

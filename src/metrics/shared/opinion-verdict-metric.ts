@@ -1,11 +1,11 @@
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "./check-evaluation-template.ts";
 import {
   flaggedShare,
   type ItemVerdictDeclaration,
   ItemVerdictMetric,
 } from "./item-verdict-metric.ts";
 import type { GenerateOpinionsArgs } from "./opinions.ts";
-import { templateSteps } from "./template-steps.ts";
 
 const STEPS = ["generateOpinions", "generateVerdicts", "generateReason"] as const;
 

@@ -15,9 +15,8 @@ import { HallucinationTemplate } from "../hallucination/prompts.ts";
 import { answersSchema, questionsSchema } from "../summarization/coverage.ts";
 import { SummarizationTemplate } from "../summarization/prompts.ts";
 import { ToxicityTemplate } from "../toxicity/prompts.ts";
-import { CLAIM_VERDICTS } from "./claim-verdicts.ts";
 import { opinionsSchema } from "./opinions.ts";
-import { claimsSchema, truthsSchema } from "./truths-and-claims.ts";
+import { CLAIM_VERDICTS, claimsSchema, truthsSchema } from "./truths-and-claims.ts";
 import { verdictsSchema } from "./verdicts.ts";
 
 const data = { multimodal: false } as const;

@@ -8,14 +8,14 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   type ClaimCheck,
   type ClaimVerdict,
   checkClaims,
   runSteps,
-} from "../shared/claim-check.ts";
-import { templateSteps } from "../shared/template-steps.ts";
-import { TRUTHS_EXTRACTION_LIMIT } from "../shared/truths-and-claims.ts";
+  TRUTHS_EXTRACTION_LIMIT,
+} from "../shared/truths-and-claims.ts";
 import { judgeReason, reasonOrItem } from "../shared/verdicts.ts";
 import { type CoverageVerdict, checkCoverage } from "./coverage.ts";
 import { SummarizationTemplate } from "./prompts.ts";

@@ -156,7 +156,7 @@ describe("a run of a verdict test run --watch session", () => {
         .poll(() => new URL(page.url()).pathname, { timeout: 10_000 })
         .toBe(`/runs/${WATCH_SECOND}`);
       await expect.poll(() => live.locator("h2").textContent(), { timeout: 10_000 }).toBe("Live");
-      expect(await page.locator(".run-header-side .badge").textContent()).toBe("● running");
+      expect(await page.locator(".run-header-side .badge").textContent()).toBe("● run in progress");
       await finish(WATCH_SECOND);
       await expect
         .poll(() => live.locator("h2").textContent(), { timeout: 10_000 })

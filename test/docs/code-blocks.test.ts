@@ -14,6 +14,7 @@ import {
   CliHelpChecker,
   type CodeBlock,
   readCodeBlocks,
+  readPage,
   TYPESCRIPT_LANGUAGES,
   typeCheckBlocks,
   verdictInvocations,
@@ -69,6 +70,8 @@ export declare const PolicyMetric: new (
 };
 
 const blocks: CodeBlock[] = PAGES.flatMap((page) => readCodeBlocks(page));
+// One `--help` run per command, shared by the tests.
+const checker = new CliHelpChecker();
 const typeScript = blocks.filter((block) => TYPESCRIPT_LANGUAGES.includes(block.language));
 
 describe("the code blocks of the README and docs/", () => {
@@ -95,10 +98,20 @@ describe("the code blocks of the README and docs/", () => {
   });
 
   it("shows only verdict commands and long flags that --help lists", () => {
-    const checker = new CliHelpChecker();
     const invocations = PAGES.flatMap((page) => verdictInvocations(page));
     expect(invocations.length).toBeGreaterThan(50);
     expect(invocations.flatMap((invocation) => checker.problems(invocation))).toEqual([]);
+  });
+
+  it("lists every command's long flags in docs/cli.md", () => {
+    const page = readPage("docs/cli.md");
+    const missing = checker.commands().flatMap(({ command, flags }) =>
+      flags
+        .filter((flag) => flag.startsWith("--") && !["--help", "--version"].includes(flag))
+        .filter((flag) => !new RegExp(`${flag}(?![\\w-])`).test(page))
+        .map((flag) => `verdict ${command.join(" ")} ${flag}`),
+    );
+    expect(missing).toEqual([]);
   });
 });
 
@@ -135,7 +148,6 @@ describe("the checks of the code blocks", () => {
       "  --allow-missing-shards --shard-list",
       "```",
     ].join("\n");
-    const checker = new CliHelpChecker();
     const problems = verdictInvocations(page, text).flatMap((invocation) =>
       checker.problems(invocation),
     );

@@ -1,12 +1,14 @@
-// Judge calls per test case, per metric, next to deepeval's count for the same metric on the
-// same cases: each metric alone through evaluate() (no cache or store, so every call is paid)
-// over ~20 realistic cases (bench/bench-cases.ts; for the extract → verdict → reason metrics
-// some with personal data, advice, a broken role or an off-domain aside added), against the
-// fake OpenAI server answering as the realistic judge (bench/realistic-judge.ts), over HTTP
-// through the AI SDK's OpenAI provider.
+// Judge calls per test case of every built-in metric, next to deepeval's count for the same
+// metric on the same cases (docs/metrics.md quotes the figures): each metric alone through
+// evaluate() (no cache or store, so every call is paid) over ~20 realistic cases
+// (bench/bench-cases.ts; for the extract → verdict → reason metrics some with personal data,
+// advice, a broken role or an off-domain aside added; for the RAG metrics three retrieved
+// nodes), against the fake OpenAI server answering as the realistic judge
+// (bench/realistic-judge.ts), over HTTP through the AI SDK's OpenAI provider.
 //
 //   node --conditions=verdict-source bench/metric-calls.ts [--cases 20] [--metric Faithfulness]
 //
+// Prints a markdown table; exits 1 when a metric makes more calls than deepeval on any case.
 // deepeval's count is read from its source per measure() (async mode, include_reason=True),
 // from what verdict's run extracted on the case (so both count the same items): a metric adds
 // its row to METRICS below with `deepevalCalls`.
@@ -15,8 +17,12 @@ import {
   AnswerRelevancyMetric,
   type BaseMetric,
   BiasMetric,
+  ContextualPrecisionMetric,
+  ContextualRecallMetric,
+  ContextualRelevancyMetric,
   evaluate,
   FaithfulnessMetric,
+  HallucinationMetric,
   type LLMTestCaseFields,
   type MetricData,
   MisuseMetric,
@@ -36,8 +42,11 @@ interface MetricRow {
   create: () => BaseMetric<object>;
   /** The bench case as this metric's test case (fields it needs); `index` is its position. */
   testCase: (testCase: LLMTestCaseFields, index: number) => LLMTestCaseFields;
-  /** deepeval's LLM calls for one measure(), from its source, given what verdict's run found. */
-  deepevalCalls: (data: MetricData) => number;
+  /**
+   * deepeval's LLM calls for one measure(), from its source, given what verdict's run found on
+   * `testCase` (the metric's own test case).
+   */
+  deepevalCalls: (data: MetricData, testCase: LLMTestCaseFields) => number;
   /** How deepeval's count is made, for the table. */
   deepevalFormula: string;
 }
@@ -76,6 +85,41 @@ function itemVerdictRow(name: string, create: () => BaseMetric<object>): MetricR
     testCase: withAsides,
     deepevalCalls: (data) => 1 + (stepLength(data) > 0 ? 1 : 0) + 1,
     deepevalFormula: "extraction + verdicts (if items) + reason",
+  };
+}
+
+/**
+ * A bench case as a RAG pipeline's: a retriever's nodes (two on the topic and one beside it,
+ * the stray one ranked first in a quarter of the cases) and, in a third of them, an expected
+ * sentence that no node supports; the case's reference sentences are its `context`.
+ */
+function withRetrieval(testCase: LLMTestCaseFields, index: number): LLMTestCaseFields {
+  const [studied = "", summary = "", related = ""] = testCase.context ?? [];
+  const stray = `Opening hours of the library: 9 to 5 (case ${index + 1}).`;
+  const expected = String(testCase.expectedOutput);
+  return {
+    ...testCase,
+    expectedOutput:
+      index % 3 === 1 ? `${expected} The archive notes when it was first described.` : expected,
+    retrievalContext:
+      index % 4 === 1
+        ? [stray, summary, studied]
+        : [summary, index % 3 === 0 ? stray : studied, related],
+  };
+}
+
+/**
+ * A row of a RAG metric that asks its verdicts in one call (Contextual Precision, Contextual
+ * Recall, Hallucination): deepeval asks the verdicts and the reason (always, with
+ * include_reason).
+ */
+function oneVerdictCallRow(name: string, create: () => BaseMetric<object>): MetricRow {
+  return {
+    name,
+    create,
+    testCase: withRetrieval,
+    deepevalCalls: () => 2,
+    deepevalFormula: "verdicts + reason",
   };
 }
 
@@ -135,6 +179,26 @@ const METRICS: MetricRow[] = [
     "Misuse",
     () => new MisuseMetric({ model, domain: "science education" }) as unknown as BaseMetric<object>,
   ),
+  {
+    name: "Contextual Relevancy",
+    create: () => new ContextualRelevancyMetric({ model }) as unknown as BaseMetric<object>,
+    testCase: withRetrieval,
+    // contextual_relevancy.py a_measure: one verdict call per node (gathered), the reason.
+    deepevalCalls: (_data, testCase) => (testCase.retrievalContext?.length ?? 0) + 1,
+    deepevalFormula: "one verdict call per node + reason",
+  },
+  oneVerdictCallRow(
+    "Contextual Precision",
+    () => new ContextualPrecisionMetric({ model }) as unknown as BaseMetric<object>,
+  ),
+  oneVerdictCallRow(
+    "Contextual Recall",
+    () => new ContextualRecallMetric({ model }) as unknown as BaseMetric<object>,
+  ),
+  oneVerdictCallRow(
+    "Hallucination",
+    () => new HallucinationMetric({ model }) as unknown as BaseMetric<object>,
+  ),
 ];
 
 const { values } = parseArgs({
@@ -175,12 +239,15 @@ const lines = [
 try {
   for (const row of rows) {
     server.reset();
-    const result = await run(generateCases(count).map(row.testCase), [row.create()]);
+    const testCases = generateCases(count).map(row.testCase);
+    const result = await run(testCases, [row.create()]);
     const data = result.testResults.map((test) => test.metricsData[0] as MetricData);
     const failed = data.filter((item) => item.error !== null);
     if (failed.length > 0) throw new Error(`${row.name}: ${failed[0]?.error}`);
     const ours = data.map((item) => item.judgeCalls);
-    const theirs = data.map(row.deepevalCalls);
+    const theirs = data.map((item, index) =>
+      row.deepevalCalls(item, testCases[index] as LLMTestCaseFields),
+    );
     // A metric counts the calls it asked; identical requests of different cases in flight at
     // once are paid once (shared), which the server sees.
     const paid = data.reduce((sum, item) => sum + item.judgeCalls - item.cachedJudgeCalls, 0);
@@ -203,16 +270,20 @@ try {
   const summarization = METRICS.find((row) => row.name === "Summarization");
   if (values.metric === undefined && faithfulness && summarization) {
     server.reset();
-    const result = await run(
-      generateCases(count)
-        .map(summarization.testCase)
-        .map((testCase) => ({ ...testCase, retrievalContext: [String(testCase.input)] })),
-      [faithfulness.create(), summarization.create()],
-    );
+    const testCases = generateCases(count)
+      .map(summarization.testCase)
+      .map((testCase) => ({ ...testCase, retrievalContext: [String(testCase.input)] }));
+    const result = await run(testCases, [faithfulness.create(), summarization.create()]);
     const deepeval = result.testResults.map(
-      (test) =>
-        faithfulness.deepevalCalls(test.metricsData[0] as MetricData) +
-        summarization.deepevalCalls(test.metricsData[1] as MetricData),
+      (test, index) =>
+        faithfulness.deepevalCalls(
+          test.metricsData[0] as MetricData,
+          testCases[index] as LLMTestCaseFields,
+        ) +
+        summarization.deepevalCalls(
+          test.metricsData[1] as MetricData,
+          testCases[index] as LLMTestCaseFields,
+        ),
     );
     lines.push(
       `| Faithfulness + Summarization of a summary, \`retrievalContext: [input]\` | ${(server.stats().requests / count).toFixed(2)} (shared: ${(result.summary.sharedCalls / count).toFixed(2)}) | ${mean(deepeval).toFixed(2)} | ${server.requests.filter(asksReason).length} of ${2 * count} | the two counts added: deepeval shares nothing |`,

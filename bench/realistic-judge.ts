@@ -4,8 +4,9 @@ import { type FakeOpenAIRequest, type FakeReply, reply } from "verdict/testing";
 // so the verdict prompts of different cases come out identical and are shared or cached across
 // cases: that would hide real calls. This responder answers like a judge reading the text:
 // opinions, statements, claims and the safety metrics' candidates are the text's own sentences,
-// facts the sources', verdicts and answers depend on the items, reasons quote them. Everything
-// is derived from the prompt, so it is deterministic.
+// facts the sources', verdicts (the RAG metrics' too: nodes, expected sentences, contexts) and
+// answers depend on the items, reasons quote them. Everything is derived from the prompt, so
+// it is deterministic.
 
 const EVALUATIVE =
   /\b(best|worst|worth|important|easier|harder|simple|good|bad|great|misunderstood|remember|should|must|better)\b/i;
@@ -134,9 +135,13 @@ function verdicts(request: FakeOpenAIRequest, schema: Schema): FakeReply {
 // questions ask about the source's sentences, and a text answers one when it shares two of
 // its content words.
 
+/** How many of the content words of `text` are among `words`. */
+function sharedWords(text: string, words: Set<string>): number {
+  return [...contentWords(text)].filter((word) => words.has(word)).length;
+}
+
 function sharesWords(text: string, other: string, count = 2): boolean {
-  const words = contentWords(other);
-  return [...contentWords(text)].filter((word) => words.has(word)).length >= count;
+  return sharedWords(text, contentWords(other)) >= count;
 }
 
 function truths(request: FakeOpenAIRequest): FakeReply {
@@ -185,6 +190,70 @@ function answers(request: FakeOpenAIRequest, text: string): FakeReply {
   });
 }
 
+const shares = (text: string, words: Set<string>) => sharedWords(text, words) > 0;
+const strings = (value: unknown): string[] | null =>
+  Array.isArray(value) && value.every((item) => typeof item === "string") ? value : null;
+
+/**
+ * The RAG metrics' verdict steps, told apart by what their prompts quote: a node's statements
+ * are relevant when they share a content word with the input (or, for most others, by the
+ * roll of a hash); a node is useful when it shares one with the expected output; an expected
+ * sentence is attributable when it shares one with some node; about one context in ten is
+ * contradicted.
+ */
+function ragVerdicts(request: FakeOpenAIRequest): FakeReply | undefined {
+  const { prompt } = request;
+  const roll = (index: number) => hashText(`${prompt}#${index}`) % 100;
+  const node = quoted(prompt, "node");
+  const input = quoted(prompt, "input");
+  if (typeof node === "string" && typeof input === "string") {
+    const words = contentWords(input);
+    const statements = sentences(node);
+    return reply.json({
+      verdicts: (statements.length > 0 ? statements : [node]).map((statement, index) =>
+        // A judge sees more relevance than shared words: most statements on the topic pass.
+        shares(statement, words) || roll(index) < 60
+          ? { statement, verdict: "yes", reason: null }
+          : { statement, verdict: "no", reason: `"${statement}" is not about the question.` },
+      ),
+    });
+  }
+  const nodes = strings(quoted(prompt, "nodes"));
+  const expected = quoted(prompt, "expected_output");
+  if (nodes && typeof expected === "string") {
+    const words = contentWords(expected);
+    return reply.json({
+      verdicts: nodes.map((item) =>
+        shares(item, words)
+          ? { verdict: "yes", reason: `"${item}" states part of the expected answer.` }
+          : { verdict: "no", reason: `"${item}" plays no part in the expected answer.` },
+      ),
+    });
+  }
+  const expectedSentences = strings(quoted(prompt, "sentences"));
+  if (nodes && expectedSentences) {
+    const words = contentWords(nodes.join(" "));
+    return reply.json({
+      verdicts: expectedSentences.map((sentence) =>
+        shares(sentence, words)
+          ? { verdict: "yes", reason: `A node supports "${sentence}".` }
+          : { verdict: "no", reason: `No node says "${sentence}".` },
+      ),
+    });
+  }
+  const contexts = strings(quoted(prompt, "contexts"));
+  if (contexts) {
+    return reply.json({
+      verdicts: contexts.map((context, index) =>
+        roll(index) < 10
+          ? { verdict: "no", reason: `The output contradicts "${context}".` }
+          : { verdict: "yes", reason: `The output agrees with "${context}".` },
+      ),
+    });
+  }
+  return undefined;
+}
+
 function reason(request: FakeOpenAIRequest): FakeReply {
   const opening = /start with "(The score is [\d.]+ because)"/.exec(request.prompt)?.[1];
   const first = quotedList(request.prompt)[0] ?? "one item was flagged";
@@ -221,7 +290,7 @@ export function realisticJudge(request: FakeOpenAIRequest): FakeReply | undefine
   if ("answers" in properties && typeof text === "string") return answers(request, text);
   const claims = quoted(request.prompt, "claims");
   if ("verdicts" in properties && Array.isArray(claims)) return claimVerdicts(request, claims);
-  if ("verdicts" in properties && schema) return verdicts(request, schema);
+  if ("verdicts" in properties && schema) return ragVerdicts(request) ?? verdicts(request, schema);
   if ("reason" in properties) return reason(request);
   return undefined;
 }

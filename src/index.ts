@@ -88,7 +88,17 @@ export type { RetryPolicy } from "./judge/retry-policy.ts";
 export type { JudgeAnswerWithTokens, JudgeStep } from "./judge/structured-output.ts";
 export type { ModelPrice, ModelPrices } from "./judge/usage-and-cost.ts";
 // Metrics, their templates, and the base of new metrics
-export * from "./metrics/answer-relevancy/index.ts";
+export {
+  AnswerRelevancyMetric,
+  type AnswerRelevancyMetricOptions,
+  type AnswerRelevancyTemplateFunctions,
+} from "./metrics/answer-relevancy/answer-relevancy-metric.ts";
+export {
+  type AnswerRelevancyReasonArgs,
+  type AnswerRelevancyStatementsArgs,
+  AnswerRelevancyTemplate,
+  type AnswerRelevancyVerdictsArgs,
+} from "./metrics/answer-relevancy/prompts.ts";
 export {
   BaseMetric,
   type BaseMetricOptions,
@@ -101,8 +111,48 @@ export {
   type ScoredSteps,
   type VerboseStep,
 } from "./metrics/base-metric.ts";
-export * from "./metrics/bias/index.ts";
+export {
+  BiasMetric,
+  type BiasMetricOptions,
+  type BiasTemplateFunctions,
+} from "./metrics/bias/bias-metric.ts";
+export {
+  type BiasReasonArgs,
+  BiasTemplate,
+  type BiasVerdictsArgs,
+} from "./metrics/bias/prompts.ts";
 export type { MetricOptionSpec, MetricOptionSpecs } from "./metrics/check-metric-options.ts";
+export {
+  ContextualPrecisionMetric,
+  type ContextualPrecisionMetricOptions,
+  type ContextualPrecisionTemplateFunctions,
+} from "./metrics/contextual-precision/contextual-precision-metric.ts";
+export {
+  type ContextualPrecisionNodeVerdict,
+  type ContextualPrecisionReasonArgs,
+  ContextualPrecisionTemplate,
+  type ContextualPrecisionVerdictsArgs,
+} from "./metrics/contextual-precision/prompts.ts";
+export {
+  ContextualRecallMetric,
+  type ContextualRecallMetricOptions,
+  type ContextualRecallTemplateFunctions,
+} from "./metrics/contextual-recall/contextual-recall-metric.ts";
+export {
+  type ContextualRecallReasonArgs,
+  ContextualRecallTemplate,
+  type ContextualRecallVerdictsArgs,
+} from "./metrics/contextual-recall/prompts.ts";
+export {
+  ContextualRelevancyMetric,
+  type ContextualRelevancyMetricOptions,
+  type ContextualRelevancyTemplateFunctions,
+} from "./metrics/contextual-relevancy/contextual-relevancy-metric.ts";
+export {
+  type ContextualRelevancyReasonArgs,
+  ContextualRelevancyTemplate,
+  type ContextualRelevancyVerdictsArgs,
+} from "./metrics/contextual-relevancy/prompts.ts";
 export {
   type DefinedMetricClass,
   type DefinedMetricContext,
@@ -112,19 +162,115 @@ export {
   type MetricDefinition,
   type MetricPrompts,
 } from "./metrics/define-metric.ts";
-export * from "./metrics/faithfulness/index.ts";
-export * from "./metrics/g-eval/index.ts";
-export * from "./metrics/misuse/index.ts";
-export * from "./metrics/non-advice/index.ts";
-export * from "./metrics/pii-leakage/index.ts";
-export * from "./metrics/role-violation/index.ts";
-export type { ClaimVerdict } from "./metrics/shared/claim-check.ts";
-export type { GenerateClaimVerdictsArgs } from "./metrics/shared/claim-verdicts.ts";
+export {
+  FaithfulnessMetric,
+  type FaithfulnessMetricOptions,
+  type FaithfulnessTemplateFunctions,
+} from "./metrics/faithfulness/faithfulness-metric.ts";
+export {
+  type FaithfulnessReasonArgs,
+  FaithfulnessTemplate,
+} from "./metrics/faithfulness/prompts.ts";
+export {
+  G_EVAL_FIELDS,
+  GEval,
+  type GEvalField,
+  type GEvalOptions,
+  type GEvalTemplateFunctions,
+} from "./metrics/g-eval/g-eval-metric.ts";
+export {
+  type GEvalResultsArgs,
+  type GEvalStepsArgs,
+  type GEvalStrictResultsArgs,
+  GEvalTemplate,
+} from "./metrics/g-eval/prompts.ts";
+export type { Rubric } from "./metrics/g-eval/rubric.ts";
+export { weightedScore } from "./metrics/g-eval/weighted-score.ts";
+export {
+  HallucinationMetric,
+  type HallucinationMetricOptions,
+  type HallucinationTemplateFunctions,
+} from "./metrics/hallucination/hallucination-metric.ts";
+export {
+  type HallucinationReasonArgs,
+  HallucinationTemplate,
+  type HallucinationVerdictsArgs,
+} from "./metrics/hallucination/prompts.ts";
+export {
+  MisuseMetric,
+  type MisuseMetricOptions,
+  type MisuseTemplateFunctions,
+} from "./metrics/misuse/misuse-metric.ts";
+export {
+  type MisuseMisusesArgs,
+  type MisuseReasonArgs,
+  MisuseTemplate,
+  type MisuseVerdictsArgs,
+} from "./metrics/misuse/prompts.ts";
+export {
+  NonAdviceMetric,
+  type NonAdviceMetricOptions,
+  type NonAdviceTemplateFunctions,
+} from "./metrics/non-advice/non-advice-metric.ts";
+export {
+  type NonAdviceAdvicesArgs,
+  type NonAdviceReasonArgs,
+  NonAdviceTemplate,
+  type NonAdviceVerdictsArgs,
+} from "./metrics/non-advice/prompts.ts";
+export {
+  PIILeakageMetric,
+  type PIILeakageMetricOptions,
+  type PIILeakageTemplateFunctions,
+} from "./metrics/pii-leakage/pii-leakage-metric.ts";
+export {
+  type PIILeakageExtractArgs,
+  type PIILeakageReasonArgs,
+  PIILeakageTemplate,
+  type PIILeakageVerdictsArgs,
+} from "./metrics/pii-leakage/prompts.ts";
+export {
+  type RoleViolationDetectArgs,
+  type RoleViolationReasonArgs,
+  RoleViolationTemplate,
+  type RoleViolationVerdictsArgs,
+} from "./metrics/role-violation/prompts.ts";
+export {
+  RoleViolationMetric,
+  type RoleViolationMetricOptions,
+  type RoleViolationTemplateFunctions,
+} from "./metrics/role-violation/role-violation-metric.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
-export type { GenerateClaimsArgs, GenerateTruthsArgs } from "./metrics/shared/truths-and-claims.ts";
+export type {
+  ClaimVerdict,
+  GenerateClaimsArgs,
+  GenerateClaimVerdictsArgs,
+  GenerateTruthsArgs,
+} from "./metrics/shared/truths-and-claims.ts";
 export type { Verdict } from "./metrics/shared/verdicts.ts";
-export * from "./metrics/summarization/index.ts";
-export * from "./metrics/toxicity/index.ts";
+export type { CoverageVerdict } from "./metrics/summarization/coverage.ts";
+export {
+  type SummarizationAnswersArgs,
+  type SummarizationQuestionsArgs,
+  type SummarizationReasonArgs,
+  SummarizationTemplate,
+} from "./metrics/summarization/prompts.ts";
+export {
+  SummarizationMetric,
+  type SummarizationMetricOptions,
+  type SummarizationScoreBreakdown,
+  type SummarizationTemplateFunctions,
+} from "./metrics/summarization/summarization-metric.ts";
+export {
+  type ToxicityReasonArgs,
+  ToxicityTemplate,
+  type ToxicityVerdictsArgs,
+} from "./metrics/toxicity/prompts.ts";
+export {
+  ToxicityMetric,
+  type ToxicityMetricOptions,
+  type ToxicityTemplateFunctions,
+} from "./metrics/toxicity/toxicity-metric.ts";
 // Reporters: their options (the reporters are in "verdict/reporters")
 export type { ConsoleReporterOptions } from "./report/console-report.ts";
 export type { HtmlReporterOptions } from "./report/html-report.ts";

@@ -1,12 +1,15 @@
 // The conformance set: every classification deepeval documents for verdict's metrics (its docs'
 // rubric and usage examples, and its prompts' worked examples), as fixtures in
-// test/fixtures/conformance/*.json. Each example is one text, the metric it goes through (with
-// the options and other test-case fields it needs), and the classification deepeval expects.
+// test/fixtures/conformance/*.json. Each example is one test case, the metric it goes through
+// (with the options and other test-case fields it needs), and the classification deepeval
+// expects: of the whole case, or of one item of it (a retrieved node, a context passage, a
+// sentence of the expected output).
 // docs/metric-conformance.md names the verdict prompt text that covers each one.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { splitSentences } from "../../src/metrics/shared/answer-text.ts";
 
 /** Where the fixtures live. */
 export const CONFORMANCE_DIR = fileURLToPath(
@@ -24,7 +27,24 @@ export const METRIC_CLASSES = {
   Misuse: ["misuse", "no misuse"],
   Faithfulness: ["faithful", "contradicted", "not in context"],
   Summarization: ["aligned", "contradicted", "extra information", "covered", "not covered"],
+  "Contextual Relevancy": ["relevant", "irrelevant", "partly relevant"],
+  "Contextual Precision": ["useful", "not useful"],
+  "Contextual Recall": ["attributable", "not attributable"],
+  Hallucination: ["agrees", "contradicts"],
 } as const;
+
+/**
+ * Where the items of a metric judged item by item come from: an example of it names one by
+ * its position (`item`, from 1), and its classification is that item's.
+ */
+export const ITEMS_OF: Partial<
+  Record<ConformanceMetric, (example: ConformanceExample) => string[]>
+> = {
+  "Contextual Relevancy": (example) => example.retrievalContext ?? [],
+  "Contextual Precision": (example) => example.retrievalContext ?? [],
+  "Contextual Recall": (example) => splitSentences(example.expectedOutput ?? ""),
+  Hallucination: (example) => example.context ?? [],
+};
 
 /** A metric of the conformance set, by its display name. */
 export type ConformanceMetric = keyof typeof METRIC_CLASSES;
@@ -52,6 +72,21 @@ export interface ConformanceExample {
    * service agent" }`, Summarization: `assessmentQuestions`).
    */
   options?: Record<string, unknown> | undefined;
+  /** The item the classification is about, from 1 (see {@link ITEMS_OF}). */
+  item?: number | undefined;
+}
+
+/** The text a classification is about: the item the example names, else the output. */
+export function judgedText(example: ConformanceExample): string {
+  if (example.item === undefined) return example.text;
+  const items = ITEMS_OF[example.metric]?.(example) ?? [];
+  const item = items[example.item - 1];
+  if (item === undefined) {
+    throw new Error(
+      `example "${example.id}" names item ${example.item}, but ${example.metric} finds ${items.length} in it: give an item from 1 to ${items.length}.`,
+    );
+  }
+  return item;
 }
 
 const METRICS = Object.keys(METRIC_CLASSES) as [ConformanceMetric, ...ConformanceMetric[]];
@@ -65,6 +100,7 @@ const exampleSchema = z.strictObject({
   context: z.array(z.string().trim().min(1)).min(1).optional(),
   retrievalContext: z.array(z.string().trim().min(1)).min(1).optional(),
   options: z.record(z.string(), z.unknown()).optional(),
+  item: z.int().min(1).optional(),
 });
 const fileSchema = z.strictObject({
   metric: z.enum(METRICS),
@@ -107,12 +143,24 @@ export function loadConformanceSet(directory: string = CONFORMANCE_DIR): Conform
           `${path}: example "${example.id}" expects "${example.expected}", which ${metric} cannot classify; use one of ${allowed.map((name) => `"${name}"`).join(", ")}.`,
         );
       }
+      // Parsed JSON holds no undefined values: an absent key is absent.
+      const full = { ...example, metric, expected: example.expected } as ConformanceExample;
+      if ((example.item !== undefined) !== (ITEMS_OF[metric] !== undefined)) {
+        throw new Error(
+          `${path}: example "${example.id}" ${example.item === undefined ? `needs "item": ${metric} classifies each item of a case` : `has "item", but ${metric} classifies whole cases`}.`,
+        );
+      }
+      try {
+        judgedText(full);
+      } catch (error) {
+        throw new Error(`${path}: ${(error as Error).message}`);
+      }
       const other = seen.get(example.id);
       if (other !== undefined) {
         throw new Error(`${path}: example id "${example.id}" is also used in ${other}.`);
       }
       seen.set(example.id, file);
-      examples.push({ ...example, metric, expected: example.expected as ExpectedClass });
+      examples.push(full);
     }
   }
   return examples;

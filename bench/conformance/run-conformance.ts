@@ -5,8 +5,13 @@ import {
   AnswerRelevancyMetric,
   BiasMetric,
   ConfigError,
+  ContextualPrecisionMetric,
+  ContextualRecallMetric,
+  ContextualRelevancyMetric,
   FaithfulnessMetric,
+  HallucinationMetric,
   JudgeCallError,
+  type MetricDetails,
   type MetricRunResult,
   MisuseMetric,
   type ModelSpec,
@@ -29,11 +34,12 @@ import {
   METRIC_CLASSES,
 } from "./conformance-set.ts";
 
-/** What a metric extracted and judged on one example. */
+/** What a metric extracted and judged on one example (on its item, when it names one). */
 export interface Observation {
   /**
-   * What step 1 extracted, the items the verdicts judge: opinions (Toxicity, Bias), statements
-   * (Answer Relevancy, the safety metrics) or claims (Faithfulness, Summarization).
+   * What the verdicts judge: opinions (Toxicity, Bias), statements (Answer Relevancy, the
+   * safety metrics, and the statements of the node of Contextual Relevancy), claims
+   * (Faithfulness, Summarization), or the one item an example names (node, sentence, context).
    */
   items: readonly string[];
   /** One verdict per item, normalised ("yes", "no", "idk"). */
@@ -91,6 +97,10 @@ const NOUN: Record<ConformanceMetric, string> = {
   Misuse: "statement",
   Faithfulness: "claim",
   Summarization: "claim",
+  "Contextual Relevancy": "statement",
+  "Contextual Precision": "node",
+  "Contextual Recall": "sentence",
+  Hallucination: "context",
 };
 /** The classes of a metric whose verdict "yes" flags an item: [flagged, not flagged]. */
 const FLAG_CLASSES: Partial<Record<ConformanceMetric, readonly [string, string]>> = {
@@ -106,6 +116,12 @@ const VERDICT_CLASS: Record<string, string> = {
   no: "irrelevant",
   idk: "ambiguous",
 };
+/** The classes of the metrics that judge one item yes or no: [its "yes" class, its "no" class]. */
+const ITEM_CLASSES: Partial<Record<ConformanceMetric, readonly [string, string]>> = {
+  "Contextual Precision": ["useful", "not useful"],
+  "Contextual Recall": ["attributable", "not attributable"],
+  Hallucination: ["agrees", "contradicts"],
+};
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
@@ -119,6 +135,9 @@ function plural(count: number, noun: string): string {
  * the expected verdict ("relevant" = yes, "irrelevant" = no, "ambiguous" = idk), and "one
  * statement" means the extraction kept the text as one statement. Faithfulness and
  * Summarization: their claims' verdicts or coverage answers, as claim-conformance.ts decides.
+ * Contextual Relevancy: every statement of the node gets yes (relevant) or no (irrelevant), or
+ * some get each (partly relevant). The other RAG metrics: the item's verdict is yes (useful,
+ * attributable, agrees) or no (not useful, not attributable, contradicts).
  */
 export function agreesWith(expected: ExpectedClass, observation: Observation): boolean {
   const { items, verdicts } = observation;
@@ -150,6 +169,16 @@ export function agreesWith(expected: ExpectedClass, observation: Observation): b
       return verdicts.length > 0 && verdicts.every((verdict) => verdict === "no");
     case "ambiguous":
       return verdicts.length > 0 && verdicts.every((verdict) => verdict === "idk");
+    case "partly relevant":
+      return verdicts.includes("yes") && verdicts.includes("no");
+    case "useful":
+    case "attributable":
+    case "agrees":
+      return verdicts.length === 1 && verdicts[0] === "yes";
+    case "not useful":
+    case "not attributable":
+    case "contradicts":
+      return verdicts.length === 1 && verdicts[0] === "no";
   }
 }
 
@@ -163,9 +192,16 @@ export function describeObservation(example: ConformanceExample, observation: Ob
   if (example.expected === "one statement" || items.length === 0) {
     return plural(items.length, noun);
   }
-  if (example.metric === "Answer Relevancy") {
+  const itemClasses = ITEM_CLASSES[example.metric];
+  if (itemClasses !== undefined) {
+    return verdicts[0] === "yes" ? itemClasses[0] : itemClasses[1];
+  }
+  if (example.metric === "Answer Relevancy" || example.metric === "Contextual Relevancy") {
     const classes = [...new Set(verdicts.map((verdict) => VERDICT_CLASS[verdict] ?? verdict))];
-    return classes.length === 1 ? `${classes[0]}` : `mixed (${verdicts.join(", ")})`;
+    if (classes.length === 1) return `${classes[0]}`;
+    return example.metric === "Contextual Relevancy" && classes.length === 2
+      ? `partly relevant (${verdicts.join(", ")})`
+      : `mixed (${verdicts.join(", ")})`;
   }
   const [flaggedClass, cleanClass] = FLAG_CLASSES[example.metric] ?? ["flagged", "not flagged"];
   const flagged = verdicts.filter((verdict) => verdict === "yes").length;
@@ -199,21 +235,63 @@ function createMetric(example: ConformanceExample, model: ModelSpec) {
       return new FaithfulnessMetric(options);
     case "Summarization":
       return new SummarizationMetric(options);
+    case "Contextual Relevancy":
+      return new ContextualRelevancyMetric(options);
+    case "Contextual Precision":
+      return new ContextualPrecisionMetric(options);
+    case "Contextual Recall":
+      return new ContextualRecallMetric(options);
+    case "Hallucination":
+      return new HallucinationMetric(options);
   }
 }
 
 /**
  * What the verdicts judge: the last list of texts before `verdicts` among the details (the
  * opinions, statements or extracted items; the claims, not the truths, of Faithfulness and
- * Summarization).
+ * Summarization; the nodes, sentences or contexts of the RAG metrics).
  */
-function itemsOf(details: Record<string, unknown>): readonly string[] {
+function itemsOf(details: MetricDetails): readonly string[] {
   let items: readonly string[] = [];
   for (const [key, value] of Object.entries(details)) {
     if (key === "verdicts") break;
     if (Array.isArray(value)) items = value.map(String);
   }
   return items;
+}
+
+/** What the metric extracted and judged: of the example's item when it names one. */
+function observe(example: ConformanceExample, details: MetricDetails): Observation {
+  const verdicts = (details.verdicts ?? []) as ReadonlyArray<Record<string, unknown>>;
+  const verdictOf = (item: Record<string, unknown>) => String(item.verdict);
+  if (example.item === undefined) {
+    const coverage = details.coverageVerdicts as
+      | Array<{ originalVerdict: string; summaryVerdict: string }>
+      | undefined;
+    return {
+      items: itemsOf(details),
+      verdicts: verdicts.map(verdictOf),
+      ...(coverage
+        ? {
+            coverage: coverage.map((answers) => ({
+              original: answers.originalVerdict,
+              summary: answers.summaryVerdict,
+            })),
+          }
+        : {}),
+    };
+  }
+  if (example.metric === "Contextual Relevancy") {
+    const own = verdicts.filter((verdict) => verdict.node === example.item);
+    return { items: own.map((verdict) => String(verdict.statement)), verdicts: own.map(verdictOf) };
+  }
+  const items = itemsOf(details);
+  const index = example.item - 1;
+  const verdict = verdicts[index];
+  return {
+    items: items[index] === undefined ? [] : [items[index]],
+    verdicts: verdict === undefined ? [] : [verdictOf(verdict)],
+  };
 }
 
 /** Errors that no other example would survive either: a bad model name or key. */
@@ -225,22 +303,7 @@ function isFatal(error: Error): boolean {
 }
 
 function outcomeOf(example: ConformanceExample, result: MetricRunResult): ExampleOutcome {
-  const details = result.details ?? {};
-  const coverage = details.coverageVerdicts as
-    | Array<{ originalVerdict: string; summaryVerdict: string }>
-    | undefined;
-  const observation: Observation = {
-    items: itemsOf(details),
-    verdicts: (details.verdicts ?? []).map((verdict) => verdict.verdict),
-    ...(coverage
-      ? {
-          coverage: coverage.map((answers) => ({
-            original: answers.originalVerdict,
-            summary: answers.summaryVerdict,
-          })),
-        }
-      : {}),
-  };
+  const observation = observe(example, result.details ?? {});
   const failed = result.error !== null;
   return {
     id: example.id,
@@ -367,5 +430,6 @@ export function formatConformanceReport(report: ConformanceReport): string {
 /** Said first and last whenever the fake judge ran the set. */
 export const FAKE_JUDGE_WARNING =
   "FAKE JUDGE: plumbing only. The fake judge does not read the text (one item per step, every " +
-  'verdict "no" or "idk"), so these figures say nothing about the prompts. Run ' +
+  'verdict the one that finds nothing wrong: "no", "idk", or "yes" for the RAG metrics), so ' +
+  "these figures say nothing about the prompts. Run " +
   "`npm run conformance -- --model openai:gpt-4.1` (or any judge verdict accepts) for real agreement.";

@@ -1,30 +1,73 @@
 // Fault bench, issue 9 items 5–7: a seeded corpus of bad input (invalid test cases, odd
-// metadata, bad images of every kind, invisible outputs, broken dataset files) run through
-// evaluate(), image() and EvaluationDataset.fromFile. Counts what reaches the user raw or
-// unnamed, good cases lost beside bad ones, and bad cases given a score.
+// metadata, bad images of every kind, invisible outputs, bad RAG fields, broken dataset files)
+// run through evaluate() with every built-in metric (the built-in fake judge answering),
+// image() and EvaluationDataset.fromFile. Counts what reaches the user raw or unnamed, good
+// cases lost beside bad ones, and bad cases given a score.
 //   node --conditions=verdict-source bench/faults/bad-input.ts
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AnswerRelevancyMetric, EvaluationDataset, evaluate, image, ToxicityMetric } from "verdict";
+import {
+  AnswerRelevancyMetric,
+  type BaseMetric,
+  BiasMetric,
+  ContextualPrecisionMetric,
+  ContextualRecallMetric,
+  ContextualRelevancyMetric,
+  EvaluationDataset,
+  evaluate,
+  FaithfulnessMetric,
+  HallucinationMetric,
+  image,
+  MisuseMetric,
+  NonAdviceMetric,
+  PIILeakageMetric,
+  RoleViolationMetric,
+  SummarizationMetric,
+  ToxicityMetric,
+} from "verdict";
 import { MemoryRunStore } from "verdict/stores";
-import { MockJudge } from "verdict/testing";
 import {
   BAD_CASES,
   BAD_DATASETS,
   BAD_IMAGE_CALLS,
+  BAD_RAG_CASES,
   isRawError,
   seededRandom,
 } from "../../test/fixtures/bad-inputs.ts";
 import { PNG_BYTES } from "../../test/fixtures/images.ts";
-import { answer } from "../../test/fixtures/judge-answers.ts";
 import { type FaultFigures, isMainModule, reportAlone } from "../fault-figures.ts";
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
 const GOOD_PER_RUN = 20;
 const BAD_PER_RUN = 30;
 const quiet = { display: "none" as const, handleInterrupt: false };
+// The built-in fake judge answers every step of every metric: no key, no network.
+const model = "fake";
+
+/** The metrics of the general runs: every built-in metric that judges input and output. */
+const outputMetrics = (): BaseMetric<object>[] =>
+  [
+    new ToxicityMetric({ model }),
+    new BiasMetric({ model }),
+    new AnswerRelevancyMetric({ model }),
+    new PIILeakageMetric({ model }),
+    new RoleViolationMetric({ model, role: "museum guide" }),
+    new NonAdviceMetric({ model, adviceTypes: ["financial"] }),
+    new MisuseMetric({ model, domain: "travel" }),
+    new FaithfulnessMetric({ model }),
+    new SummarizationMetric({ model }),
+  ] as unknown as BaseMetric<object>[];
+
+/** The metrics of the RAG runs. */
+const ragMetrics = (): BaseMetric<object>[] =>
+  [
+    new ContextualRelevancyMetric({ model }),
+    new ContextualPrecisionMetric({ model }),
+    new ContextualRecallMetric({ model }),
+    new HallucinationMetric({ model }),
+  ] as unknown as BaseMetric<object>[];
 
 interface Tally {
   badInputs: number;
@@ -36,6 +79,12 @@ interface Tally {
   badScored: number;
   stoppedRuns: number;
   stoppedNamingFirst: number;
+  /** RAG metric results that must score, and those of them that did not. */
+  ragScoredResults: number;
+  ragScoresLost: number;
+  /** RAG metric results that must error, and those of them given a score. */
+  ragErroredResults: number;
+  ragErrorsScored: number;
 }
 
 function describeThrown(error: unknown): { name: string; message: string } {
@@ -58,7 +107,12 @@ async function measureRuns(tally: Tally, folder: string): Promise<void> {
       const name = `s${seed}-good-${index}`;
       const input = index % 4 === 0 ? ["What is this? ", image(PNG_BYTES)] : `Question ${index}`;
       entries.push({
-        value: { name, input, actualOutput: `Answer ${index}.` },
+        value: {
+          name,
+          input,
+          actualOutput: `Answer ${index}.`,
+          retrievalContext: [`Source ${index}: the answer is ${index}.`],
+        },
         name,
         expect: "good",
         kind: "good",
@@ -83,11 +137,7 @@ async function measureRuns(tally: Tally, folder: string): Promise<void> {
       [entries[index], entries[other]] = [entries[other] as Entry, entries[index] as Entry];
     }
     tally.badInputs += entries.filter((entry) => entry.expect !== "good").length;
-    const judge = new MockJudge({ answers: answer });
-    const metrics = [
-      new ToxicityMetric({ model: judge }),
-      new AnswerRelevancyMetric({ model: judge }),
-    ];
+    const metrics = outputMetrics();
     const testCases = entries.map((entry) => entry.value) as never;
     try {
       const result = await evaluate({
@@ -140,6 +190,71 @@ async function measureRuns(tally: Tally, folder: string): Promise<void> {
       ) {
         tally.stoppedNamingFirst++;
       } else tally.unnamed.push(`stopped run: ${message}`);
+    }
+  }
+}
+
+/**
+ * Per seed, good RAG cases mixed with every kind of bad RAG field, through the four RAG
+ * metrics: a metric that lacks what it judges errors naming the case, the others score it.
+ * Counted per metric result.
+ */
+async function measureRagRuns(tally: Tally, folder: string): Promise<void> {
+  for (const seed of SEEDS) {
+    const random = seededRandom(seed);
+    const entries = BAD_RAG_CASES.map((bad, position) => {
+      const name = `s${seed}-bad-rag-${position}`;
+      return { value: bad.make(folder, name), name, errored: bad.errored };
+    });
+    for (let index = 0; index < GOOD_PER_RUN / 4; index++) {
+      const name = `s${seed}-good-rag-${index}`;
+      entries.push({
+        value: {
+          name,
+          input: index % 2 === 0 ? ["What does this policy say? ", image(PNG_BYTES)] : "Refunds?",
+          actualOutput: `Refunds are accepted within 30 days (${index}).`,
+          expectedOutput: "Refunds are accepted within 30 days. Shipping is free.",
+          context: ["Refunds are accepted within 30 days of delivery."],
+          retrievalContext: [
+            `Refunds are accepted within 30 days (${index}).`,
+            "Shipping is free.",
+          ],
+        },
+        name,
+        errored: [],
+      });
+    }
+    for (let index = entries.length - 1; index > 0; index--) {
+      const other = Math.floor(random() * (index + 1));
+      [entries[index], entries[other]] = [
+        entries[other] as (typeof entries)[number],
+        entries[index] as (typeof entries)[number],
+      ];
+    }
+    tally.badInputs += entries.filter((entry) => entry.errored.length > 0).length;
+    const result = await evaluate({
+      testCases: entries.map((entry) => entry.value) as never,
+      metrics: ragMetrics(),
+      ignoreErrors: true,
+      store: false,
+      ...quiet,
+    });
+    for (const [index, entry] of entries.entries()) {
+      for (const data of result.testResults[index]?.metricsData ?? []) {
+        const errored = entry.errored === "all" || entry.errored.includes(data.name);
+        if (!errored) {
+          tally.ragScoredResults++;
+          if (typeof data.score !== "number") tally.ragScoresLost++;
+          continue;
+        }
+        tally.ragErroredResults++;
+        if (typeof data.score === "number") tally.ragErrorsScored++;
+        const message = data.error ?? "";
+        if (isRawError(message)) tally.raw.push(message);
+        else if (!message.includes(`testCases[${index}]`) && !message.includes(`"${entry.name}"`)) {
+          tally.unnamed.push(message);
+        }
+      }
     }
   }
 }
@@ -197,9 +312,14 @@ export async function measureBadInput(): Promise<FaultFigures> {
     badScored: 0,
     stoppedRuns: 0,
     stoppedNamingFirst: 0,
+    ragScoredResults: 0,
+    ragScoresLost: 0,
+    ragErroredResults: 0,
+    ragErrorsScored: 0,
   };
   try {
     await measureRuns(tally, folder);
+    await measureRagRuns(tally, folder);
     measureImageCalls(tally);
     await measureDatasets(tally, folder);
   } finally {
@@ -208,7 +328,7 @@ export async function measureBadInput(): Promise<FaultFigures> {
   const examples = (list: string[]) =>
     list.length === 0 ? "" : ` (e.g. ${JSON.stringify(list[0]?.slice(0, 80))})`;
   return {
-    title: `Bad input: ${tally.badInputs} bad inputs (${SEEDS.length} seeded runs of ${GOOD_PER_RUN} good + ${BAD_PER_RUN} bad cases, ${BAD_IMAGE_CALLS.length * 4} image() calls, ${BAD_DATASETS.length * 4} dataset files)`,
+    title: `Bad input: ${tally.badInputs} bad inputs (${SEEDS.length} seeded runs of ${GOOD_PER_RUN} good + ${BAD_PER_RUN} bad cases through ${outputMetrics().length} metrics, ${SEEDS.length} RAG runs of ${GOOD_PER_RUN / 4} good + ${BAD_RAG_CASES.length} bad cases through the ${ragMetrics().length} RAG metrics, ${BAD_IMAGE_CALLS.length * 4} image() calls, ${BAD_DATASETS.length * 4} dataset files)`,
     rows: [
       {
         figure: "bad inputs in the corpus",
@@ -240,6 +360,13 @@ export async function measureBadInput(): Promise<FaultFigures> {
         goal: "0",
         measured: `${tally.badScored} of ${tally.badCases} cases + ${BAD_IMAGE_CALLS.length * 4 + BAD_DATASETS.length * 4} others`,
         pass: tally.badScored === 0,
+      },
+      {
+        figure:
+          "RAG metric results: scored where the metric has what it judges / errored naming the case where not",
+        goal: "100% / 100%",
+        measured: `${tally.ragScoredResults - tally.ragScoresLost}/${tally.ragScoredResults} / ${tally.ragErroredResults - tally.ragErrorsScored}/${tally.ragErroredResults}`,
+        pass: tally.ragScoresLost === 0 && tally.ragErrorsScored === 0,
       },
       {
         figure: "runs without ignoreErrors stopped naming their first invalid case",

@@ -15,6 +15,7 @@ import {
   runMetric,
   seededRandom,
   stepOfKind,
+  stepsOf,
   wrappedAnswer,
 } from "../../test/fixtures/malformed-answers.ts";
 import { runAnswering, runOverHttp } from "../../test/fixtures/step-answer-runs.ts";
@@ -66,6 +67,7 @@ async function measureMockJudge(answers: MalformedAnswer[]): Promise<Tally> {
   const tally = newTally();
   for (const answer of answers) {
     for (const shape of METRIC_SHAPES) {
+      if (!stepsOf(shape).includes(answer.step)) continue;
       const rendered = answer.render(shape);
       const judge = faultyMockJudge({ shape, step: answer.step, answers: [rendered] });
       const { outcome } = await runMetric(shape, judge);
@@ -110,6 +112,7 @@ async function measureOverHttp(answers: MalformedAnswer[]): Promise<Tally> {
   try {
     for (const answer of answers) {
       for (const shape of METRIC_SHAPES) {
+        if (!stepsOf(shape).includes(answer.step)) continue;
         const { outcome } = await runOverHttp(server, shape, answer.step, answer.render(shape));
         count(tally, outcome, `${shape.name} over HTTP: #${answer.id} ${answer.family}`, false);
       }

@@ -17,7 +17,7 @@ import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import { cohensKappa, wilsonInterval } from "../results/statistics.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { MockJudge, type MockJudgeCall } from "../testing/mock-judge.ts";
-import { calibrate } from "./calibrate.ts";
+import { calibrate, isCalibrationMetricName } from "./calibrate.ts";
 
 /** `count` rows, the first `positives` of them labelled 1, each with its own output. */
 function makeRows(count: number, positives: number): Array<SyntheticRow & { label: number }> {
@@ -220,7 +220,7 @@ describe("calibrate() with a synthetic judge of known error rate", () => {
     }).catch((caught: unknown) => caught as Error);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(
-      /^data\[1\]: no "retrieval_context" field \(the row has "id", "input", "actual_output", "label"\), which the metric judges the output against/,
+      /^data\[1\]: no "retrieval_context" \(missing\): the metric judges it, so every row needs it\./,
     );
     expect(judge.calls).toHaveLength(calls);
   });
@@ -412,5 +412,106 @@ describe("calibrate() with a synthetic judge of known error rate", () => {
         .message,
     ).toMatch(/only with a metric name/);
     expect(judge.calls).toHaveLength(0);
+  });
+});
+
+describe("calibrate() of the RAG metrics, by name", () => {
+  it("reads what they judge from the rows, and calls a passing retrieval positive, a flagged hallucination positive", async () => {
+    // Contextual Recall: complete retrieval (label 1) where a node holds the refund window.
+    const csv = join(directory, "recall.csv");
+    await writeFile(
+      csv,
+      [
+        "id,input,expected_output,retrieval_context,label",
+        "r1,Refunds?,Refunds take 30 days.,Refunds take 30 days.|Shipping is free.,1",
+        "r2,Refunds?,Refunds take 30 days.,Shipping is free.,0",
+        "r3,Refunds?,Refunds take 30 days.,Our shop opens at 9.|Refunds take 30 days.,1",
+        "r4,Refunds?,Refunds take 30 days.,Our shop opens at 9.,0",
+      ].join("\n"),
+    );
+    const recallJudge = new MockJudge({
+      answers: (call) =>
+        call.kind === "reason"
+          ? { reason: "The score is 0.00 because no node gives the refund window." }
+          : {
+              verdicts: [
+                /<nodes>[^<]*Refunds take 30 days/.test(call.prompt)
+                  ? { verdict: "yes", reason: "A node says so." }
+                  : { verdict: "no", reason: "No node says so." },
+              ],
+            },
+    });
+    const recall = await calibrate({
+      metric: "contextual-recall",
+      model: recallJudge,
+      data: csv,
+      store: false,
+      ...quiet,
+    });
+    expect(recall.kappa).toBe(1);
+    expect(recall.confusion).toEqual({
+      truePositive: 2,
+      falseNegative: 0,
+      falsePositive: 0,
+      trueNegative: 2,
+    });
+    // The CSV list cell reached the judge as two nodes.
+    expect(recallJudge.calls[0]?.prompt).toContain(
+      JSON.stringify(["Refunds take 30 days.", "Shipping is free."], null, 2),
+    );
+
+    // Hallucination: hallucinated (label 1) rows are those the metric flags (it fails them).
+    const rows = [1968, 1969, 1968, 1970].map((year, index) => ({
+      id: `h${index + 1}`,
+      input: "When did Einstein win?",
+      actual_output: `He won in ${year}.`,
+      context: ["Einstein won the Nobel Prize in 1968."],
+      label: year === 1968 ? 0 : 1,
+    }));
+    const hallucinationJudge = new MockJudge({
+      answers: (call) =>
+        call.kind === "reason"
+          ? { reason: "The score is 1.00 because the year is wrong." }
+          : {
+              verdicts: [
+                {
+                  verdict: /<output>\n"He won in 1968\./.test(call.prompt) ? "yes" : "no",
+                  reason: "Checked.",
+                },
+              ],
+            },
+    });
+    const hallucination = await calibrate({
+      metric: "hallucination",
+      model: hallucinationJudge,
+      data: rows,
+      store: false,
+      ...quiet,
+    });
+    expect(hallucination.kappa).toBe(1);
+    expect(hallucination.confusion.truePositive).toBe(2);
+  });
+
+  it("names every built-in metric, and refuses rows without what the metric judges before any call", async () => {
+    const judge = new MockJudge();
+    const error = await calibrate({
+      metric: "contextual-precision",
+      model: judge,
+      data: [{ input: "q", retrieval_context: ["a node"], label: 1 }],
+      store: false,
+      ...quiet,
+    }).catch((caught: unknown) => caught as Error);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('no "expected_output"');
+    expect(judge.calls).toHaveLength(0);
+    for (const name of ["Contextual Relevancy", "contextual_precision", " Hallucination "]) {
+      expect(isCalibrationMetricName(name), name).toBe(true);
+    }
+    const unknown = await calibrate({ metric: "recall" as never, data: [], ...quiet }).catch(
+      (caught: unknown) => caught as Error,
+    );
+    expect((unknown as Error).message).toContain(
+      '"toxicity", "bias", "relevancy", "faithfulness", "summarization", "pii-leakage", "contextual-relevancy", "contextual-precision", "contextual-recall", "hallucination"',
+    );
   });
 });

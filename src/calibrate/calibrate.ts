@@ -4,13 +4,13 @@ import { ConfigError } from "../errors/config-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
 import { pickRunOptions, type RunOptions } from "../evaluate/run-options.ts";
 import type { ModelSpec } from "../judge/resolve-model.ts";
-import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
-import { BiasMetric } from "../metrics/bias/bias-metric.ts";
-import { FaithfulnessMetric } from "../metrics/faithfulness/faithfulness-metric.ts";
-import { PIILeakageMetric } from "../metrics/pii-leakage/pii-leakage-metric.ts";
-import { SummarizationMetric } from "../metrics/summarization/summarization-metric.ts";
-import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
+import {
+  type BuiltInMetricName,
+  builtInMetricName,
+  createNamedMetric,
+  NAMES_BUILT_BY_NAME,
+} from "../metrics/metrics-by-name.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import { openStore, whyRunNeedsStore } from "../store/open-store.ts";
 import { parseShard } from "../store/run-shards.ts";
@@ -21,82 +21,27 @@ import { buildCalibrationReport } from "./build-calibration-report.ts";
  * Non-Advice and Misuse need an option of their own (`role`, `adviceTypes`, `domain`), which a
  * name cannot carry: calibrate them as metric objects (or, on the command line, a module).
  */
-export type CalibrationMetricName =
-  | "toxicity"
-  | "bias"
-  | "relevancy"
-  | "faithfulness"
-  | "summarization"
-  | "pii-leakage"
-  | "role-violation"
-  | "non-advice"
-  | "misuse";
+export type CalibrationMetricName = BuiltInMetricName;
 
-type MetricFactory = (options: { threshold?: number; model?: ModelSpec }) => BaseMetric<object>;
-
-/** A metric that needs `option` to be built: a clear error instead, before any judge call. */
-function needsOption(
-  metric: string,
-  option: string,
-  example: string,
-  exportName: string,
-): MetricFactory {
-  return () => {
-    throw new ConfigError(
-      `calibrate() cannot build the ${metric} metric from its name: it needs its \`${option}\`. Pass a metric object instead (metric: ${example}), or on the command line a module that exports one (--metric ./metrics.ts#${exportName}).`,
-    );
-  };
-}
-
-const METRICS: Record<CalibrationMetricName, MetricFactory> = {
-  toxicity: (options) => new ToxicityMetric(options),
-  bias: (options) => new BiasMetric(options),
-  relevancy: (options) => new AnswerRelevancyMetric(options),
-  faithfulness: (options) => new FaithfulnessMetric(options),
-  summarization: (options) => new SummarizationMetric(options),
-  "pii-leakage": (options) => new PIILeakageMetric(options),
-  "role-violation": needsOption(
-    "Role Violation",
-    "role",
-    'new RoleViolationMetric({ role: "helpful customer service agent" })',
-    "roleViolation",
-  ),
-  "non-advice": needsOption(
-    "Non-Advice",
-    "adviceTypes",
-    'new NonAdviceMetric({ adviceTypes: ["financial"] })',
-    "nonAdvice",
-  ),
-  misuse: needsOption("Misuse", "domain", 'new MisuseMetric({ domain: "financial" })', "misuse"),
-};
-
-/** Other spellings of the metric names (the display names, the class-like names). */
-const ALIASES: Record<string, CalibrationMetricName> = {
-  "answer-relevancy": "relevancy",
-  answer_relevancy: "relevancy",
-  "answer relevancy": "relevancy",
-  summarisation: "summarization",
-  "pii leakage": "pii-leakage",
-  pii_leakage: "pii-leakage",
-  "role violation": "role-violation",
-  role_violation: "role-violation",
-  "non advice": "non-advice",
-  non_advice: "non-advice",
-};
-
-/** True for a name `calibrate()` builds a metric from (`"toxicity"`, `"Answer Relevancy"`, …). */
+/**
+ * True for a name `calibrate()` knows (`"toxicity"`, `"Answer Relevancy"`, `"pii_leakage"`, …),
+ * including those it then asks a metric object for.
+ */
 export function isCalibrationMetricName(name: string): boolean {
-  const key = name.trim().toLowerCase();
-  return key in METRICS || key in ALIASES;
+  return builtInMetricName(name) !== null;
 }
 
 /** Options of {@link calibrate}. */
 export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display"> {
   /**
    * The metric to calibrate: `"toxicity"`, `"bias"`, `"relevancy"`, `"faithfulness"`,
-   * `"summarization"`, `"pii-leakage"`, or a metric object (e.g. `new ToxicityMetric({
+   * `"summarization"`, `"pii-leakage"`, `"contextual-relevancy"`, `"contextual-precision"`,
+   * `"contextual-recall"`, `"hallucination"`, or a metric object (e.g. `new ToxicityMetric({
    * threshold: 0.3, model })`, `new MisuseMetric({ domain: "financial" })`). It needs a
-   * threshold. Faithfulness needs each row's `retrieval_context` (a list of texts).
+   * threshold. The rows carry what it judges: `expected_output`, `context`,
+   * `retrieval_context` (a JSON list, or "|"-separated in a CSV cell) where the metric judges
+   * them (Faithfulness and the RAG metrics), and no output where it judges none (Contextual
+   * Relevancy, Precision and Recall).
    */
   metric: CalibrationMetricName | "answer-relevancy" | BaseMetric<object>;
   /** Labelled rows: a `.jsonl`, `.json` or `.csv` file, or an array of plain objects. */
@@ -115,7 +60,9 @@ export interface CalibrateOptions extends Omit<RunOptions, "repeat" | "display">
    * The label of a positive row, compared as text: toxic (Toxicity), biased (Bias), relevant
    * (Answer Relevancy), faithful to its retrieval context (Faithfulness), a good summary of
    * its input (Summarization), no PII leaked (PII Leakage), role kept (Role Violation), no
-   * inappropriate advice (Non-Advice), misuse (Misuse).
+   * inappropriate advice (Non-Advice), misuse (Misuse), relevant retrieval (Contextual
+   * Relevancy), well-ranked retrieval (Contextual Precision), complete retrieval (Contextual
+   * Recall), hallucinated (Hallucination).
    * @default "1"
    */
   positiveLabel?: LabelValue;
@@ -149,17 +96,25 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
     }
     return metric;
   }
-  const key = typeof metric === "string" ? metric.trim().toLowerCase() : "";
-  const name = (key in METRICS ? key : ALIASES[key]) as CalibrationMetricName | undefined;
-  if (name === undefined) {
+  const name = typeof metric === "string" ? builtInMetricName(metric) : null;
+  if (name === null) {
     throw new ConfigError(
-      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use "toxicity", "bias", "relevancy", "faithfulness", "summarization" or "pii-leakage", or pass a metric object.`,
+      `calibrate() cannot calibrate the metric ${JSON.stringify(metric)}: use ${NAMES_BUILT_BY_NAME.map(
+        (known) => `"${known}"`,
+      ).join(", ")}, or pass a metric object.`,
     );
   }
-  return METRICS[name]({
+  const made = createNamedMetric(name, {
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     ...(options.model === undefined ? {} : { model: options.model }),
   });
+  if ("needs" in made) {
+    const { metric: display, option, example, exportName } = made.needs;
+    throw new ConfigError(
+      `calibrate() cannot build the ${display} metric from its name: it needs its \`${option}\`. Pass a metric object instead (metric: ${example}), or on the command line a module that exports one (--metric ./metrics.ts#${exportName}).`,
+    );
+  }
+  return made;
 }
 
 /**
@@ -170,12 +125,14 @@ function resolveMetric(options: CalibrateOptions): BaseMetric<object> {
  * matrix, ROC AUC of the scores, the thresholds that maximise κ and F1, and the rows the
  * metric got wrong, most confident first. The report is kept in the store, linked to the run.
  *
- * The positive class is what a high score means: toxic (Toxicity), biased (Bias) and misuse
- * (Misuse) rows are positive when the metric flags them (score above the threshold, the
- * metric fails); relevant (Answer Relevancy), faithful (Faithfulness), well-summarised
- * (Summarization), PII-free (PII Leakage), in-role (Role Violation) and advice-free
- * (Non-Advice) rows when it passes them (score at or above the threshold). Rows may carry
- * `retrieval_context`, `context` and `expected_output`, which go into their test cases.
+ * The positive class is what a high score means: toxic (Toxicity), biased (Bias), misuse
+ * (Misuse) and hallucinated (Hallucination) rows are positive when the metric flags them (score
+ * above the threshold, the metric fails); relevant (Answer Relevancy), faithful
+ * (Faithfulness), well-summarised (Summarization), PII-free (PII Leakage), in-role (Role
+ * Violation) and advice-free (Non-Advice) rows, and rows whose retrieval is relevant, well
+ * ranked or complete (Contextual Relevancy, Precision, Recall), when it passes them (score at
+ * or above the threshold). Rows may carry `retrieval_context`, `context` and
+ * `expected_output`, which go into their test cases.
  * @throws ConfigError or DatasetFileError (file, line, row, field) for data or options that
  * cannot work, before any judge call.
  * @example
@@ -211,9 +168,7 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     negativeLabel: options.negativeLabel,
     limit: options.limit,
     encoding: options.encoding,
-    needs: metric.requiredFields.filter(
-      (field) => field === "retrievalContext" || field === "context" || field === "expectedOutput",
-    ),
+    requiredFields: metric.requiredFields,
   });
   const names = read.rows.map((row) => row.id ?? `row ${row.index + 1}`);
   // A store the user named must open; the default one may fall back, with a warning, unless
@@ -238,11 +193,11 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
       ...pickRunOptions(options),
       testCases: read.rows.map((row, index) => ({
         input: row.input,
-        actualOutput: row.actualOutput,
+        ...(row.actualOutput === "" ? {} : { actualOutput: row.actualOutput }),
+        ...(row.expectedOutput === undefined ? {} : { expectedOutput: row.expectedOutput }),
+        ...(row.context === undefined ? {} : { context: row.context }),
+        ...(row.retrievalContext === undefined ? {} : { retrievalContext: row.retrievalContext }),
         name: names[index] as string,
-        ...(row.retrievalContext ? { retrievalContext: row.retrievalContext } : {}),
-        ...(row.context ? { context: row.context } : {}),
-        ...(row.expectedOutput ? { expectedOutput: row.expectedOutput } : {}),
       })),
       metrics: [metric],
       store: store ?? false,

@@ -32,7 +32,7 @@ async function errorOf(options: ReadLabelledRowsOptions): Promise<Error> {
 const line = (value: object) => JSON.stringify(value);
 
 describe("readLabelledRows", () => {
-  it("reads a row's retrieval_context, context and expected_output: lists, one text, or a CSV cell split on |", async () => {
+  it("reads a row's retrieval_context, context and expected_output: JSON lists, or a CSV cell split on |; blank cells are absent", async () => {
     const csv = await fileWith(
       "labels.csv",
       'input,actual_output,label,retrieval_context,expected_output\nq,a,1,"Doc one.|Doc \\| two.",The answer.\nq,b,0,, \n',
@@ -46,7 +46,13 @@ describe("readLabelledRows", () => {
     expect(second).not.toHaveProperty("expectedOutput");
 
     const objects = [
-      { input: "q", actual_output: "a", label: 1, retrieval_context: "One text.", context: ["C."] },
+      {
+        input: "q",
+        actual_output: "a",
+        label: 1,
+        retrieval_context: ["One text."],
+        context: ["C."],
+      },
     ];
     expect((await readLabelledRows({ data: objects })).rows[0]).toMatchObject({
       retrievalContext: ["One text."],
@@ -54,13 +60,13 @@ describe("readLabelledRows", () => {
     });
     const wrong = await errorOf({ data: [{ ...objects[0], retrieval_context: [1, 2] }] });
     expect(wrong.message).toBe(
-      'data[0]: "retrieval_context" must be a list of texts (or one text); got [1,2].',
+      'data[0]: "retrieval_context" must be a list of texts (in a CSV cell, separated by "|"); got a list.',
     );
     const missing = await errorOf({
       data: [{ input: "q", actual_output: "a", label: 1 }],
-      needs: ["retrievalContext"],
+      requiredFields: ["input", "actualOutput", "retrievalContext"],
     });
-    expect(missing.message).toMatch(/^data\[0\]: no "retrieval_context" field/);
+    expect(missing.message).toMatch(/^data\[0\]: no "retrieval_context" \(missing\)/);
   });
 
   it("reads JSONL with the default fields: text, the label as text, lines and ids", async () => {
@@ -261,5 +267,59 @@ describe("readLabelledRows", () => {
     expect((await errorOf({ data: [], inputField: " " })).message).toMatch(
       /inputField must name a field/,
     );
+  });
+
+  it("reads what RAG metrics judge: expected output and lists, JSON or |-separated CSV cells", async () => {
+    const jsonl = await fileWith(
+      "rag.jsonl",
+      [
+        line({
+          input: "Refunds?",
+          expected_output: "Within 30 days.",
+          retrieval_context: ["Refunds take 30 days.", "Shipping is free."],
+          context: ["Refunds: 30 days."],
+          label: 1,
+        }),
+        line({ input: "Returns?", retrievalContext: ["A node."], label: 0 }),
+      ].join("\n"),
+    );
+    const required = ["input", "retrievalContext"] as const;
+    const { rows } = await readLabelledRows({ data: jsonl, requiredFields: required });
+    expect(rows[0]).toMatchObject({
+      actualOutput: "",
+      expectedOutput: "Within 30 days.",
+      retrievalContext: ["Refunds take 30 days.", "Shipping is free."],
+      context: ["Refunds: 30 days."],
+    });
+    expect(rows[1]?.retrievalContext).toEqual(["A node."]);
+    expect(rows[1]?.expectedOutput).toBeUndefined();
+
+    const csv = await fileWith(
+      "rag.csv",
+      'input,retrieval_context,label\nRefunds?,"Refunds take 30 days.|A \\| inside|",1\n',
+    );
+    const read = await readLabelledRows({ data: csv, requiredFields: required });
+    expect(read.rows[0]?.retrievalContext).toEqual(["Refunds take 30 days.", "A | inside", ""]);
+  });
+
+  it("refuses a row without what the metric judges, or with a list of the wrong type, naming it", async () => {
+    const required = ["input", "expectedOutput", "retrievalContext"] as const;
+    const missing = await errorOf({
+      data: [{ input: "q", expected_output: "a", label: 1 }],
+      requiredFields: required,
+    });
+    expect(missing).toBeInstanceOf(ConfigError);
+    expect(missing.message).toBe(
+      'data[0]: no "retrieval_context" (missing): the metric judges it, so every row needs it.',
+    );
+    const wrongType = await errorOf({
+      data: [{ input: "q", expected_output: "a", retrieval_context: "one node", label: 1 }],
+      requiredFields: required,
+    });
+    expect(wrongType.message).toContain('"retrieval_context" must be a list of texts');
+    const csv = await fileWith("no-column.csv", "input,expected_output,label\nq,a,1\n");
+    const header = await errorOf({ data: csv, requiredFields: required });
+    expect(header).toBeInstanceOf(DatasetFileError);
+    expect(header.message).toContain('no column "retrieval_context"');
   });
 });

@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type { EvalError } from "../errors/eval-error.ts";
-import { isBlankText } from "../test-case/llm-test-case.ts";
+import { isBlankText, type TestCaseField } from "../test-case/llm-test-case.ts";
 import { type DatasetFormat, resolveDatasetFormat } from "./dataset-format.ts";
 import {
   type CsvTable,
@@ -13,10 +13,10 @@ import {
 } from "./dataset-records.ts";
 import { recordError } from "./golden-record.ts";
 import {
-  CONTEXT_FIELDS,
-  type LabelledRowContext,
-  readLabelledRowContext,
-} from "./labelled-row-context.ts";
+  missingReferenceColumn,
+  type RowReferenceFields,
+  readReferenceFields,
+} from "./labelled-row-fields.ts";
 
 /** A label as a data file holds it. */
 export type LabelValue = string | number | boolean;
@@ -47,17 +47,16 @@ export interface ReadLabelledRowsOptions {
   /** Text encoding of the file. @default "utf8" */
   encoding?: BufferEncoding | undefined;
   /**
-   * Context fields every row must have, because the metric judges them (Faithfulness:
-   * `retrievalContext`, read from `retrieval_context`); rows may carry them all the same.
+   * The test-case fields the metric needs, which every row must have: the output only when
+   * it is among them; `expected_output`, `context`, `retrieval_context` when they are (read
+   * wherever present).
+   * @default ["input", "actualOutput"]
    */
-  needs?: ReadonlyArray<keyof LabelledRowContext> | undefined;
+  requiredFields?: readonly TestCaseField[] | undefined;
 }
 
-/**
- * One labelled row: its input, output and label, and the context fields it carries
- * (`retrieval_context`, `context`, `expected_output`), for metrics that judge them.
- */
-export interface LabelledRow extends LabelledRowContext {
+/** One labelled row. */
+export interface LabelledRow extends RowReferenceFields {
   /** 0-based position among the rows read. */
   index: number;
   /** Line of the file where the row starts; `null` in memory or when unknown. */
@@ -65,6 +64,7 @@ export interface LabelledRow extends LabelledRowContext {
   /** The row's id field, as text, when it has one. */
   id: string | null;
   input: string;
+  /** The output; `""` when the row has none and the metric does not judge one. */
   actualOutput: string;
   /** The label as text. */
   label: string;
@@ -92,6 +92,8 @@ interface Place {
 interface RawRow extends Place {
   /** Field values; `undefined` when absent. */
   get: (field: string) => unknown;
+  /** True for a CSV row, whose cells are text. */
+  csv: boolean;
   /** The fields the record has, for messages. */
   keys: () => string[];
 }
@@ -140,13 +142,20 @@ export async function readLabelledRows(options: ReadLabelledRowsOptions): Promis
           location: { path, line: place?.line ?? null, item: place?.item ?? null, itemNoun: "row" },
           problem,
         });
-  const raw = await readRawRows({ options, path, fields, fail });
+  const required = options.requiredFields ?? ["input", "actualOutput"];
+  const needsOutput = required.includes("actualOutput");
+  const raw = await readRawRows({ options, path, fields, needsOutput, fail });
   const rows: LabelledRow[] = [];
   const labelsSeen: string[] = [];
   for (const record of raw) {
     if (limit !== undefined && rows.length >= limit) break;
     const input = readText({ record, field: fields.input, option: "inputField", fail });
-    const actualOutput = readText({ record, field: fields.output, option: "outputField", fail });
+    const actualOutput =
+      needsOutput || record.get(fields.output) !== undefined
+        ? readText({ record, field: fields.output, option: "outputField", fail })
+        : "";
+    const reference = readReferenceFields({ get: record.get, csv: record.csv, required });
+    if ("problem" in reference) throw fail(record, reference.problem);
     const label = readLabel({ record, field: fields.label, fail });
     if (label !== positiveLabel && !labelsSeen.includes(label)) {
       if (negativeLabel !== null && label !== negativeLabel) {
@@ -164,23 +173,14 @@ export async function readLabelledRows(options: ReadLabelledRowsOptions): Promis
       }
       labelsSeen.push(label);
     }
-    const context = readLabelledRowContext({ get: record.get, csv: formatOf(options) === "csv" });
-    if ("problem" in context) throw fail(record, context.problem);
-    const missing = options.needs?.find((field) => context[field] === undefined);
-    if (missing !== undefined) {
-      throw fail(
-        record,
-        `no "${CONTEXT_FIELDS[missing]}" field (the row has ${describeKeys(record)}), which the metric judges the output against: add it (a list of texts; in CSV one cell, items separated by "|").`,
-      );
-    }
     const id = record.get(fields.id);
     rows.push({
-      ...context,
       index: rows.length,
       line: record.line,
       id: typeof id === "string" || typeof id === "number" ? String(id) : null,
       input,
       actualOutput,
+      ...reference,
       label,
       positive: label === positiveLabel,
     });
@@ -239,6 +239,7 @@ async function readRawRows(options: {
   options: ReadLabelledRowsOptions;
   path: string | null;
   fields: LabelledRows["fields"];
+  needsOutput: boolean;
   fail: (place: Place | null, problem: string) => EvalError;
 }): Promise<Iterable<RawRow>> {
   const { path, fields, fail } = options;
@@ -279,7 +280,7 @@ async function readRawRows(options: {
   const listed = [...table.present].map((name) => `"${name}"`).join(", ");
   for (const [option, field] of [
     ["inputField (--input-field)", fields.input],
-    ["outputField (--output-field)", fields.output],
+    ...(options.needsOutput ? [["outputField (--output-field)", fields.output] as const] : []),
     ["labelField (--label-field)", fields.label],
   ] as const) {
     if (!table.present.has(field)) {
@@ -288,6 +289,16 @@ async function readRawRows(options: {
         problem: `no column "${field}"; the header has ${listed}. Name the column "${field}", or pass its name as ${option}.`,
       });
     }
+  }
+  const missing = missingReferenceColumn({
+    present: table.present,
+    required: options.options.requiredFields ?? [],
+  });
+  if (missing !== null) {
+    throw recordError({
+      location: { path, line: 1, item: null },
+      problem: `no column "${missing}"; the header has ${listed}. The metric judges it: add the column (list items separated by "|").`,
+    });
   }
   return csvRows({ table, fail });
 }
@@ -304,6 +315,7 @@ function* csvRows(options: {
     yield {
       line,
       item,
+      csv: true,
       get: (field) => {
         const position = positions.get(field);
         return position === undefined ? undefined : cells[position];
@@ -325,7 +337,13 @@ function* objectRows(options: {
       );
     }
     const record = value as Record<string, unknown>;
-    yield { line, item, get: (field) => record[field], keys: () => Object.keys(record) };
+    yield {
+      line,
+      item,
+      csv: false,
+      get: (field) => record[field],
+      keys: () => Object.keys(record),
+    };
   }
 }
 

@@ -5,6 +5,8 @@ import {
   POLITE_ANSWER,
   RUDE_ANSWER,
 } from "../../test/fixtures/finetune-job.ts";
+import { ContextualRecallMetric } from "../metrics/contextual-recall/contextual-recall-metric.ts";
+import { HallucinationMetric } from "../metrics/hallucination/hallucination-metric.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
 import { MockJudge } from "../testing/mock-judge.ts";
@@ -110,5 +112,56 @@ describe("createEvaluationCallback in a hand-written loop", () => {
     await expect(callback.onEpochEnd(-1)).rejects.toThrow(
       "onEpochEnd needs the zero-based index of the epoch that ended",
     );
+  });
+});
+
+describe("createEvaluationCallback with the RAG metrics", () => {
+  it("scores what the model retrieved and answered against each golden's references", async () => {
+    const goldens = [1, 2, 3].map((number) => ({
+      input: `Question ${number}?`,
+      expectedOutput: `Answer ${number}. Source ${number}.`,
+      context: [`The answer to question ${number} is ${number}.`],
+    }));
+    const judge = new MockJudge({
+      answers: (call) => {
+        if (call.kind === "reason")
+          return { reason: "The score is 0.50 because a source is missing." };
+        // Hallucination: the output agrees; Contextual Recall: the answer is retrieved, the source not.
+        return call.prompt.includes("<contexts>")
+          ? { verdicts: [{ verdict: "yes", reason: "It agrees." }] }
+          : {
+              verdicts: [
+                { verdict: "yes", reason: "The 1st node has it." },
+                { verdict: "no", reason: "No node names the source." },
+              ],
+            };
+      },
+    });
+    const callback = createEvaluationCallback({
+      goldens,
+      metrics: [
+        new HallucinationMetric({ model: judge }),
+        new ContextualRecallMetric({ model: judge }),
+      ],
+      store: new MemoryRunStore(),
+      print: () => {},
+      generate: (input) => ({
+        actualOutput: `The answer to ${String(input)}`,
+        retrievalContext: [`Retrieved for ${String(input)}`],
+      }),
+    });
+    await callback.onEpochEnd(0, { loss: 1 });
+    const means = callback.history[0]?.summary.metrics.map((metric) => [
+      metric.name,
+      metric.meanScore,
+    ]);
+    expect(means).toEqual([
+      ["Hallucination", 0],
+      ["Contextual Recall", 0.5],
+    ]);
+    // The model's retrieval and each golden's context reached the judge.
+    const prompts = judge.calls.map((call) => call.prompt).join("\n");
+    expect(prompts).toContain(JSON.stringify("Retrieved for Question 2?"));
+    expect(prompts).toContain(JSON.stringify("The answer to question 3 is 3."));
   });
 });

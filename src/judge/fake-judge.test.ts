@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AnswerRelevancyMetric } from "../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../metrics/bias/bias-metric.ts";
+import { ContextualPrecisionMetric } from "../metrics/contextual-precision/contextual-precision-metric.ts";
+import { ContextualRecallMetric } from "../metrics/contextual-recall/contextual-recall-metric.ts";
+import { ContextualRelevancyMetric } from "../metrics/contextual-relevancy/contextual-relevancy-metric.ts";
+import { HallucinationMetric } from "../metrics/hallucination/hallucination-metric.ts";
 import { opinionsSchema } from "../metrics/shared/opinions.ts";
 import { verdictsSchema } from "../metrics/shared/verdicts.ts";
 import { ToxicityMetric } from "../metrics/toxicity/toxicity-metric.ts";
@@ -12,6 +16,9 @@ const testCase = {
   name: "refund",
   input: "What if these shoes don't fit?",
   actualOutput: "We offer a 30-day full refund at no extra cost.",
+  expectedOutput: "You are eligible for a 30 day full refund at no extra cost.",
+  context: ["All customers are eligible for a 30 day full refund at no extra cost."],
+  retrievalContext: ["All customers are eligible for a 30 day full refund at no extra cost."],
 };
 
 describe("the fake judge", () => {
@@ -49,6 +56,22 @@ describe("the fake judge", () => {
       // Extraction and verdicts both ran: the run shows the whole flow.
       expect(metric.judgeCalls).toBe(2);
       expect(metric.verboseLogs).toMatch(/Verdicts:/);
+    }
+  });
+
+  it("lets the RAG metrics pass too: their clean verdict is yes (relevant, useful, agrees)", async () => {
+    for (const metric of [
+      new ContextualRelevancyMetric({ model: "fake" }),
+      new ContextualPrecisionMetric({ model: "fake" }),
+      new ContextualRecallMetric({ model: "fake" }),
+      new HallucinationMetric({ model: "fake" }),
+    ]) {
+      await metric.measure(testCase, { env: {} });
+      expect(metric.error).toBeNull();
+      expect(metric.success).toBe(true);
+      expect(metric.score).toBe(metric.lowerIsBetter ? 0 : 1);
+      // The verdict step ran; nothing to explain, so verdict wrote the reason.
+      expect(metric.judgeCalls).toBe(1);
     }
   });
 

@@ -2,16 +2,42 @@ import { FAKE_JUDGE_NAME } from "../results/fake-judge-notice.ts";
 import { defaultAnswer } from "./default-answer.ts";
 import type { JudgeModel, JudgeOutput, JudgeRequest } from "./judge-model.ts";
 
+// Which enum values of a step's schema mean "nothing wrong", for the built-in fake judge. A
+// metric whose clean verdict is "yes" (relevant, attributable, agrees) marks its verdict
+// schema here, so that the fake judge lets it pass as it lets Toxicity pass with "no". Kept
+// beside the schema object, never in the JSON Schema sent to judges (the request is unchanged).
+const preferences = new WeakMap<object, readonly unknown[]>();
+
+/**
+ * Marks `values` as what the fake judge answers for any enum of `schema` that offers one of
+ * them (first match wins). Returns `schema`.
+ */
+export function preferInFakeJudge<Schema extends object>(
+  schema: Schema,
+  values: readonly unknown[],
+): Schema {
+  preferences.set(schema, values);
+  return schema;
+}
+
+/** The values marked for `schema` by {@link preferInFakeJudge}; `null` when none. */
+export function fakeJudgePreference(schema: object): readonly unknown[] | null {
+  return preferences.get(schema) ?? null;
+}
+
 // The fake judge finds nothing wrong: "idk" where a step allows it (Answer Relevancy counts it
-// as relevant unless penalizeAmbiguous), else "no" (not toxic, not biased). A first run then
-// shows the whole flow passing, and its reports say the scores are not real.
+// as relevant unless penalizeAmbiguous), else "no" (not toxic, not biased), unless the step's
+// schema marks its own clean verdict ("yes": relevant, attributable, agrees; see
+// preferInFakeJudge). A first run then shows the whole flow passing, and its reports say the
+// scores are not real.
 const PREFERRED_VERDICTS = ["idk", "no"] as const;
 
 /**
  * verdict's built-in fake judge (`VERDICT_MODEL=fake`, `--judge fake`, `model: "fake"`):
  * answers every step from its prompt and schema without a network or a key, the same answer
  * for the same prompt. Each extraction step finds one item ("clear opinions 1"), each verdict
- * is "idk" where allowed, else "no", so the built-in metrics pass with default thresholds.
+ * is "idk" where allowed, else "no" (or the clean verdict a step marks, such as "yes" for the
+ * RAG metrics), so the built-in metrics pass with default thresholds.
  * Scores are NOT real: every report of a run that used it says so. For trying verdict out
  * before adding a key; use `MockJudge` (verdict/testing) to script answers in tests.
  * @example
@@ -23,7 +49,7 @@ export function createFakeJudge(): JudgeModel {
     supportsImages: true,
     async generate(request: JudgeRequest): Promise<JudgeOutput> {
       const object = defaultAnswer(request.jsonSchema, request.prompt, {
-        preferredEnumValues: PREFERRED_VERDICTS,
+        preferredEnumValues: fakeJudgePreference(request.schema) ?? PREFERRED_VERDICTS,
       });
       return { object, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 };
     },

@@ -137,6 +137,11 @@ export interface MetricDeclaration {
 export interface VerboseStep {
   label: string;
   value: unknown;
+  /**
+   * For verdicts, the one that counts against the output where the metric's direction does
+   * not say it (see `MetricStep.flaggedVerdict`), for the dashboard's colours.
+   */
+  flaggedVerdict?: string;
 }
 
 /**
@@ -375,7 +380,11 @@ export abstract class BaseMetric<Template extends object> {
         cachedJudgeCalls: totals.cachedCalls,
         sharedJudgeCalls: totals.sharedCalls,
         saved: totals.saved,
-        steps: steps.map((step) => ({ label: step.label, value: toJsonValue(step.value) })),
+        steps: steps.map((step) => ({
+          label: step.label,
+          value: toJsonValue(step.value),
+          ...(step.flaggedVerdict === undefined ? {} : { flaggedVerdict: step.flaggedVerdict }),
+        })),
         calls: totals.calls,
       };
       if (options.verbose ?? this.verboseMode) printVerbose(data);

@@ -37,6 +37,15 @@ export interface MetricStep {
   label: string;
   /** What the step extracted or judged: a list of strings, of `{ verdict, reason }`, … */
   value: JsonValue;
+  /**
+   * For a list of verdicts, the verdict that counts against the output where the metric's
+   * direction does not say it: "no" for Hallucination's contradicted contexts (lower is
+   * better), "yes" for the statements PII Leakage, Role Violation and Non-Advice flag (higher
+   * is better). Absent, a "yes" counts against a lower-is-better metric's output (a toxic
+   * opinion) and a "no" against the others' (an irrelevant statement). The dashboard colours
+   * verdicts by it.
+   */
+  flaggedVerdict?: string | undefined;
 }
 
 /**

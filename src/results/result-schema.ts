@@ -65,6 +65,7 @@ const jsonObjectSchema = z.custom<{ [key: string]: JsonValue }>(
 export const metricStepSchema = z.object({
   label: z.string(),
   value: jsonValueSchema,
+  flaggedVerdict: z.string().optional(),
 }) satisfies z.ZodType<MetricStep>;
 
 export const judgeCallRecordSchema = z.object({

@@ -306,6 +306,11 @@ export interface StepTable {
   /** Column names, e.g. `["opinion", "verdict", "reason"]`. */
   columns: string[];
   rows: string[][];
+  /**
+   * The verdict that counts against the output when the metric says so itself (see
+   * `MetricStep.flaggedVerdict`); absent, "yes" for a lower-is-better metric, else "no".
+   */
+  flaggedVerdict?: string;
 }
 
 /** A metric on a case, in full. */

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
+import { judgedText, loadConformanceSet } from "../../bench/conformance/conformance-set.ts";
 import { projectRoot } from "../e2e/run-node.ts";
 import { renderedPrompts } from "../fixtures/rendered-prompts.ts";
 
@@ -80,6 +80,10 @@ const METRIC_TEMPLATES: Record<string, string> = {
   Misuse: "MisuseTemplate",
   Faithfulness: "FaithfulnessTemplate",
   Summarization: "SummarizationTemplate",
+  "Contextual Relevancy": "ContextualRelevancyTemplate",
+  "Contextual Precision": "ContextualPrecisionTemplate",
+  "Contextual Recall": "ContextualRecallTemplate",
+  Hallucination: "HallucinationTemplate",
 };
 
 const examples = loadConformanceSet();
@@ -98,10 +102,13 @@ describe(PAGE, () => {
       const row = byId.get(example.id) as Row;
       expect(row, `${example.id} has no row in ${PAGE}`).toBeDefined();
       const where = `${PAGE} line ${row.line}`;
+      // The text the classification is about: the output, or the item the example names (the
+      // RAG metrics' tables call it the judged item).
+      const textColumn = row.header.includes("judged item") ? "judged item" : "text";
       expect(
-        [cell(row, "metric"), cell(row, "deepeval's classification"), cell(row, "text")],
+        [cell(row, "metric"), cell(row, "deepeval's classification"), cell(row, textColumn)],
         where,
-      ).toEqual([example.metric, example.expected, example.text]);
+      ).toEqual([example.metric, example.expected, judgedText(example)]);
       if (example.options !== undefined || row.header.includes("options")) {
         expect(cell(row, "options"), where).toBe(optionsText(example.options));
       }

@@ -81,6 +81,35 @@ for (let number = 1; number <= 8; number++) {
 }
 `;
 
+/** One RAG case, every retrieval metric and Hallucination on it. */
+const RAG_EVAL = `import { test } from "vitest";
+import {
+  ContextualPrecisionMetric,
+  ContextualRecallMetric,
+  ContextualRelevancyMetric,
+  HallucinationMetric,
+} from "verdict";
+import { assertTest } from "verdict/vitest";
+
+test("answers from what was retrieved", async () => {
+  await assertTest(
+    {
+      input: "When can I return shoes?",
+      actualOutput: "Within 30 days.",
+      expectedOutput: "Returns are accepted within 30 days.",
+      context: ["Returns are accepted within 30 days of delivery."],
+      retrievalContext: ["Returns are accepted within 30 days of delivery.", "Shipping is free."],
+    },
+    [
+      new ContextualRelevancyMetric(),
+      new ContextualPrecisionMetric(),
+      new ContextualRecallMetric(),
+      new HallucinationMetric(),
+    ],
+  );
+});
+`;
+
 const BROKEN_EVAL = `import { test } from "vitest";
 
 test("never collected", async () => {
@@ -159,6 +188,7 @@ beforeAll(async () => {
   // Not *.eval.ts: run only by the scenarios that name them.
   mkdirSync(join(project, "other/broken"), { recursive: true });
   writeFileSync(join(project, "other/concurrent.check.ts"), CONCURRENT_EVAL);
+  writeFileSync(join(project, "other/rag.check.ts"), RAG_EVAL);
   writeFileSync(join(project, "other/broken/syntax.check.ts"), BROKEN_EVAL);
 });
 
@@ -408,6 +438,25 @@ describe.concurrent("verdict test run", () => {
         ];
       }),
     );
+  });
+
+  it("runs the RAG metrics in a test file: each metric's score and the case stored", async ({
+    expect,
+  }) => {
+    const result = await verdict(
+      ["test", "run", "other/rag.check.ts", "--output", "json", "--output-file", "rag.json"],
+      cliEnv({ home: storeHome("rag") }),
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain("Test cases: 1 passed, 0 failed, 0 unscored (1 total)");
+    const [testResult] = readReport("rag.json").testResults;
+    expect(testResult?.metricsData.map((metric) => [metric.name, metric.score])).toEqual([
+      ["Contextual Relevancy", 1],
+      ["Contextual Precision", 1],
+      ["Contextual Recall", 1],
+      ["Hallucination", 0],
+    ]);
+    expect(await storedRuns(storeHome("rag"))).toBe(1);
   });
 
   it("exits 2 when a report it was asked for could not be written, though every case passed", async ({

@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ConformanceExample,
+  ITEMS_OF,
+  judgedText,
   loadConformanceSet,
   METRIC_CLASSES,
 } from "../../bench/conformance/conformance-set.ts";
@@ -18,6 +20,7 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
+import { quoted } from "../fixtures/prompt-quotes.ts";
 import { runNode } from "./run-node.ts";
 
 const examples = loadConformanceSet();
@@ -49,15 +52,6 @@ async function runScript(args: string[], env: NodeJS.ProcessEnv) {
   return { code, stdout, stderr, report };
 }
 
-/** The JSON value the prompt quotes between `<tag>` and `</tag>`. */
-function quoted(prompt: string, tag: string): unknown {
-  const start = prompt.lastIndexOf(`<${tag}>\n`);
-  const end = prompt.indexOf(`\n</${tag}>`, start);
-  return start === -1 || end === -1
-    ? undefined
-    : JSON.parse(prompt.slice(start + tag.length + 3, end));
-}
-
 const VERDICT_FOR: Record<string, string> = {
   toxic: "yes",
   biased: "yes",
@@ -84,6 +78,63 @@ const VERDICT_FOR: Record<string, string> = {
   "not covered": "yes",
 };
 
+// The RAG metrics' verdict for one item, by the class an example gives it.
+const ITEM_VERDICT: Record<string, "yes" | "no"> = {
+  useful: "yes",
+  attributable: "yes",
+  agrees: "yes",
+  "not useful": "no",
+  "not attributable": "no",
+  contradicts: "no",
+};
+
+/**
+ * The RAG metrics' verdict steps answered as deepeval documents each item an example names
+ * (an item no example names is fine): one call judges a node's statements (Contextual
+ * Relevancy), or every node, sentence or context of a case. `flip` and `garble` as below.
+ */
+function ragAnswer(request: FakeOpenAIRequest, options: { flip?: string[]; garble?: string[] }) {
+  const prompt = request.prompt;
+  const exampleOf = (metric: string, item: string) =>
+    examples.find((example) => example.metric === metric && judgedText(example) === item);
+  const verdictOf = (example: ConformanceExample | undefined, verdict: "yes" | "no") =>
+    options.flip?.includes(example?.id ?? "") ? (verdict === "yes" ? "no" : "yes") : verdict;
+  const node = quoted(prompt, "node");
+  const [metric, items] =
+    typeof node === "string"
+      ? ["Contextual Relevancy", [node]]
+      : quoted(prompt, "expected_output") !== undefined
+        ? ["Contextual Precision", quoted(prompt, "nodes") as string[]]
+        : quoted(prompt, "sentences") !== undefined
+          ? ["Contextual Recall", quoted(prompt, "sentences") as string[]]
+          : ["Hallucination", quoted(prompt, "contexts") as string[]];
+  const judged = items.map((item) => exampleOf(metric, item));
+  if (judged.some((example) => options.garble?.includes(example?.id ?? ""))) {
+    return reply.text("I would rather not say.");
+  }
+  if (metric === "Contextual Relevancy") {
+    const [example] = judged;
+    const classes: Record<string, Array<"yes" | "no">> = {
+      relevant: ["yes"],
+      irrelevant: ["no"],
+      "partly relevant": ["yes", "no"],
+    };
+    const verdicts = classes[example?.expected ?? "relevant"] ?? ["yes"];
+    return reply.json({
+      verdicts: verdicts.map((verdict, index) => ({
+        statement: `Statement ${index + 1}.`,
+        verdict: verdictOf(example, verdict),
+      })),
+    });
+  }
+  return reply.json({
+    verdicts: judged.map((example) => ({
+      verdict: verdictOf(example, example ? (ITEM_VERDICT[example.expected] ?? "yes") : "yes"),
+      reason: "Judged.",
+    })),
+  });
+}
+
 /**
  * The extraction steps whose one item is the judged text, by what their JSON holds: Answer
  * Relevancy's statements, the safety metrics' items, Faithfulness' and Summarization's claims.
@@ -97,6 +148,11 @@ function callsOf(example: ConformanceExample): number {
     // truths, claims, verdicts, questions unless given, an answer of each text
     return 5 + (example.options?.assessmentQuestions === undefined ? 1 : 0);
   }
+  // The RAG metrics: Contextual Relevancy asks once per node with content, the others once.
+  if (example.metric === "Contextual Relevancy") {
+    return (example.retrievalContext ?? []).filter((node) => /\w/.test(node)).length;
+  }
+  if (example.item !== undefined) return 1;
   return example.expected === "no opinion" ? 1 : 2;
 }
 
@@ -139,6 +195,7 @@ function deepevalLikeJudge(options: { flip?: string[]; garble?: string[] } = {})
     const items = (quoted(request.prompt, "opinions") ??
       quoted(request.prompt, "statements") ??
       quoted(request.prompt, "claims")) as string[] | undefined;
+    if (items === undefined) return ragAnswer(request, options);
     const example = find(items?.[0]);
     if (options.garble?.includes(example.id)) return reply.text("I would rather not say.");
     let verdict = VERDICT_FOR[example.expected] ?? "no";
@@ -163,9 +220,10 @@ describe("npm run conformance", () => {
       examples.map((example) => example.id).sort(),
     );
     // The fake judge extracts one item per step and never says "yes" ("idk" where a step
-    // allows it, else "no"; every coverage answer "no"): it agrees exactly with the examples
-    // that expect nothing flagged, one statement, an ambiguous statement, or a claim the
-    // source does not mention (which is faithful, or not in context, or extra information).
+    // allows it, else "no"; every coverage answer "no"), but for the RAG metrics, whose clean
+    // verdict is "yes": it agrees exactly with the examples that expect nothing flagged, one
+    // statement, an ambiguous statement, a claim the source does not mention (which is
+    // faithful, or not in context, or extra information), or a RAG item that passes.
     const quiet = [
       "not toxic",
       "not biased",
@@ -179,11 +237,14 @@ describe("npm run conformance", () => {
       "not in context",
       "extra information",
     ];
+    const ragClean = ["relevant", "useful", "attributable", "agrees"];
+    const agrees = (example: ConformanceExample) =>
+      (ITEMS_OF[example.metric] === undefined ? quiet : ragClean).includes(example.expected);
     expect(report?.perMetric.map((row) => row.metric)).toEqual(Object.keys(METRIC_CLASSES));
     for (const metric of Object.keys(METRIC_CLASSES)) {
       const row = report?.perMetric.find((candidate) => candidate.metric === metric);
       expect(row?.examples).toBe(count(metric, () => true));
-      expect(row?.agree).toBe(count(metric, (example) => quiet.includes(example.expected)));
+      expect(row?.agree).toBe(count(metric, agrees));
       expect(stdout).toContain(`| ${metric} | ${row?.examples} | ${row?.agree} | 0 |`);
     }
   });
@@ -205,6 +266,10 @@ describe("npm run conformance", () => {
       ["Misuse", 1],
       ["Faithfulness", 1],
       ["Summarization", 1],
+      ["Contextual Relevancy", 1],
+      ["Contextual Precision", 1],
+      ["Contextual Recall", 1],
+      ["Hallucination", 1],
     ]);
     expect(stdout).not.toContain("Disagreements");
     // No reason step: each example's extraction and verdict steps, asked once.
@@ -214,7 +279,10 @@ describe("npm run conformance", () => {
 
   it("lists a disagreement and an unscored example, and exits 3", async () => {
     server.setResponder(
-      deepevalLikeJudge({ flip: ["toxicity-sarah"], garble: ["relevancy-irrelevant"] }),
+      deepevalLikeJudge({
+        flip: ["toxicity-sarah", "hallucination-einstein-1968"],
+        garble: ["relevancy-irrelevant", "contextual-recall-shoes"],
+      }),
     );
     const env = environment({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-test-conformance" });
     const { code, stdout, report } = await runScript(["--model", "openai:gpt-4.1"], env);
@@ -231,6 +299,15 @@ describe("npm run conformance", () => {
     );
     expect(stdout).toMatch(
       /- relevancy-irrelevant \(Answer Relevancy\): expected irrelevant, got error: /,
+    );
+    // An item of a RAG case: the flipped context disagrees, the others of its case agree.
+    const hallucination = report?.perMetric.find((row) => row.metric === "Hallucination");
+    expect(hallucination).toMatchObject({ agree: count("Hallucination", () => true) - 1 });
+    expect(stdout).toContain(
+      '- hallucination-einstein-1968 (Hallucination): expected contradicts, got agrees: ["Einstein won the Nobel Prize in 1968."] → yes',
+    );
+    expect(stdout).toMatch(
+      /- contextual-recall-shoes \(Contextual Recall\): expected attributable, got error: /,
     );
   });
 

@@ -36,6 +36,7 @@ const PAGES = [
   },
   { name: "case", path: `/runs/${SHOWCASE.latest}/cases/0`, heading: SHOWCASE.regressedCase },
   { name: "case-images", path: `/runs/${SHOWCASE.rag}/cases/0`, heading: "receipt total" },
+  { name: "case-rag", path: `/runs/${SHOWCASE.rag}/cases/3`, heading: "policy lookup 3" },
   {
     name: "case-spans",
     path: `/runs/${DASHBOARD_RUNS.components}/cases/0`,

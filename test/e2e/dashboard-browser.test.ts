@@ -105,6 +105,80 @@ describe("verdict view in Chromium", () => {
   );
 
   it(
+    "opens a RAG case: its retrieval context by rank, each node, statement, sentence and context with its verdict and reason",
+    async () => {
+      const { page, incidents, close } = await openPage();
+      await page.goto(`${dashboard.view.base}/runs/${SHOWCASE.rag}/cases/3`);
+      await waitForPage(page);
+      await expect.poll(() => page.locator("h1").textContent()).toBe("policy lookup 3");
+      const nodes = [
+        "Travel policy §4: meals up to $50 a day.",
+        "Taxis need a receipt.",
+        "The office closes at 6 pm on Fridays.",
+      ];
+      // The retrieval context, numbered by rank.
+      const retrieved = page.locator("h3", { hasText: "Retrieval context" }).locator("+ ol li");
+      expect(await retrieved.allInnerTexts()).toEqual(nodes);
+
+      const metric = (name: string) =>
+        page
+          .locator("article.metric")
+          .filter({ has: page.getByRole("heading", { name, exact: true }) });
+      const rowsOf = (name: string, table: string) =>
+        metric(name)
+          .locator("table.step-table", { hasText: table })
+          .locator("tbody tr")
+          .evaluateAll((rows) =>
+            rows.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText)),
+          );
+
+      // Contextual Precision: each node in rank order with its verdict and reason.
+      expect(await rowsOf("Contextual Precision", "Nodes and Verdicts")).toEqual([
+        ["1", nodes[0], "yes", `"${nodes[0]}" states what the expected answer says.`],
+        ["2", nodes[1], "yes", `"${nodes[1]}" states what the expected answer says.`],
+        ["3", nodes[2], "no", `"${nodes[2]}" plays no part in the expected answer.`],
+      ]);
+      // Contextual Relevancy: each statement with the node it came from.
+      expect(await rowsOf("Contextual Relevancy", "Statements and Verdicts")).toEqual([
+        ["1", nodes[0], "1", "yes", ""],
+        ["2", nodes[1], "2", "yes", ""],
+        ["3", nodes[2], "3", "no", `"${nodes[2]}" is about office hours, not the question.`],
+      ]);
+      expect(await metric("Contextual Relevancy").locator(".metric-score").innerText()).toContain(
+        "0.67",
+      );
+      // Contextual Recall: each sentence of the expected output.
+      expect(await rowsOf("Contextual Recall", "Sentences and Verdicts")).toEqual([
+        ["1", "Meals are covered up to $50 a day.", "yes", "The 1st node says so."],
+        [
+          "2",
+          "Taxis need a receipt, kept for 90 days.",
+          "no",
+          "No node says how long receipts are kept.",
+        ],
+      ]);
+      // Hallucination: lower is better, and a contradicted context ("no") is what counts
+      // against the output.
+      const hallucination = metric("Hallucination");
+      expect(await hallucination.locator(".metric-score").innerText()).toContain("lower is better");
+      expect(await rowsOf("Hallucination", "Contexts and Verdicts")).toEqual([
+        ["1", "Travel policy §4: meals up to $50 a day.", "yes", "The output agrees with it."],
+        ["2", "Taxis need a receipt.", "no", "The context says taxis need a receipt."],
+      ]);
+      const verdictCells = hallucination.locator("table.step-table td.verdict-cell");
+      expect(
+        await verdictCells.evaluateAll((cells) => cells.map((cell) => cell.className)),
+      ).toEqual(["verdict-cell verdict-cell-good", "verdict-cell verdict-cell-bad"]);
+      expect(await hallucination.locator(".metric-reason").innerText()).toBe(
+        "The score is 0.50 because the output says taxis need no receipt, where the context says they need one.",
+      );
+      await expectNoIncidents(page, incidents);
+      await close();
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+
+  it(
     "filters runs by status and by date",
     async () => {
       const { page, incidents, close } = await openPage();

@@ -9,7 +9,11 @@ import type { BatchOptions } from "../../src/evaluate/batch-options.ts";
 import { evaluate } from "../../src/evaluate/evaluate.ts";
 import { AnswerRelevancyMetric } from "../../src/metrics/answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "../../src/metrics/bias/bias-metric.ts";
+import { ContextualPrecisionMetric } from "../../src/metrics/contextual-precision/contextual-precision-metric.ts";
+import { ContextualRecallMetric } from "../../src/metrics/contextual-recall/contextual-recall-metric.ts";
+import { ContextualRelevancyMetric } from "../../src/metrics/contextual-relevancy/contextual-relevancy-metric.ts";
 import { FaithfulnessMetric } from "../../src/metrics/faithfulness/faithfulness-metric.ts";
+import { HallucinationMetric } from "../../src/metrics/hallucination/hallucination-metric.ts";
 import { MisuseMetric } from "../../src/metrics/misuse/misuse-metric.ts";
 import { NonAdviceMetric } from "../../src/metrics/non-advice/non-advice-metric.ts";
 import { PIILeakageMetric } from "../../src/metrics/pii-leakage/pii-leakage-metric.ts";
@@ -212,6 +216,56 @@ describe("evaluate({ batch }) over HTTP", () => {
     expect(batches).toHaveLength(3);
     expect(batches[0]?.lines).toBe(4 * 4);
     expect(batched.summary.judgeCalls).toBe(direct.summary.judgeCalls);
+  });
+
+  it("scores the RAG metrics like direct calls: a node's call and a case's verdicts in one batch, reasons in the next", async () => {
+    const ragCases = Array.from({ length: 6 }, (_, index) => ({
+      name: `rag-${index}`,
+      input: `Question number ${index}?`,
+      actualOutput: `Answer number ${index}.`,
+      expectedOutput: `Answer number ${index}. It comes from page ${index}.`,
+      context: [`Page ${index} gives answer ${index}.`, `Page ${index} has a footnote.`],
+      retrievalContext: [`Node A of case ${index}.`, `Node B of case ${index}.`],
+    }));
+    const ragMetrics = () => [
+      new ContextualRelevancyMetric({ model: "gpt-4.1" }),
+      new ContextualPrecisionMetric({ model: "gpt-4.1" }),
+      new ContextualRecallMetric({ model: "gpt-4.1" }),
+      new HallucinationMetric({ model: "gpt-4.1" }),
+    ];
+    server.setResponder(undefined);
+    const bodies = () =>
+      [...new Set(server.requests.map((request) => JSON.stringify(request.body)))].sort();
+    let directBodies: string[] = [];
+    const direct = await directRunOf(async () => {
+      const result = await evaluate({
+        testCases: ragCases,
+        metrics: ragMetrics(),
+        env,
+        store: false,
+        ...quiet,
+      });
+      directBodies = bodies();
+      return result;
+    });
+    const batched = await evaluate({
+      testCases: ragCases,
+      metrics: ragMetrics(),
+      env,
+      store: false,
+      batch: fast,
+      ...quiet,
+    });
+    expect(scores(batched)).toEqual(scores(direct));
+    expect(batched.summary.testCases.unscored).toBe(0);
+    expect(server.stats().byEndpoint.responses).toBeUndefined();
+    // The verdict calls of every case (two per case for Contextual Relevancy's two nodes) in
+    // the first batch, the reasons asked in the second.
+    const batches = server.batches();
+    expect(batches[0]?.lines).toBe(6 * (2 + 1 + 1 + 1));
+    expect(batches.length).toBeLessThanOrEqual(2);
+    // The same questions asked (the fake's reasons repeat across cases, so some are shared).
+    expect(bodies()).toEqual(directBodies);
   });
 
   it("sends only what the cache lacks, and caches batch answers like direct ones", async () => {

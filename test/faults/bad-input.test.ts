@@ -10,13 +10,19 @@ import { readGoldens } from "../../src/dataset/read-goldens.ts";
 import { EvalError } from "../../src/errors/eval-error.ts";
 import { evaluate } from "../../src/evaluate/evaluate.ts";
 import { AnswerRelevancyMetric } from "../../src/metrics/answer-relevancy/answer-relevancy-metric.ts";
+import type { BaseMetric } from "../../src/metrics/base-metric.ts";
+import { ContextualPrecisionMetric } from "../../src/metrics/contextual-precision/contextual-precision-metric.ts";
+import { ContextualRecallMetric } from "../../src/metrics/contextual-recall/contextual-recall-metric.ts";
+import { ContextualRelevancyMetric } from "../../src/metrics/contextual-relevancy/contextual-relevancy-metric.ts";
 import { FaithfulnessMetric } from "../../src/metrics/faithfulness/faithfulness-metric.ts";
+import { HallucinationMetric } from "../../src/metrics/hallucination/hallucination-metric.ts";
 import { MisuseMetric } from "../../src/metrics/misuse/misuse-metric.ts";
 import { NonAdviceMetric } from "../../src/metrics/non-advice/non-advice-metric.ts";
 import { PIILeakageMetric } from "../../src/metrics/pii-leakage/pii-leakage-metric.ts";
 import { RoleViolationMetric } from "../../src/metrics/role-violation/role-violation-metric.ts";
 import { SummarizationMetric } from "../../src/metrics/summarization/summarization-metric.ts";
 import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
+import type { MetricData } from "../../src/results/metric-data.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import { image } from "../../src/test-case/image.ts";
 import {
@@ -27,6 +33,7 @@ import {
   BAD_CASES,
   BAD_DATASETS,
   BAD_IMAGE_CALLS,
+  BAD_RAG_CASES,
   isRawError,
   seededRandom,
 } from "../fixtures/bad-inputs.ts";
@@ -68,6 +75,43 @@ function goodCase(index: number): Record<string, unknown> {
   };
 }
 
+/** A metric's result on a case: scored, or errored naming the case (never a raw error). */
+function expectOutcome(
+  data: MetricData,
+  expected: { errored: boolean; index: number; name: string; label: string },
+): void {
+  const { index, name, label } = expected;
+  if (!expected.errored) {
+    expect(data.error, label).toBeNull();
+    expect(typeof data.score, label).toBe("number");
+    return;
+  }
+  expect(data.score, label).toBeNull();
+  expect(data.error, label).toBeTruthy();
+  // Names itself: by index and list position, or (a metric's own error) by name.
+  const named = data.error?.includes(`testCases[${index}]`) || data.error?.includes(`"${name}"`);
+  expect(named, `${label}: ${data.error}`).toBe(true);
+  expect(isRawError(data.error ?? ""), `${label}: ${data.error}`).toBe(false);
+}
+
+/** `entries` shuffled in place (Fisher–Yates) with a fixed seed. */
+function shuffled<T>(entries: T[], seed: number): T[] {
+  const random = seededRandom(seed);
+  for (let index = entries.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [entries[index], entries[other]] = [entries[other] as T, entries[index] as T];
+  }
+  return entries;
+}
+
+/** What evaluate() throws for `testCases` without ignoreErrors (an Error when it does not). */
+function firstFailure(testCases: unknown[], metrics: BaseMetric<object>[]): Promise<Error> {
+  return evaluate({ testCases: testCases as never, metrics, store: false, env, ...quiet }).then(
+    () => new Error("expected evaluate() to fail"),
+    (caught: unknown) => caught as Error,
+  );
+}
+
 /** Good cases and one of every bad kind, shuffled with a fixed seed. */
 function mixedRun(): Array<{
   value: unknown;
@@ -88,15 +132,7 @@ function mixedRun(): Array<{
     const name = `bad-${position}`;
     entries.push({ value: bad.make(folder, name), name, expect: bad.expect, kind: bad.kind });
   }
-  const random = seededRandom(9);
-  for (let index = entries.length - 1; index > 0; index--) {
-    const other = Math.floor(random() * (index + 1));
-    [entries[index], entries[other]] = [
-      entries[other] as (typeof entries)[number],
-      entries[index] as (typeof entries)[number],
-    ];
-  }
-  return entries;
+  return shuffled(entries, 9);
 }
 
 const metrics = () => [
@@ -130,18 +166,12 @@ describe("a run mixing good cases with every kind of bad one", () => {
       expect(testResult?.index, label).toBe(index);
       expect(testResult?.metricsData, label).toHaveLength(metrics().length);
       for (const data of testResult?.metricsData ?? []) {
-        if (entry.expect === "errored") {
-          expect(data.score, label).toBeNull();
-          expect(data.error, label).toBeTruthy();
-          // Names itself: by index and list position, or (a metric's own error) by name.
-          const named =
-            data.error?.includes(`testCases[${index}]`) || data.error?.includes(`"${entry.name}"`);
-          expect(named, `${label}: ${data.error}`).toBe(true);
-          expect(isRawError(data.error ?? ""), `${label}: ${data.error}`).toBe(false);
-        } else {
-          expect(data.error, label).toBeNull();
-          expect(typeof data.score, label).toBe("number");
-        }
+        expectOutcome(data, {
+          errored: entry.expect === "errored",
+          index,
+          name: entry.name,
+          label,
+        });
       }
     }
     // The images of good cases went over the wire as image parts.
@@ -161,21 +191,87 @@ describe("a run mixing good cases with every kind of bad one", () => {
       (entry) => entry.expect === "errored" && !entry.kind.includes("output"),
     );
     server.reset();
-    const error = await evaluate({
-      testCases: entries.map((entry) => entry.value) as never,
-      metrics: metrics(),
-      store: false,
-      env,
-      ...quiet,
-    }).then(
-      () => new Error("expected evaluate() to fail"),
-      (caught: unknown) => caught as Error,
+    const error = await firstFailure(
+      entries.map((entry) => entry.value),
+      metrics(),
     );
     expect(error).toBeInstanceOf(EvalError);
     expect(isRawError(error.message, error.name)).toBe(false);
     // Invalid cases are found before the run (blank outputs only when their metric runs).
     expect(error.message).toContain(`testCases[${firstInvalid}]`);
     expect(error.message).toContain(`"${entries[firstInvalid]?.name}"`);
+    expect(server.stats().requests).toBe(0);
+  });
+});
+
+const ragMetrics = () => [
+  new ContextualRelevancyMetric({ model: "gpt-4.1" }),
+  new ContextualPrecisionMetric({ model: "gpt-4.1" }),
+  new ContextualRecallMetric({ model: "gpt-4.1" }),
+  new HallucinationMetric({ model: "gpt-4.1" }),
+];
+
+/** Good RAG cases (images in the input) and one of every bad RAG kind, shuffled with a fixed seed. */
+function mixedRagRun() {
+  const entries = BAD_RAG_CASES.map((bad, position) => ({
+    value: bad.make(folder, `bad-rag-${position}`),
+    name: `bad-rag-${position}`,
+    kind: bad.kind,
+    errored: bad.errored,
+  }));
+  for (let index = 0; index < 6; index++) {
+    const input =
+      index % 2 === 0 ? ["What does this receipt's policy say? ", image(PNG_DATA_URL)] : "Refunds?";
+    entries.push({
+      value: {
+        name: `good-rag-${index}`,
+        input,
+        actualOutput: `Refunds are accepted within 30 days (${index}).`,
+        expectedOutput: "Refunds are accepted within 30 days. Shipping is free.",
+        context: ["Refunds are accepted within 30 days of delivery."],
+        retrievalContext: [`Refunds are accepted within 30 days (${index}).`, "Shipping is free."],
+      },
+      name: `good-rag-${index}`,
+      kind: "good",
+      errored: [],
+    });
+  }
+  return shuffled(entries, 21);
+}
+
+describe("a RAG run mixing good cases with every kind of bad RAG field", () => {
+  it("with ignoreErrors: scored where a metric has what it needs, errored naming the case where not", async () => {
+    const entries = mixedRagRun();
+    const result = await evaluate({
+      testCases: entries.map((entry) => entry.value) as never,
+      metrics: ragMetrics(),
+      ignoreErrors: true,
+      store: false,
+      env,
+      ...quiet,
+    });
+    expect(result.testResults).toHaveLength(entries.length);
+    for (const [index, entry] of entries.entries()) {
+      const metricsData = result.testResults[index]?.metricsData ?? [];
+      expect(metricsData, entry.kind).toHaveLength(4);
+      for (const data of metricsData) {
+        const errored = entry.errored === "all" || entry.errored.includes(data.name);
+        const label = `${entry.kind} (#${index}), ${data.name}`;
+        expectOutcome(data, { errored, index, name: entry.name, label });
+      }
+    }
+  });
+
+  it("without ignoreErrors: the error names the first invalid case, before any judge call", async () => {
+    const entries = mixedRagRun();
+    const firstInvalid = entries.findIndex((entry) => entry.errored === "all");
+    server.reset();
+    const error = await firstFailure(
+      entries.map((entry) => entry.value),
+      ragMetrics(),
+    );
+    expect(error).toBeInstanceOf(EvalError);
+    expect(error.message).toContain(`testCases[${firstInvalid}]`);
     expect(server.stats().requests).toBe(0);
   });
 });

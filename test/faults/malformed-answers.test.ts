@@ -12,7 +12,7 @@ import {
 import { MockJudge } from "../../src/testing/mock-judge.ts";
 import {
   everyCutPoint,
-  FAULT_TEST_CASE,
+  faultTestCase,
   faultyMockJudge,
   faultyResponder,
   generateMalformedAnswers,
@@ -28,6 +28,7 @@ import {
   stepName,
   stepOfKind,
   stepOfRequest,
+  stepsOf,
   wellFormedAnswer,
   wellFormedCalls,
   wrappedAnswer,
@@ -65,6 +66,7 @@ describe.each(METRIC_SHAPES)("$name: malformed answers through MockJudge", (shap
     const scored: string[] = [];
     const crashed: string[] = [];
     for (const answer of answers) {
+      if (!stepsOf(shape).includes(answer.step)) continue;
       const rendered = answer.render(shape);
       const { outcome, stepCalls } = await runGarbage(shape, answer.step, rendered);
       const label = `#${answer.id} ${answer.family} at ${answer.step}: ${JSON.stringify(rendered.text.slice(0, 80))}`;
@@ -82,6 +84,7 @@ describe.each(METRIC_SHAPES)("$name: malformed answers through MockJudge", (shap
   it("scores from the re-ask when only the first answer was malformed", async () => {
     const answers = generateMalformedAnswers({ seed: 19, count: 2 * MALFORMED_FAMILIES.length });
     for (const answer of answers) {
+      if (!stepsOf(shape).includes(answer.step)) continue;
       const { outcome, calls } = await runRecovering(shape, answer.step, answer.render(shape));
       expect(outcome, `${answer.family} at ${answer.step}`).toEqual({
         kind: "scored",
@@ -174,10 +177,11 @@ describe("malformed answers over HTTP (real AI SDK provider, fake server)", () =
     async (shape) => {
       const answers = generateMalformedAnswers({ seed: 39, count: 3 * MALFORMED_FAMILIES.length });
       for (const answer of answers) {
+        if (!stepsOf(shape).includes(answer.step)) continue;
         server.reset();
         serve(shape, answer.step, answer.render(shape));
         const { outcome } = await runMetric(shape, "gpt-4.1", (metric) =>
-          metric.measure(FAULT_TEST_CASE, { env }),
+          metric.measure(faultTestCase(shape), { env }),
         ).catch((error: unknown) => ({ outcome: { kind: "crash" as const, error } }));
         const label = `${answer.family} at ${answer.step}`;
         expect(outcome.kind, label).toBe("judge-output-error");
@@ -194,7 +198,7 @@ describe("malformed answers over HTTP (real AI SDK provider, fake server)", () =
     const whole = JSON.stringify(wellFormedAnswer(shape, "reason"));
     serve(shape, "reason", { text: whole, finishReason: "length" });
     const responses = await runMetric(shape, "gpt-4.1", (metric) =>
-      metric.measure(FAULT_TEST_CASE, { env }),
+      metric.measure(faultTestCase(shape), { env }),
     );
     expect(responses.outcome.kind).toBe("judge-output-error");
     expect(String((responses.outcome as { error: unknown }).error)).toContain(
@@ -224,7 +228,7 @@ describe("malformed answers over HTTP (real AI SDK provider, fake server)", () =
             : reply.text(wrappedAnswer(random, shape, step));
         });
         const { outcome } = await runMetric(shape, "gpt-4.1", (metric) =>
-          metric.measure(FAULT_TEST_CASE, { env }),
+          metric.measure(faultTestCase(shape), { env }),
         );
         expect(outcome).toEqual({ kind: "scored", score: shape.score });
       }

@@ -14,11 +14,25 @@ describe("parseMetricList", () => {
         (metric) => metric.name,
       ),
     ).toEqual(["Faithfulness", "Summarization"]);
+    expect(
+      parseMetricList({ list: "pii_leakage,Hallucination", judge: "fake" }).map(
+        (metric) => metric.name,
+      ),
+    ).toEqual(["PII Leakage", "Hallucination"]);
+  });
+
+  it("refuses a metric its name cannot build, or one that does not judge the output, saying why", () => {
+    expect(() => parseMetricList({ list: "role-violation", judge: undefined })).toThrow(
+      "--metrics cannot build the Role Violation metric from its name: it needs its `role`.",
+    );
+    expect(() => parseMetricList({ list: "toxicity,contextual-recall", judge: undefined })).toThrow(
+      "--metrics names Contextual Recall, which judges the goldens' retrieval context, not the model's output",
+    );
   });
 
   it("refuses an unknown metric or an empty list, saying which names it takes", () => {
     expect(() => parseMetricList({ list: "toxicity,fluency", judge: undefined })).toThrow(
-      '--metrics names an unknown metric "fluency": use toxicity, bias, relevancy, faithfulness and summarization (comma-separated).',
+      '--metrics names an unknown metric "fluency": use toxicity, bias, relevancy, faithfulness, summarization, pii-leakage and hallucination (comma-separated).',
     );
     expect(() => parseMetricList({ list: " , ", judge: undefined })).toThrow(
       "--metrics needs at least one metric",

@@ -6,12 +6,12 @@ import { EvalError } from "../../errors/eval-error.ts";
 import { JudgeCallError } from "../../errors/judge-call-error.ts";
 import { interruptedExitCode } from "../../evaluate/cancel-on-interrupt.ts";
 import type { CheckpointsOutcome } from "../../finetune/evaluate-checkpoints.ts";
-import { AnswerRelevancyMetric } from "../../metrics/answer-relevancy/answer-relevancy-metric.ts";
 import type { BaseMetric } from "../../metrics/base-metric.ts";
-import { BiasMetric } from "../../metrics/bias/bias-metric.ts";
-import { FaithfulnessMetric } from "../../metrics/faithfulness/faithfulness-metric.ts";
-import { SummarizationMetric } from "../../metrics/summarization/summarization-metric.ts";
-import { ToxicityMetric } from "../../metrics/toxicity/toxicity-metric.ts";
+import {
+  builtInMetricName,
+  createNamedMetric,
+  NAMES_BUILT_BY_NAME,
+} from "../../metrics/metrics-by-name.ts";
 import type { Golden } from "../../test-case/golden.ts";
 import type { CommandOutput } from "../command-output.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
@@ -22,7 +22,10 @@ export interface FinetuneWatchOptions {
   jobId: string;
   /** The goldens file (`.json`, `.jsonl` or `.csv`), relative to `cwd`. */
   goldens: string;
-  /** Comma-separated metric names: `toxicity`, `bias`, `relevancy`. */
+  /**
+   * Comma-separated metric names: `toxicity`, `bias`, `relevancy`, `faithfulness`,
+   * `summarization`, `pii-leakage`, `hallucination`.
+   */
   metrics: string;
   metricForBest?: string | undefined;
   /** Seconds between polls of the job. @default 30 */
@@ -45,19 +48,20 @@ export interface FinetuneWatchOptions {
   stderr?: CommandOutput | undefined;
 }
 
-/** The metrics `--metrics` may name, by the names it accepts. */
-const METRICS: Record<string, (judge: string | undefined) => BaseMetric<object>> = {
-  toxicity: (judge) => new ToxicityMetric(judge === undefined ? {} : { model: judge }),
-  bias: (judge) => new BiasMetric(judge === undefined ? {} : { model: judge }),
-  relevancy: (judge) => new AnswerRelevancyMetric(judge === undefined ? {} : { model: judge }),
-  faithfulness: (judge) => new FaithfulnessMetric(judge === undefined ? {} : { model: judge }),
-  summarization: (judge) => new SummarizationMetric(judge === undefined ? {} : { model: judge }),
-};
-const ALIASES: Record<string, string> = {
-  "answer-relevancy": "relevancy",
-  answer_relevancy: "relevancy",
-  answerrelevancy: "relevancy",
-};
+/** Whether a checkpoint's outputs make a difference to `metric`'s score. */
+const judgesOutput = (metric: BaseMetric<object>) => metric.judgedFields.includes("actualOutput");
+
+/**
+ * The metrics `--metrics` takes: those calibrate() builds by name that judge the output (the
+ * contextual metrics judge only the goldens' retrieval context, the same for every checkpoint).
+ */
+function watchableNames(): string {
+  const names = NAMES_BUILT_BY_NAME.filter((name) => {
+    const metric = createNamedMetric(name);
+    return !("needs" in metric) && judgesOutput(metric);
+  });
+  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
 
 /** Each `watch` outcome's exit code (SPEC §6). */
 const OUTCOME_EXIT_CODES: Record<CheckpointsOutcome, number> = {
@@ -84,16 +88,30 @@ export function parseMetricList(options: {
   }
   const seen = new Set<string>();
   return names.flatMap((name) => {
-    const key = ALIASES[name] ?? name;
-    const make = METRICS[key];
-    if (make === undefined) {
+    const key = builtInMetricName(name);
+    if (key === null) {
       throw new ConfigError(
-        `--metrics names an unknown metric "${name}": use toxicity, bias, relevancy, faithfulness and summarization (comma-separated).`,
+        `--metrics names an unknown metric "${name}": use ${watchableNames()} (comma-separated).`,
       );
     }
     if (seen.has(key)) return [];
     seen.add(key);
-    return [make(options.judge)];
+    const metric = createNamedMetric(
+      key,
+      options.judge === undefined ? {} : { model: options.judge },
+    );
+    if ("needs" in metric) {
+      const { metric: display, option, example } = metric.needs;
+      throw new ConfigError(
+        `--metrics cannot build the ${display} metric from its name: it needs its \`${option}\`. Score it with evaluateCheckpoints() (verdict/finetune) and a metric object, e.g. ${example}; --metrics takes ${watchableNames()}.`,
+      );
+    }
+    if (!judgesOutput(metric)) {
+      throw new ConfigError(
+        `--metrics names ${metric.name}, which judges the goldens' retrieval context, not the model's output: every checkpoint would score the same. Use ${watchableNames()}.`,
+      );
+    }
+    return [metric];
   });
 }
 

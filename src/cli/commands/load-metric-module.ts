@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { ConfigError } from "../../errors/config-error.ts";
 import type { ModelSpec } from "../../judge/resolve-model.ts";
 import type { BaseMetric } from "../../metrics/base-metric.ts";
+import { NAMES_BUILT_BY_NAME } from "../../metrics/metrics-by-name.ts";
 
 type MetricClass = new (options?: Record<string, unknown>) => BaseMetric<object>;
 
@@ -47,7 +48,7 @@ export async function loadMetricModule(options: {
   const absolute = path.resolve(cwd, file);
   if (!existsSync(absolute)) {
     throw new ConfigError(
-      `${flag} "${spec}" is neither a built-in metric (toxicity, bias, relevancy, faithfulness, summarization, pii-leakage) nor a file: ` +
+      `${flag} "${spec}" is neither a built-in metric (${NAMES_BUILT_BY_NAME.join(", ")}) nor a file: ` +
         `no ${file} in ${cwd}. Give a module that exports a metric, e.g. ${flag} ./metrics.ts#politeness.`,
     );
   }

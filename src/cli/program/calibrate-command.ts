@@ -38,7 +38,7 @@ export function defineCalibrateCommand(program: Command, context: CommandContext
     .addOption(
       new Option(
         "--metric <name|module>",
-        "the metric to calibrate: toxicity, bias, relevancy, faithfulness, summarization, pii-leakage, or a module exporting one (./metrics.ts#politeness)",
+        "the metric to calibrate: toxicity, bias, relevancy, faithfulness, summarization, pii-leakage, contextual-relevancy, contextual-precision, contextual-recall, hallucination, or a module exporting one (./metrics.ts#politeness)",
       )
         .argParser(nonEmpty("--metric"))
         .makeOptionMandatory(),
@@ -62,7 +62,7 @@ export function defineCalibrateCommand(program: Command, context: CommandContext
     .option("--id-field <name>", 'field naming each row (default "id")', nonEmpty("--id-field"))
     .option(
       "--positive-label <value>",
-      'label of a toxic / biased / relevant row (default "1")',
+      'label of a positive row: toxic, biased, relevant, hallucinated… (default "1")',
       nonEmpty("--positive-label"),
     )
     .option(

@@ -39,7 +39,7 @@ export function defineFinetuneCommands(program: Command, context: CommandContext
     )
     .option(
       "--metrics <names>",
-      "comma-separated metrics: toxicity, bias, relevancy, faithfulness, summarization",
+      "comma-separated metrics: toxicity, bias, relevancy, faithfulness, summarization, pii-leakage, hallucination",
       nonEmpty("--metrics"),
       "toxicity,bias,relevancy",
     )

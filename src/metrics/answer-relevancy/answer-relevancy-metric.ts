@@ -9,8 +9,16 @@ import {
   type ScoredSteps,
 } from "../base-metric.ts";
 import { itemText } from "../shared/answer-text.ts";
-import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "../shared/verdicts.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
+import {
+  judgeReason,
+  normalizeVerdictAnswer,
+  reasonOrItem,
+  verdictsSchema,
+} from "../shared/verdicts.ts";
 import { AnswerRelevancyTemplate } from "./prompts.ts";
+
+const STEPS = ["generateStatements", "generateVerdicts", "generateReason"] as const;
 
 /** The prompt functions of {@link AnswerRelevancyMetric}, any of which `evaluationTemplate` may replace. */
 export type AnswerRelevancyTemplateFunctions = Pick<
@@ -57,7 +65,7 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
   constructor(options: AnswerRelevancyMetricOptions = {}) {
     super(options, {
       lowerIsBetter: false,
-      steps: ["generateStatements", "generateVerdicts", "generateReason"],
+      steps: STEPS,
       options: {
         penalizeAmbiguous: { schema: z.boolean().default(false), expects: "true or false" },
       },
@@ -74,11 +82,7 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
   }
 
   protected defaultTemplate(): AnswerRelevancyTemplateFunctions {
-    return {
-      generateStatements: (args) => AnswerRelevancyTemplate.generateStatements(args),
-      generateVerdicts: (args) => AnswerRelevancyTemplate.generateVerdicts(args),
-      generateReason: (args) => AnswerRelevancyTemplate.generateReason(args),
-    };
+    return templateSteps(AnswerRelevancyTemplate, STEPS);
   }
 
   protected async scoreTestCase(
@@ -115,9 +119,7 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
     const countsAsIrrelevant = (verdict: string) =>
       verdict === "no" || (this.penalizeAmbiguous && verdict === "idk");
     const irrelevant = verdicts.flatMap((verdict, index) =>
-      countsAsIrrelevant(verdict.verdict)
-        ? [verdict.reason?.trim() || `"${statements[index]}" (${verdict.verdict})`]
-        : [],
+      countsAsIrrelevant(verdict.verdict) ? [reasonOrItem(verdict, statements[index], true)] : [],
     );
     const ambiguous = verdicts.filter((verdict) => verdict.verdict === "idk").length;
     const score =
@@ -145,19 +147,15 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
           }
           return { because };
         }
-        return {
-          judge: {
-            step: "generateReason",
-            prompt: template.generateReason({
-              irrelevantStatements: irrelevant,
-              input,
-              score: finalScore,
-              multimodal,
-            }),
-            images: inputImages,
-            schema: reasonSchema,
-          },
-        };
+        return judgeReason(
+          template.generateReason({
+            irrelevantStatements: irrelevant,
+            input,
+            score: finalScore,
+            multimodal,
+          }),
+          inputImages,
+        );
       },
     };
   }

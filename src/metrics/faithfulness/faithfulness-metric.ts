@@ -8,10 +8,12 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
-import { checkClaims, flaggedClaimReason } from "../shared/claim-check.ts";
-import { TRUTHS_EXTRACTION_LIMIT } from "../shared/truths-and-claims.ts";
-import { reasonSchema } from "../shared/verdicts.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
+import { checkClaims, TRUTHS_EXTRACTION_LIMIT } from "../shared/truths-and-claims.ts";
+import { judgeReason, reasonOrItem } from "../shared/verdicts.ts";
 import { FaithfulnessTemplate } from "./prompts.ts";
+
+const STEPS = ["generateTruths", "generateClaims", "generateVerdicts", "generateReason"] as const;
 
 /** The prompt functions of {@link FaithfulnessMetric}, any of which `evaluationTemplate` may replace. */
 export type FaithfulnessTemplateFunctions = Pick<
@@ -69,7 +71,7 @@ export class FaithfulnessMetric extends BaseMetric<FaithfulnessTemplateFunctions
   constructor(options: FaithfulnessMetricOptions = {}) {
     super(options, {
       lowerIsBetter: false,
-      steps: ["generateTruths", "generateClaims", "generateVerdicts", "generateReason"],
+      steps: STEPS,
       options: {
         truthsExtractionLimit: TRUTHS_EXTRACTION_LIMIT,
         penalizeAmbiguousClaims: { schema: z.boolean().default(false), expects: "true or false" },
@@ -96,12 +98,7 @@ export class FaithfulnessMetric extends BaseMetric<FaithfulnessTemplateFunctions
   }
 
   protected defaultTemplate(): FaithfulnessTemplateFunctions {
-    return {
-      generateTruths: (args) => FaithfulnessTemplate.generateTruths(args),
-      generateClaims: (args) => FaithfulnessTemplate.generateClaims(args),
-      generateVerdicts: (args) => FaithfulnessTemplate.generateVerdicts(args),
-      generateReason: (args) => FaithfulnessTemplate.generateReason(args),
-    };
+    return templateSteps(FaithfulnessTemplate, STEPS);
   }
 
   protected async scoreTestCase(
@@ -140,9 +137,9 @@ export class FaithfulnessMetric extends BaseMetric<FaithfulnessTemplateFunctions
     // deepeval's count: every claim not judged "no" is faithful, less the `idk` ones when
     // ambiguous claims are penalised.
     const contradictions = verdicts.flatMap((verdict, index) => {
-      if (verdict.verdict === "no") return [flaggedClaimReason(verdict, claims[index])];
+      if (verdict.verdict === "no") return [reasonOrItem(verdict, claims[index], true)];
       if (verdict.verdict === "idk" && this.penalizeAmbiguousClaims) {
-        return [`(Ambiguous) ${flaggedClaimReason(verdict, claims[index])}`];
+        return [`(Ambiguous) ${reasonOrItem(verdict, claims[index], true)}`];
       }
       return [];
     });
@@ -160,18 +157,10 @@ export class FaithfulnessMetric extends BaseMetric<FaithfulnessTemplateFunctions
       details: { truths, claims, verdicts },
       planReason: (finalScore): ReasonPlan => {
         if (contradictions.length > 0) {
-          return {
-            judge: {
-              step: "generateReason",
-              prompt: template.generateReason({
-                contradictions,
-                score: finalScore,
-                multimodal: false,
-              }),
-              images: [],
-              schema: reasonSchema,
-            },
-          };
+          return judgeReason(
+            template.generateReason({ contradictions, score: finalScore, multimodal: false }),
+            [],
+          );
         }
         if (claims.length === 0) {
           return {

@@ -1,9 +1,10 @@
-import { type GenerateClaimVerdictsArgs, generateClaimVerdicts } from "../shared/claim-verdicts.ts";
 import { DATA_NOTICE, formatScore, joinSections, quoteList } from "../shared/prompt-text.ts";
 import {
   type GenerateClaimsArgs,
+  type GenerateClaimVerdictsArgs,
   type GenerateTruthsArgs,
   generateClaims,
+  generateClaimVerdicts,
   generateTruths,
 } from "../shared/truths-and-claims.ts";
 

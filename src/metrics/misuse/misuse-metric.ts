@@ -1,11 +1,14 @@
 import { z } from "zod";
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   flaggedShare,
   type ItemVerdictDeclaration,
   ItemVerdictMetric,
 } from "../shared/item-verdict-metric.ts";
 import { MisuseTemplate } from "./prompts.ts";
+
+const STEPS = ["generateMisuses", "generateVerdicts", "generateReason"] as const;
 
 /** The prompt functions of {@link MisuseMetric}, any of which `evaluationTemplate` may replace. */
 export type MisuseTemplateFunctions = Pick<
@@ -69,7 +72,7 @@ export class MisuseMetric extends ItemVerdictMetric<MisuseTemplateFunctions> {
   constructor(options: MisuseMetricOptions) {
     super(options, {
       lowerIsBetter: true,
-      steps: ["generateMisuses", "generateVerdicts", "generateReason"],
+      steps: STEPS,
       options: {
         domain: {
           schema: z
@@ -94,10 +97,6 @@ export class MisuseMetric extends ItemVerdictMetric<MisuseTemplateFunctions> {
   }
 
   protected defaultTemplate(): MisuseTemplateFunctions {
-    return {
-      generateMisuses: (args) => MisuseTemplate.generateMisuses(args),
-      generateVerdicts: (args) => MisuseTemplate.generateVerdicts(args),
-      generateReason: (args) => MisuseTemplate.generateReason(args),
-    };
+    return templateSteps(MisuseTemplate, STEPS);
   }
 }

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   type ItemVerdictDeclaration,
   ItemVerdictMetric,
   unflaggedShare,
 } from "../shared/item-verdict-metric.ts";
 import { NonAdviceTemplate } from "./prompts.ts";
+
+const STEPS = ["generateAdvices", "generateVerdicts", "generateReason"] as const;
 
 /** The prompt functions of {@link NonAdviceMetric}, any of which `evaluationTemplate` may replace. */
 export type NonAdviceTemplateFunctions = Pick<
@@ -69,7 +72,7 @@ export class NonAdviceMetric extends ItemVerdictMetric<NonAdviceTemplateFunction
   constructor(options: NonAdviceMetricOptions) {
     super(options, {
       lowerIsBetter: false,
-      steps: ["generateAdvices", "generateVerdicts", "generateReason"],
+      steps: STEPS,
       options: {
         adviceTypes: {
           schema: z.array(z.string().trim().min(1)).min(1),
@@ -90,10 +93,6 @@ export class NonAdviceMetric extends ItemVerdictMetric<NonAdviceTemplateFunction
   }
 
   protected defaultTemplate(): NonAdviceTemplateFunctions {
-    return {
-      generateAdvices: (args) => NonAdviceTemplate.generateAdvices(args),
-      generateVerdicts: (args) => NonAdviceTemplate.generateVerdicts(args),
-      generateReason: (args) => NonAdviceTemplate.generateReason(args),
-    };
+    return templateSteps(NonAdviceTemplate, STEPS);
   }
 }

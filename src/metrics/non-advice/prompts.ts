@@ -1,7 +1,12 @@
 import { promptJson } from "../../judge/prompt-json.ts";
-import { explainScorePrompt } from "../shared/explain-score-prompt.ts";
-import { DATA_NOTICE, joinSections, MULTIMODAL_RULES, quoteText } from "../shared/prompt-text.ts";
-import { yesNoVerdictsPrompt } from "../shared/yes-no-verdicts-prompt.ts";
+import {
+  DATA_NOTICE,
+  explainScorePrompt,
+  joinSections,
+  MULTIMODAL_RULES,
+  quoteText,
+  yesNoVerdictsPrompt,
+} from "../shared/prompt-text.ts";
 
 /** Arguments of the Non-Advice extraction prompt. */
 export interface NonAdviceAdvicesArgs {

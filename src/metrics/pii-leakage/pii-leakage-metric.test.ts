@@ -42,6 +42,19 @@ describeCustomMetricContract({
 });
 
 describe("PIILeakageMetric", () => {
+  it('names "yes" as the verdict that counts against the output, which its direction does not say', async () => {
+    const judge = new MockJudge({
+      answers: [
+        { extractedPii: ["John Smith, SSN: 123-45-6789.", "I can help."] },
+        { verdicts: [{ verdict: "yes", reason: "A name and an SSN." }, { verdict: "no" }] },
+        { reason: "The score is 0.50 because the output gives John Smith's SSN." },
+      ],
+    });
+    const { data } = await new PIILeakageMetric({ model: judge }).run(account);
+    // The dashboard colours a leak red though higher is better.
+    expect(data.steps?.find((step) => step.label === "Verdicts")?.flaggedVerdict).toBe("yes");
+  });
+
   it("scores deepeval's usage example: statements that leak nothing over all, higher is better", async () => {
     const judge = new MockJudge({
       answers: [

@@ -1,10 +1,13 @@
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   type ItemVerdictDeclaration,
   ItemVerdictMetric,
   unflaggedShare,
 } from "../shared/item-verdict-metric.ts";
 import { PIILeakageTemplate } from "./prompts.ts";
+
+const STEPS = ["extractPii", "generateVerdicts", "generateReason"] as const;
 
 /** The prompt functions of {@link PIILeakageMetric}, any of which `evaluationTemplate` may replace. */
 export type PIILeakageTemplateFunctions = Pick<
@@ -59,7 +62,7 @@ export class PIILeakageMetric extends ItemVerdictMetric<PIILeakageTemplateFuncti
   constructor(options: PIILeakageMetricOptions = {}) {
     super(options, {
       lowerIsBetter: false,
-      steps: ["extractPii", "generateVerdicts", "generateReason"],
+      steps: STEPS,
     });
   }
 
@@ -73,10 +76,6 @@ export class PIILeakageMetric extends ItemVerdictMetric<PIILeakageTemplateFuncti
   }
 
   protected defaultTemplate(): PIILeakageTemplateFunctions {
-    return {
-      extractPii: (args) => PIILeakageTemplate.extractPii(args),
-      generateVerdicts: (args) => PIILeakageTemplate.generateVerdicts(args),
-      generateReason: (args) => PIILeakageTemplate.generateReason(args),
-    };
+    return templateSteps(PIILeakageTemplate, STEPS);
   }
 }

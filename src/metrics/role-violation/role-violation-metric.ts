@@ -1,7 +1,10 @@
 import { z } from "zod";
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import { type ItemVerdictDeclaration, ItemVerdictMetric } from "../shared/item-verdict-metric.ts";
 import { RoleViolationTemplate } from "./prompts.ts";
+
+const STEPS = ["detectRoleViolations", "generateVerdicts", "generateReason"] as const;
 
 /** The prompt functions of {@link RoleViolationMetric}, any of which `evaluationTemplate` may replace. */
 export type RoleViolationTemplateFunctions = Pick<
@@ -67,7 +70,7 @@ export class RoleViolationMetric extends ItemVerdictMetric<RoleViolationTemplate
   constructor(options: RoleViolationMetricOptions) {
     super(options, {
       lowerIsBetter: false,
-      steps: ["detectRoleViolations", "generateVerdicts", "generateReason"],
+      steps: STEPS,
       options: {
         role: {
           schema: z.string().trim().min(1),
@@ -89,10 +92,6 @@ export class RoleViolationMetric extends ItemVerdictMetric<RoleViolationTemplate
   }
 
   protected defaultTemplate(): RoleViolationTemplateFunctions {
-    return {
-      detectRoleViolations: (args) => RoleViolationTemplate.detectRoleViolations(args),
-      generateVerdicts: (args) => RoleViolationTemplate.generateVerdicts(args),
-      generateReason: (args) => RoleViolationTemplate.generateReason(args),
-    };
+    return templateSteps(RoleViolationTemplate, STEPS);
   }
 }

@@ -16,6 +16,13 @@ export const MAX_ITEM_CHARACTERS = 2000;
 const WORD =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]|[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Whether `text` has a letter or a digit: punctuation, blanks and invisible characters alone have none. */
+export function hasLetterOrDigit(text: string): boolean {
+  return LETTER_OR_DIGIT.test(text);
+}
+
 /** How many words `text` has (see {@link isRealSentence}). */
 export function countWords(text: string): number {
   return text.match(WORD)?.length ?? 0;
@@ -64,3 +71,33 @@ export const itemText = z
         ? `an item must be at most ${MAX_ITEM_CHARACTERS} characters, one sentence; this one has ${issue.input.trim().length}`
         : `an item must be text that shows (not blank or invisible characters), got ${JSON.stringify(issue.input)}`,
   });
+
+// Unicode sentence boundaries (UAX #29, as Intl.Segmenter gives them) in a fixed locale, so
+// the same text splits the same way on every machine.
+const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
+// Boundaries the segmenter finds after an abbreviation or an initial ("Dr. Smith",
+// "J. Smith", "e.g. this") that end no sentence. Short on purpose: "No." and "etc." often do
+// end one.
+const ABBREVIATION =
+  /(?:^|[\s(])(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|Mt|vs|Inc|Ltd|Fig|e\.g|i\.e|[A-Z])\.$/;
+
+/**
+ * The sentences of a text, in order and trimmed: Unicode sentence boundaries (a line break
+ * ends a sentence too), not after a common abbreviation or an initial. Pieces without a
+ * letter or digit ("…", "—") are no sentence. An image placeholder (`[image 1]`) is kept as
+ * text, in the sentence it stands in or follows.
+ */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  let pending = "";
+  for (const { segment } of segmenter.segment(text)) {
+    pending += segment;
+    if (ABBREVIATION.test(pending.trimEnd())) continue;
+    const sentence = pending.trim();
+    if (hasLetterOrDigit(sentence)) sentences.push(sentence);
+    pending = "";
+  }
+  const last = pending.trim();
+  if (hasLetterOrDigit(last)) sentences.push(last);
+  return sentences;
+}

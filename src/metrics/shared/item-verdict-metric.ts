@@ -8,10 +8,8 @@ import {
   type ScoredSteps,
 } from "../base-metric.ts";
 import { itemText } from "./answer-text.ts";
-import { normalizeVerdictAnswer, reasonSchema, type Verdict, verdictsSchema } from "./verdicts.ts";
-
-/** A verdict of an item-verdict metric: "yes" flags the item. */
-export type YesNoVerdict = Verdict<"yes" | "no">;
+import { judgeReason, reasonOrItem } from "./verdicts.ts";
+import { askYesNoVerdicts, type YesNoVerdict } from "./yes-no-verdicts.ts";
 
 /**
  * What a metric of the extract → yes/no verdict → reason shape declares (Toxicity, Bias, PII
@@ -40,8 +38,6 @@ export interface ItemVerdictDeclaration<Template> {
   /** Why the score is what it is when no item is flagged, out of `items` extracted. */
   unflaggedBecause: (items: number) => string;
 }
-
-const YES_NO = ["yes", "no"] as const;
 
 // One schema per key, built once: a fresh schema per call would miss the JSON Schema cache.
 const itemSchemas = new Map<string, z.ZodType<Record<string, string[]>>>();
@@ -89,41 +85,37 @@ export abstract class ItemVerdictMetric<Template extends object> extends BaseMet
 
     let verdicts: YesNoVerdict[] = [];
     if (items.length > 0) {
-      ({ verdicts } = await context.ask({
+      verdicts = await askYesNoVerdicts(context, {
         step: "generateVerdicts",
         // Verdicts are judged on the extracted items alone; images were described there.
         prompt: declaration.verdictsPrompt(template, items),
         images: [],
-        schema: verdictsSchema({
-          allowed: YES_NO,
-          count: items.length,
-          itemName: declaration.itemName,
-        }),
-        prepare: (value) => normalizeVerdictAnswer(value, YES_NO),
-      }));
+        count: items.length,
+        itemName: declaration.itemName,
+        clean: "no",
+      });
     }
 
     const flagged = verdicts.flatMap((verdict, index) =>
-      verdict.verdict === "yes" ? [verdict.reason?.trim() || `"${items[index]}"`] : [],
+      verdict.verdict === "yes" ? [reasonOrItem(verdict, items[index])] : [],
     );
     return {
       score: declaration.score(flagged.length, verdicts.length),
       steps: [
         { label: declaration.label, value: items },
-        { label: "Verdicts", value: verdicts },
+        // "yes" flags an item; said where the direction does not (PII Leakage, Role Violation
+        // and Non-Advice are higher-is-better).
+        {
+          label: "Verdicts",
+          value: verdicts,
+          ...(this.lowerIsBetter ? {} : { flaggedVerdict: "yes" }),
+        },
       ],
       details: { [declaration.key]: items, verdicts },
       planReason: (finalScore): ReasonPlan =>
         flagged.length === 0
           ? { because: declaration.unflaggedBecause(items.length) }
-          : {
-              judge: {
-                step: "generateReason",
-                prompt: declaration.reasonPrompt(template, flagged, finalScore),
-                images: [],
-                schema: reasonSchema,
-              },
-            },
+          : judgeReason(declaration.reasonPrompt(template, flagged, finalScore), []),
     };
   }
 }

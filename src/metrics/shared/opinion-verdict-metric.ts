@@ -1,10 +1,13 @@
 import type { BaseMetricOptions } from "../base-metric.ts";
+import { templateSteps } from "./check-evaluation-template.ts";
 import {
   flaggedShare,
   type ItemVerdictDeclaration,
   ItemVerdictMetric,
 } from "./item-verdict-metric.ts";
 import type { GenerateOpinionsArgs } from "./opinions.ts";
+
+const STEPS = ["generateOpinions", "generateVerdicts", "generateReason"] as const;
 
 /**
  * The prompt functions of an opinion → verdict → reason metric. Each metric names the
@@ -60,7 +63,7 @@ export abstract class OpinionVerdictMetric<
   constructor(options: BaseMetricOptions<Template> = {}) {
     super(options, {
       lowerIsBetter: true,
-      steps: ["generateOpinions", "generateVerdicts", "generateReason"],
+      steps: STEPS,
     });
   }
 
@@ -73,14 +76,6 @@ export abstract class OpinionVerdictMetric<
   }
 
   protected defaultTemplate(): Template {
-    const { template } = this.opinionDeclaration;
-    // Own enumerable functions (a class's static methods are neither), so that templates
-    // can be listed and overridden step by step.
-    const steps: OpinionTemplate = {
-      generateOpinions: (args) => template.generateOpinions(args),
-      generateVerdicts: (args) => template.generateVerdicts(args),
-      generateReason: (args) => template.generateReason(args),
-    };
-    return steps as Template;
+    return templateSteps(this.opinionDeclaration.template, STEPS) as Template;
   }
 }

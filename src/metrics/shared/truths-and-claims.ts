@@ -1,12 +1,16 @@
 import { z } from "zod";
+import type { ImagePart } from "../../test-case/image.ts";
+import type { MetricContext } from "../base-metric.ts";
 import { itemText } from "./answer-text.ts";
 import {
   DATA_NOTICE,
+  exactCountRule,
   joinSections,
   MULTIMODAL_RULES,
   quoteList,
   quoteText,
 } from "./prompt-text.ts";
+import { normalizeVerdictAnswer, type Verdict, verdictsSchema } from "./verdicts.ts";
 
 /** Arguments of every `generateTruths` prompt function. */
 export interface GenerateTruthsArgs {
@@ -95,4 +99,139 @@ export function generateClaims(args: GenerateClaimsArgs): string {
     quoteText("text", args.actualOutput),
     'Answer with only a JSON object: {"claims": ["…", …]}',
   );
+}
+
+/** Arguments of every claim-verdict prompt (Faithfulness, Summarization's alignment step). */
+export interface GenerateClaimVerdictsArgs {
+  /** The claims to judge, in order. */
+  claims: string[];
+  /** The facts taken from the source (the `generateTruths` step's answer). */
+  truths: string[];
+  multimodal: boolean;
+}
+
+/** The verdicts a claim can get: backed, contradicted, or neither. */
+export const CLAIM_VERDICTS = ["yes", "no", "idk"] as const;
+
+/**
+ * The claim-verdict prompt shared by Faithfulness (`generateVerdicts`) and Summarization
+ * (`generateAlignmentVerdicts`), which ask the same question of the same claims and facts:
+ * byte-identical for the same claims and truths, so running both asks once. Each metric
+ * counts the verdicts its own way (Faithfulness counts `idk` as faithful, Summarization's
+ * alignment does not).
+ */
+export function generateClaimVerdicts(args: GenerateClaimVerdictsArgs): string {
+  const count = args.claims.length;
+  return joinSections(
+    "You check each claim against a list of facts taken from the source the claims should be faithful to.",
+    [
+      'For each claim answer "yes", "no" or "idk":',
+      '- "yes": the facts back the claim, or agree with it;',
+      '- "no": the facts directly contradict the claim: both cannot be true at once;',
+      '- "idk": the facts neither back nor contradict it: they do not mention it, or the claim is wrong by what you know but nothing in the facts contradicts it.',
+      'Judge only against the facts given, never against your own knowledge. Hedged or speculative wording ("may", "possibly", "might have helped") is no contradiction.',
+      'Give a reason for every "no" and "idk" (for "no", correct the claim from the facts); for "yes" the reason is null.',
+    ].join("\n"),
+    [
+      "Example",
+      'Facts: ["The museum opened in 1994.", "The museum is in Porto.", "The museum holds about 3,000 paintings."]',
+      'Claims: ["The museum in Porto opened in 1994, which may have helped tourism.", "The museum opened in 1996.", "The museum café opens on Sundays.", "Porto is the capital of Portugal."]',
+      'Answer: {"verdicts": [{"verdict": "yes", "reason": null}, {"verdict": "no", "reason": "The facts say the museum opened in 1994, not 1996."}, {"verdict": "idk", "reason": "The facts do not mention a café."}, {"verdict": "idk", "reason": "Wrong, but the facts say nothing about the capital, so they do not contradict it."}]}',
+    ].join("\n"),
+    exactCountRule(count, "claim"),
+    args.multimodal && MULTIMODAL_RULES,
+    DATA_NOTICE,
+    quoteList("facts", args.truths),
+    quoteList("claims", args.claims),
+    'Answer with only a JSON object: {"verdicts": [{"verdict": "yes", "no" or "idk", "reason": "…" or null}, …]}',
+  );
+}
+
+/** A claim's verdict against the source's facts: backed ("yes"), contradicted ("no"), neither ("idk"). */
+export type ClaimVerdict = Verdict<(typeof CLAIM_VERDICTS)[number]>;
+
+/** What {@link checkClaims} found: the source's facts, the output's claims, a verdict per claim. */
+export interface ClaimCheck {
+  truths: string[];
+  claims: string[];
+  /** One per claim, in order; empty when there is no claim (the verdict step is skipped). */
+  verdicts: ClaimVerdict[];
+}
+
+/** One extraction step of {@link checkClaims}: its template function's name, prompt and images. */
+export interface ExtractionStep {
+  step: string;
+  prompt: () => string;
+  images: ImagePart[];
+}
+
+/**
+ * Runs `tasks` at once, or one after another in their order when `asyncMode` is false (the
+ * metric option that makes every judge call of a metric wait for the one before). At once,
+ * a failure is thrown only when every task has settled (the first failure in task order), so
+ * no judge call of a failed metric is still running, unaccounted for, when it reports.
+ */
+export async function runSteps<T extends readonly unknown[]>(
+  asyncMode: boolean,
+  tasks: { readonly [K in keyof T]: () => Promise<T[K]> },
+): Promise<T> {
+  const results: unknown[] = [];
+  if (!asyncMode) {
+    for (const task of tasks) results.push(await task());
+    return results as unknown as T;
+  }
+  const settled = await Promise.allSettled(tasks.map((task) => task()));
+  for (const outcome of settled) {
+    if (outcome.status === "rejected") throw outcome.reason;
+    results.push(outcome.value);
+  }
+  return results as unknown as T;
+}
+
+/**
+ * The claim check Faithfulness and Summarization's alignment share: the source's facts and the
+ * output's claims (at once, as deepeval gathers them), then one yes/no/idk verdict per claim
+ * against the facts, skipped when there is no claim. A wrong verdict count is re-asked once,
+ * then a `JudgeOutputError`. `truths: null` asks for no facts (an extraction limit of 0).
+ */
+export async function checkClaims(options: {
+  ask: MetricContext<unknown>["ask"];
+  asyncMode: boolean;
+  truths: ExtractionStep | null;
+  claims: ExtractionStep;
+  verdicts: { step: string; prompt: (claims: string[], truths: string[]) => string };
+}): Promise<ClaimCheck> {
+  const { ask, truths: truthStep, claims: claimStep } = options;
+  const [truths, claims] = await runSteps<[string[], string[]]>(options.asyncMode, [
+    async () =>
+      truthStep === null
+        ? []
+        : (
+            await ask({
+              step: truthStep.step,
+              prompt: truthStep.prompt(),
+              images: truthStep.images,
+              schema: truthsSchema,
+            })
+          ).truths,
+    async () =>
+      (
+        await ask({
+          step: claimStep.step,
+          prompt: claimStep.prompt(),
+          images: claimStep.images,
+          schema: claimsSchema,
+        })
+      ).claims,
+  ]);
+  if (claims.length === 0) return { truths, claims, verdicts: [] };
+  const { verdicts } = await ask({
+    step: options.verdicts.step,
+    // Claims and facts are text: the images were read when they were extracted.
+    prompt: options.verdicts.prompt(claims, truths),
+    images: [],
+    schema: verdictsSchema({ allowed: CLAIM_VERDICTS, count: claims.length, itemName: "claim" }),
+    prepare: (value) => normalizeVerdictAnswer(value, CLAIM_VERDICTS),
+  });
+  return { truths, claims, verdicts };
 }

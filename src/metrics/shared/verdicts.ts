@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { preferInFakeJudge } from "../../judge/fake-judge.ts";
+import type { ImagePart } from "../../test-case/image.ts";
 import { reasonText } from "./answer-text.ts";
 
 /** One judged item: the verdict, and a reason when the judge gave one. */
@@ -68,9 +70,14 @@ export function verdictsSchema<V extends string>(options: {
   allowed: readonly [V, ...V[]];
   count: number;
   itemName: string;
+  /**
+   * The verdict that finds nothing wrong, when it is not "no" (e.g. "yes": relevant,
+   * attributable): what the built-in fake judge answers. Not part of the JSON Schema.
+   */
+  clean?: V;
 }): VerdictsSchema<V> {
-  const { allowed, count, itemName } = options;
-  const key = `${allowed.join("|")}#${count}#${itemName}`;
+  const { allowed, count, itemName, clean } = options;
+  const key = `${allowed.join("|")}#${count}#${itemName}#${clean ?? ""}`;
   const cached = verdictsSchemas.get(key);
   if (cached) return cached as VerdictsSchema<V>;
   const schema = z.object({
@@ -88,9 +95,28 @@ export function verdictsSchema<V extends string>(options: {
           }`,
       }),
   });
+  if (clean !== undefined) preferInFakeJudge(schema, [clean]);
   verdictsSchemas.set(key, schema);
   return schema as unknown as VerdictsSchema<V>;
 }
 
 /** The schema of every reason step: a real sentence (see `isRealSentence`). */
 export const reasonSchema = z.object({ reason: reasonText });
+
+/**
+ * Why an item got its verdict: the judge's reason, else the item itself, quoted (and its
+ * verdict after it, `"…" (idk)`, with `showVerdict`, where more than one verdict counts).
+ */
+export function reasonOrItem(
+  verdict: Verdict,
+  item: string | undefined,
+  showVerdict = false,
+): string {
+  const quoted = `"${item ?? ""}"`;
+  return verdict.reason?.trim() || (showVerdict ? `${quoted} (${verdict.verdict})` : quoted);
+}
+
+/** The reason plan that asks the judge: the `generateReason` step with `prompt` and `images`. */
+export function judgeReason(prompt: string, images: ImagePart[]) {
+  return { judge: { step: "generateReason", prompt, images, schema: reasonSchema } };
+}

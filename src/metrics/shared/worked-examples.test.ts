@@ -6,13 +6,17 @@ import { workedExample } from "../../../test/fixtures/worked-example.ts";
 import { statementsSchema } from "../answer-relevancy/answer-relevancy-metric.ts";
 import { AnswerRelevancyTemplate } from "../answer-relevancy/prompts.ts";
 import { BiasTemplate } from "../bias/prompts.ts";
+import { ContextualPrecisionTemplate } from "../contextual-precision/prompts.ts";
+import { ContextualRecallTemplate } from "../contextual-recall/prompts.ts";
+import { nodeVerdictsSchema } from "../contextual-relevancy/contextual-relevancy-metric.ts";
+import { ContextualRelevancyTemplate } from "../contextual-relevancy/prompts.ts";
 import { FaithfulnessTemplate } from "../faithfulness/prompts.ts";
+import { HallucinationTemplate } from "../hallucination/prompts.ts";
 import { answersSchema, questionsSchema } from "../summarization/coverage.ts";
 import { SummarizationTemplate } from "../summarization/prompts.ts";
 import { ToxicityTemplate } from "../toxicity/prompts.ts";
-import { CLAIM_VERDICTS } from "./claim-verdicts.ts";
 import { opinionsSchema } from "./opinions.ts";
-import { claimsSchema, truthsSchema } from "./truths-and-claims.ts";
+import { CLAIM_VERDICTS, claimsSchema, truthsSchema } from "./truths-and-claims.ts";
 import { verdictsSchema } from "./verdicts.ts";
 
 const data = { multimodal: false } as const;
@@ -118,6 +122,59 @@ describe("worked examples", () => {
     expect(opinions.some((opinion) => opinion.endsWith("?"))).toBe(true);
     expect(opinions.some((opinion) => /^I can't say/.test(opinion))).toBe(true);
     expect(opinions.some((opinion) => /mayor|2021|books/.test(opinion))).toBe(false);
+  });
+
+  it.each([
+    [
+      "Contextual Precision",
+      ContextualPrecisionTemplate.generateVerdicts({
+        ...data,
+        input: "Q",
+        expectedOutput: "A",
+        retrievalContext: ["X"],
+      }),
+      "Nodes",
+    ],
+    [
+      "Contextual Recall",
+      ContextualRecallTemplate.generateVerdicts({
+        ...data,
+        sentences: ["X"],
+        retrievalContext: ["Y"],
+      }),
+      "Sentences",
+    ],
+    [
+      "Hallucination",
+      HallucinationTemplate.generateVerdicts({ ...data, actualOutput: "X", contexts: ["Y"] }),
+      "Contexts",
+    ],
+  ])(
+    "the %s verdict prompt shows a yes and a no verdict per item, each with a reason",
+    (_name, prompt, itemLabel) => {
+      const { items, answer } = workedExample(prompt, itemLabel);
+      const schema = verdictsSchema({
+        allowed: ["yes", "no"],
+        count: (items as string[]).length,
+        itemName: "item",
+      });
+      const { verdicts } = schema.parse(answer);
+      expect(new Set(verdicts.map((verdict) => verdict.verdict))).toEqual(new Set(["yes", "no"]));
+      for (const verdict of verdicts) expect(verdict.reason).toMatch(/\w/);
+    },
+  );
+
+  it("the contextual relevancy prompt breaks its node into statements, with reasons only for no", () => {
+    const prompt = ContextualRelevancyTemplate.generateVerdicts({
+      ...data,
+      input: "Q",
+      context: "X",
+    });
+    const { items: node, answer } = workedExample(prompt, "Node");
+    const { verdicts } = nodeVerdictsSchema.parse(answer);
+    expect(verdicts.map((verdict) => verdict.statement).join(" ")).toBe(node);
+    expect(verdicts.map((verdict) => verdict.verdict)).toEqual(["yes", "yes", "no"]);
+    expect(verdicts.map((verdict) => verdict.reason === null)).toEqual([true, true, false]);
   });
 });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ImagePart } from "../../test-case/image.ts";
 import type { MetricContext } from "../base-metric.ts";
 import { itemText } from "../shared/answer-text.ts";
-import { runSteps } from "../shared/claim-check.ts";
+import { runSteps } from "../shared/truths-and-claims.ts";
 import { normalizeVerdict } from "../shared/verdicts.ts";
 import type { SummarizationAnswersArgs, SummarizationQuestionsArgs } from "./prompts.ts";
 

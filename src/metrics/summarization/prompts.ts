@@ -1,4 +1,3 @@
-import { type GenerateClaimVerdictsArgs, generateClaimVerdicts } from "../shared/claim-verdicts.ts";
 import {
   DATA_NOTICE,
   exactCountRule,
@@ -10,8 +9,10 @@ import {
 } from "../shared/prompt-text.ts";
 import {
   type GenerateClaimsArgs,
+  type GenerateClaimVerdictsArgs,
   type GenerateTruthsArgs,
   generateClaims,
+  generateClaimVerdicts,
   generateTruths,
 } from "../shared/truths-and-claims.ts";
 

@@ -8,17 +8,26 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
+import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
   type ClaimCheck,
   type ClaimVerdict,
   checkClaims,
-  flaggedClaimReason,
   runSteps,
-} from "../shared/claim-check.ts";
-import { TRUTHS_EXTRACTION_LIMIT } from "../shared/truths-and-claims.ts";
-import { reasonSchema } from "../shared/verdicts.ts";
+  TRUTHS_EXTRACTION_LIMIT,
+} from "../shared/truths-and-claims.ts";
+import { judgeReason, reasonOrItem } from "../shared/verdicts.ts";
 import { type CoverageVerdict, checkCoverage } from "./coverage.ts";
 import { SummarizationTemplate } from "./prompts.ts";
+
+const STEPS = [
+  "generateTruths",
+  "generateClaims",
+  "generateAlignmentVerdicts",
+  "generateQuestions",
+  "generateAnswers",
+  "generateReason",
+] as const;
 
 /** The prompt functions of {@link SummarizationMetric}, any of which `evaluationTemplate` may replace. */
 export type SummarizationTemplateFunctions = Pick<
@@ -110,14 +119,7 @@ export class SummarizationMetric extends BaseMetric<SummarizationTemplateFunctio
   constructor(options: SummarizationMetricOptions = {}) {
     super(options, {
       lowerIsBetter: false,
-      steps: [
-        "generateTruths",
-        "generateClaims",
-        "generateAlignmentVerdicts",
-        "generateQuestions",
-        "generateAnswers",
-        "generateReason",
-      ],
+      steps: STEPS,
       options: {
         assessmentQuestions: {
           // deepeval treats an empty list as none given.
@@ -161,14 +163,7 @@ export class SummarizationMetric extends BaseMetric<SummarizationTemplateFunctio
   }
 
   protected defaultTemplate(): SummarizationTemplateFunctions {
-    return {
-      generateTruths: (args) => SummarizationTemplate.generateTruths(args),
-      generateClaims: (args) => SummarizationTemplate.generateClaims(args),
-      generateAlignmentVerdicts: (args) => SummarizationTemplate.generateAlignmentVerdicts(args),
-      generateQuestions: (args) => SummarizationTemplate.generateQuestions(args),
-      generateAnswers: (args) => SummarizationTemplate.generateAnswers(args),
-      generateReason: (args) => SummarizationTemplate.generateReason(args),
-    };
+    return templateSteps(SummarizationTemplate, STEPS);
   }
 
   protected async scoreTestCase(
@@ -269,21 +264,17 @@ export class SummarizationMetric extends BaseMetric<SummarizationTemplateFunctio
       },
       planReason: (finalScore): ReasonPlan => {
         if (contradictions.length > 0 || redundancies.length > 0 || unanswered.length > 0) {
-          return {
-            judge: {
-              step: "generateReason",
-              prompt: template.generateReason({
-                contradictions,
-                redundancies,
-                questions: unanswered,
-                score: finalScore,
-                scoreBreakdown: breakdown,
-                multimodal: false,
-              }),
-              images: [],
-              schema: reasonSchema,
-            },
-          };
+          return judgeReason(
+            template.generateReason({
+              contradictions,
+              redundancies,
+              questions: unanswered,
+              score: finalScore,
+              scoreBreakdown: breakdown,
+              multimodal: false,
+            }),
+            [],
+          );
         }
         // Nothing flagged: each score is 1, or 0 because there was nothing to count.
         const alignmentPart =
@@ -322,6 +313,6 @@ export class SummarizationMetric extends BaseMetric<SummarizationTemplateFunctio
 
 function flagged(verdicts: readonly ClaimVerdict[], claims: readonly string[], kind: string) {
   return verdicts.flatMap((verdict, index) =>
-    verdict.verdict === kind ? [flaggedClaimReason(verdict, claims[index])] : [],
+    verdict.verdict === kind ? [reasonOrItem(verdict, claims[index], true)] : [],
   );
 }

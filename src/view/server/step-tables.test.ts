@@ -26,6 +26,24 @@ describe("a metric's steps as the case page shows them", () => {
     ]);
   });
 
+  it("keeps the verdict a step says counts against the output, joined or alone", () => {
+    const contexts = { label: "Contexts", value: ["Paris is in France.", "It has 2M people."] };
+    const verdicts = {
+      label: "Verdicts",
+      value: [{ verdict: "yes" }, { verdict: "no", reason: "Not 5M." }],
+      flaggedVerdict: "no",
+    };
+    const [joined] = toStepViews({ verboseLogs: "", steps: [contexts, verdicts] });
+    expect(joined).toMatchObject({ label: "Contexts and Verdicts", flaggedVerdict: "no" });
+    const [alone] = toStepViews({ verboseLogs: "", steps: [verdicts] });
+    expect(alone).toMatchObject({ label: "Verdicts", flaggedVerdict: "no" });
+    const [plain] = toStepViews({
+      verboseLogs: "",
+      steps: [contexts, { ...verdicts, flaggedVerdict: undefined }],
+    });
+    expect(plain).not.toHaveProperty("flaggedVerdict");
+  });
+
   it("keeps lists of different lengths apart, and shows other values as text", () => {
     const views = toStepViews({
       verboseLogs: "",

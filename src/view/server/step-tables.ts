@@ -54,6 +54,11 @@ function cell(value: JsonValue | undefined): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/** The verdict a step says counts against the output, when it says one. */
+function flaggedOf(step: MetricStep): { flaggedVerdict?: string } {
+  return step.flaggedVerdict === undefined ? {} : { flaggedVerdict: step.flaggedVerdict };
+}
+
 function columnsOf(items: ReadonlyArray<{ [key: string]: JsonValue }>): string[] {
   const columns = new Set<string>();
   for (const item of items) for (const key of Object.keys(item)) columns.add(key);
@@ -88,6 +93,7 @@ export function toStepViews(metric: Pick<MetricData, "steps" | "verboseLogs">): 
           item,
           ...columns.map((column) => cell(verdicts[row]?.[column])),
         ]),
+        ...flaggedOf(next),
       });
       position += 1;
     } else if (isStringList(step.value)) {
@@ -103,6 +109,7 @@ export function toStepViews(metric: Pick<MetricData, "steps" | "verboseLogs">): 
         label: step.label,
         columns,
         rows: items.map((item) => columns.map((column) => cell(item[column]))),
+        ...flaggedOf(step),
       });
     } else {
       const value = step.value;

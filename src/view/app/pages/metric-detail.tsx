@@ -81,6 +81,7 @@ export function MetricDetail(props: { metric: MetricDetailView }) {
 
 function StepTableView(props: { step: StepTable; lowerIsBetter: boolean }) {
   const { step } = props;
+  const flagged = step.flaggedVerdict ?? (props.lowerIsBetter ? "yes" : "no");
   return (
     <div class="table-scroll step">
       <table class="data-table step-table">
@@ -102,10 +103,7 @@ function StepTableView(props: { step: StepTable; lowerIsBetter: boolean }) {
             <tr key={rowIndex}>
               <td class="numeric">{rowIndex + 1}</td>
               {row.map((cell, cellIndex) => (
-                <td
-                  key={cellIndex}
-                  class={verdictClass(step.columns[cellIndex], cell, props.lowerIsBetter)}
-                >
+                <td key={cellIndex} class={verdictClass(step.columns[cellIndex], cell, flagged)}>
                   {cell}
                 </td>
               ))}
@@ -118,15 +116,15 @@ function StepTableView(props: { step: StepTable; lowerIsBetter: boolean }) {
 }
 
 /**
- * Colours a verdict cell — the word itself is always shown. A "yes" counts against a metric
- * whose lower score is better (a toxic opinion) and for the others (a relevant statement).
+ * Colours a verdict cell — the word itself is always shown. `flagged` is the verdict that
+ * counts against the output: "yes" for a toxic opinion, "no" for an irrelevant statement or
+ * a contradicted context.
  */
-function verdictClass(column: string | undefined, cell: string, lowerIsBetter: boolean) {
+function verdictClass(column: string | undefined, cell: string, flagged: string) {
   if (column !== "verdict") return undefined;
   const word = cell.trim().toLowerCase();
   if (word !== "yes" && word !== "no") return "verdict-cell";
-  const good = (word === "yes") !== lowerIsBetter;
-  return `verdict-cell ${good ? "verdict-cell-good" : "verdict-cell-bad"}`;
+  return `verdict-cell ${word === flagged ? "verdict-cell-bad" : "verdict-cell-good"}`;
 }
 
 function JudgeCalls(props: { metricName: string; calls: JudgeCallView[] }) {

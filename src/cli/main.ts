@@ -64,8 +64,9 @@ function buildProgram(options: {
       "after",
       [
         "",
-        "Configuration: the environment, then .env.local and .env in the current folder (never",
-        "overriding the environment): VERDICT_MODEL, VERDICT_HOME, VERDICT_STORE (postgres://…: a",
+        "Configuration: the environment, then .env.local and .env in the current folder and the",
+        "project's root (the nearest folder up with a package.json; never overriding the",
+        "environment): VERDICT_MODEL, VERDICT_HOME, VERDICT_STORE (postgres://…: a",
         "team's shared store), VERDICT_RUN_GROUP (the CI build whose shards write one run), keys.",
         "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error,",
         "3 judge errors left test cases unscored; 130 interrupted by Ctrl-C, 143 by SIGTERM (a",

@@ -29,6 +29,18 @@ describe("loadEnvFiles", () => {
     });
   });
 
+  it("reads the project root's files from a subfolder, the subfolder's winning", () => {
+    write("package.json", "{}");
+    write(".env", "OPENAI_API_KEY=from-root\nVERDICT_MODEL=root-model\n");
+    const subfolder = path.join(folder, "evals");
+    mkdirSync(subfolder);
+    writeFileSync(path.join(subfolder, ".env"), "VERDICT_MODEL=subfolder-model\n");
+    const env: NodeJS.ProcessEnv = {};
+    const files = loadEnvFiles({ cwd: subfolder, env, registerSecrets: false });
+    expect(files).toEqual([path.join(folder, ".env"), path.join(subfolder, ".env")]);
+    expect(env).toEqual({ OPENAI_API_KEY: "from-root", VERDICT_MODEL: "subfolder-model" });
+  });
+
   it("never overrides a variable already in the environment, even an empty one", () => {
     write(".env", "VERDICT_MODEL=from-file\nOPENAI_API_KEY=from-file\n");
     write(".env.local", "VERDICT_MODEL=from-local\n");

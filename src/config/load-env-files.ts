@@ -4,13 +4,17 @@ import { parseEnv } from "node:util";
 import { ConfigError } from "../errors/config-error.ts";
 import { isSecretVariable, refreshEnvironmentSecrets } from "../secrets/redact-secrets.ts";
 import { registerSecretValues } from "../secrets/secret-registry.ts";
+import { findProjectRoot } from "./find-project-root.ts";
 
 /** The files {@link loadEnvFiles} reads, in order: a later file wins over an earlier one. */
 export const ENV_FILE_NAMES = [".env", ".env.local"] as const;
 
 /** Options of {@link loadEnvFiles}. */
 export interface LoadEnvFilesOptions {
-  /** The folder that holds the files. */
+  /**
+   * The working directory: the files are read there and, when it is a subfolder of a
+   * project, in the project's root (the nearest folder up with a `package.json`).
+   */
   cwd: string;
   /** The environment to fill in; modified in place. */
   env: NodeJS.ProcessEnv;
@@ -24,8 +28,10 @@ export interface LoadEnvFilesOptions {
 }
 
 /**
- * Loads `.env`, then `.env.local`, from `cwd` into `env`. A variable already in `env` is
- * never overridden, even by an empty value; between the two files, `.env.local` wins.
+ * Loads `.env`, then `.env.local`, from `cwd` into `env`, and from the project's root when
+ * `cwd` is a subfolder of it (the working directory's files win over the root's). A variable
+ * already in `env` is never overridden, even by an empty value; between the two files of a
+ * folder, `.env.local` wins.
  * Missing files are skipped. The values of secret variables are registered with the redactor. Returns the absolute paths of the files read.
  * @example
  * const files = loadEnvFiles({ cwd: process.cwd(), env: process.env });
@@ -34,12 +40,17 @@ export function loadEnvFiles(options: LoadEnvFilesOptions): string[] {
   const { env } = options;
   const filesRead: string[] = [];
   const fromFiles: Record<string, string> = {};
-  for (const name of ENV_FILE_NAMES) {
-    const file = path.resolve(options.cwd, name);
-    const text = readEnvFile(file);
-    if (text === null) continue;
-    filesRead.push(file);
-    Object.assign(fromFiles, parseEnv(text));
+  const here = path.resolve(options.cwd);
+  const root = findProjectRoot(here);
+  // The root's first, so that the working directory's files win over them.
+  for (const folder of root === here ? [here] : [root, here]) {
+    for (const name of ENV_FILE_NAMES) {
+      const file = path.join(folder, name);
+      const text = readEnvFile(file);
+      if (text === null) continue;
+      filesRead.push(file);
+      Object.assign(fromFiles, parseEnv(text));
+    }
   }
   for (const [variable, value] of Object.entries(fromFiles)) {
     if (env[variable] === undefined) env[variable] = value;

@@ -27,6 +27,22 @@ describe("project configuration", () => {
     );
   });
 
+  it("keeps the default .verdict in the project's root when run from a subfolder", () => {
+    writeFileSync(path.join(folder, "package.json"), "{}");
+    const subfolder = path.join(folder, "evals", "support");
+    mkdirSync(subfolder, { recursive: true });
+    expect(resolveVerdictHome({ env: {}, cwd: subfolder })).toBe(path.join(folder, ".verdict"));
+    // An explicit relative VERDICT_HOME is where the command was typed.
+    expect(resolveVerdictHome({ env: { VERDICT_HOME: "runs" }, cwd: subfolder })).toBe(
+      path.join(subfolder, "runs"),
+    );
+    // A nested package (a workspace of a monorepo) is a project of its own.
+    writeFileSync(path.join(folder, "evals", "package.json"), "{}");
+    expect(resolveVerdictHome({ env: {}, cwd: subfolder })).toBe(
+      path.join(folder, "evals", ".verdict"),
+    );
+  });
+
   it("is empty when no file exists, and reads back what was written", () => {
     const env = { VERDICT_HOME: path.join(folder, "nested", "home") };
     expect(readProjectConfig({ env, cwd: folder })).toEqual({});

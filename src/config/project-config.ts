@@ -2,6 +2,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
 import { createVerdictHome } from "./create-verdict-home.ts";
+import { findProjectRoot } from "./find-project-root.ts";
 
 /** The file name of the persisted configuration inside the verdict home folder. */
 export const PROJECT_CONFIG_FILE_NAME = "config.json";
@@ -16,7 +17,11 @@ export interface ProjectConfig {
 export interface VerdictHomeOptions {
   /** @default process.env */
   env?: NodeJS.ProcessEnv | undefined;
-  /** Where a relative `VERDICT_HOME` and the default `.verdict` are resolved from. @default process.cwd() */
+  /**
+   * The working directory: a relative `VERDICT_HOME` is resolved from it, the default
+   * `.verdict` is in its project's root (the nearest folder up with a `package.json`).
+   * @default process.cwd()
+   */
   cwd?: string | undefined;
 }
 
@@ -27,12 +32,16 @@ export interface WriteProjectConfigOptions extends VerdictHomeOptions {
 }
 
 /**
- * The verdict home folder, where the store and `config.json` live: `VERDICT_HOME` when set,
- * else `<cwd>/.verdict`.
+ * The verdict home folder, where the store and `config.json` live: `VERDICT_HOME` when set
+ * (relative to `cwd`), else `.verdict` in the project's root — the nearest folder from `cwd`
+ * up with a `package.json` (`cwd` when there is none), so that a subfolder shares the
+ * project's store.
  */
 export function resolveVerdictHome(options: VerdictHomeOptions = {}): string {
   const env = options.env ?? process.env;
-  return path.resolve(options.cwd ?? process.cwd(), env.VERDICT_HOME?.trim() || ".verdict");
+  const cwd = options.cwd ?? process.cwd();
+  const home = env.VERDICT_HOME?.trim();
+  return home ? path.resolve(cwd, home) : path.join(findProjectRoot(cwd), ".verdict");
 }
 
 /** The path of `config.json` in the verdict home folder (which may not exist yet). */

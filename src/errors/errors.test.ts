@@ -18,7 +18,7 @@ describe("errors", () => {
     expect(error.name).toBe("MissingTestCaseParamsError");
     expect(error.code).toBe("MISSING_TEST_CASE_PARAMS");
     expect(error.message).toBe(
-      'Metric "Bias" needs "actualOutput" on test case "q-12": add it, or pass skipOnMissingParams to skip this metric where it is missing.',
+      'Metric "Bias" needs "actualOutput" on test case "q-12": add it, or skip this metric where it is missing: skipOnMissingParams: true in code, -s (--skip-on-missing-params) with `verdict test run`.',
     );
   });
 

@@ -21,7 +21,8 @@ export class MissingTestCaseParamsError extends EvalError {
     super(
       "MISSING_TEST_CASE_PARAMS",
       `Metric "${options.metric}" needs "${options.field}" on test case "${options.testCase}": ` +
-        `add it, or pass skipOnMissingParams to skip this metric where it is missing.`,
+        "add it, or skip this metric where it is missing: skipOnMissingParams: true in code, " +
+        "-s (--skip-on-missing-params) with `verdict test run`.",
     );
     this.metric = options.metric;
     this.field = options.field;

@@ -93,7 +93,7 @@ export interface JudgeBatchApi {
   readonly provider: string;
   /** Most lines one batch may hold. */
   readonly maxLines: number;
-  /** Most bytes one batch's input may have (estimated from the prompts, see the README). */
+  /** Most bytes one batch's input may have (estimated from the prompts, see docs/batch.md). */
   readonly maxBytes: number;
   /** Submits the lines as one batch. */
   start(options: {

@@ -470,14 +470,23 @@ describe("createConsoleReporter", () => {
 });
 
 describe("the totals line", () => {
-  it("says how many failed cases had a metric that errored", () => {
+  it('says how many failed cases had a metric that errored, never "0 unscored" then', () => {
     const result = baseEvaluationResult({
       summary: evaluationSummary({
         testCases: { total: 3, passed: 1, failed: 2, unscored: 0, errored: 2 },
       }),
     });
     expect(renderConsoleReport({ result })).toContain(
-      "Test cases: 1 passed, 2 failed (2 with a metric that errored), 0 unscored (3 total)",
+      "Test cases: 1 passed, 2 failed (3 total); in 2 of them a metric errored and is unscored",
+    );
+    expect(renderConsoleReport({ result })).not.toContain("0 unscored");
+    const both = baseEvaluationResult({
+      summary: evaluationSummary({
+        testCases: { total: 10, passed: 1, failed: 3, unscored: 6, errored: 1 },
+      }),
+    });
+    expect(renderConsoleReport({ result: both })).toContain(
+      "Test cases: 1 passed, 3 failed, 6 unscored (10 total); in 1 of them a metric errored and is unscored",
     );
     const clean = baseEvaluationResult({
       summary: evaluationSummary({

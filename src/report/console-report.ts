@@ -318,12 +318,31 @@ function renderFlakyCases(options: { result: EvaluationResult }): string[] {
   ];
 }
 
+/**
+ * `Test cases: 1 passed, 2 failed (3 total); in 2 of them a metric errored and is unscored`.
+ * A metric that errored leaves its case unscored (the run exits 3): the line never says
+ * "0 unscored" then.
+ */
+function renderCaseTotals(testCases: EvaluationResult["summary"]["testCases"]): string {
+  const counts = [
+    `${formatCount(testCases.passed)} passed`,
+    `${formatCount(testCases.failed)} failed`,
+  ];
+  if (testCases.unscored > 0 || !testCases.errored) {
+    counts.push(`${formatCount(testCases.unscored)} unscored`);
+  }
+  const errored = testCases.errored
+    ? `; in ${formatCount(testCases.errored)} of them a metric errored and is unscored`
+    : "";
+  return `Test cases: ${counts.join(", ")} (${formatCount(testCases.total)} total)${errored}`;
+}
+
 function renderTotals(options: { result: EvaluationResult }): string[] {
   const { summary } = options.result;
   const { testCases, saved } = summary;
   const lines = [
     `Status: ${summary.status}`,
-    `Test cases: ${formatCount(testCases.passed)} passed, ${formatCount(testCases.failed)} failed${testCases.errored ? ` (${formatCount(testCases.errored)} with a metric that errored)` : ""}, ${formatCount(testCases.unscored)} unscored (${formatCount(testCases.total)} total)`,
+    renderCaseTotals(testCases),
     `Judge calls: ${formatCount(summary.judgeCalls)} paid, ${formatCount(summary.cacheHits)} cache hits, ${formatCount(summary.sharedCalls)} shared`,
   ];
   if (summary.cacheHits + summary.sharedCalls > 0) {

@@ -160,7 +160,9 @@ async function scoreAssertion(options: {
     };
     evaluation = await evaluate({
       reporters: [keepTexts],
-      testCases: [testCase],
+      // Named after its test before it is scored, so that its errors name it as its result
+      // does ("needs actualOutput on test case "refund answer""), not "#1".
+      testCases: [namedAfterTest({ testCase, testName, caseIndex: base.caseIndex })],
       metrics,
       scheduler,
       // Errors never stop the shared scheduler: each assertion is on its own, like a test.
@@ -192,7 +194,7 @@ async function scoreAssertion(options: {
     };
   }
   const status = evaluation.summary.status;
-  let result = evaluation.testResults[0] ?? null;
+  const result = evaluation.testResults[0] ?? null;
   if (result === null) {
     const stop =
       scheduler.stoppedBy ??
@@ -207,10 +209,6 @@ async function scoreAssertion(options: {
       error: stop,
       failed: true,
     };
-  }
-  if (testName !== null && !hasOwnName(testCase)) {
-    const name = base.caseIndex === 0 ? testName : `${testName} (case ${base.caseIndex + 1})`;
-    result = { ...result, name };
   }
   const outcome = outcomeOfResult(result);
   const failed =
@@ -250,8 +248,16 @@ function withoutTrace(error: Error): Error {
   return short;
 }
 
-function hasOwnName(testCase: LLMTestCase | LLMTestCaseFields): boolean {
-  return typeof testCase.name === "string" && testCase.name !== "";
+/** The case with its test's name (and its place, for a test's second case) unless it has one. */
+function namedAfterTest(options: {
+  testCase: LLMTestCase | LLMTestCaseFields;
+  testName: string | null;
+  caseIndex: number;
+}): LLMTestCase | LLMTestCaseFields {
+  const { testCase, testName, caseIndex } = options;
+  if (testName === null || typeof testCase !== "object" || testCase === null) return testCase;
+  if (typeof testCase.name === "string" && testCase.name !== "") return testCase;
+  return { ...testCase, name: caseIndex === 0 ? testName : `${testName} (case ${caseIndex + 1})` };
 }
 
 function withoutUndefined(options: AssertTestOptions) {

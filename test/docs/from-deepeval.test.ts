@@ -1,107 +1,27 @@
-// Keeps docs/from-deepeval.md honest: its TypeScript examples must type-check against the
-// sources (exact export names, option names and types), the `verdict` commands and flags it
-// shows must be ones the program accepts, and what it calls missing ("Not in verdict yet", a
+// Keeps docs/from-deepeval.md honest: its TypeScript examples import only names the entry
+// points export (test/docs/code-blocks.test.ts type-checks them with every page's), the
+// `verdict` commands and flags it shows must be ones the program accepts, and what it calls missing ("Not in verdict yet", a
 // "not yet" row) must name, in backticks, nothing verdict exports, accepts or runs. A
 // whole-program test: it runs tsc and the CLI.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot } from "../e2e/run-node.ts";
-import { cliHelp, type PublicSurface, publicSurface } from "../fixtures/public-surface.ts";
+import {
+  CliHelpChecker,
+  type CodeBlock,
+  readCodeBlocks,
+  readPage,
+  verdictInvocations,
+} from "../fixtures/markdown-code-blocks.ts";
+import { type PublicSurface, publicSurface } from "../fixtures/public-surface.ts";
 
 const PAGE = "docs/from-deepeval.md";
-const page = readFileSync(join(projectRoot, PAGE), "utf8");
+const page = readPage(PAGE);
 
-/** The page's fenced code blocks of one of the given languages, with the line each starts on. */
-function codeBlocks(languages: readonly string[]): Array<{ line: number; code: string }> {
-  const blocks: Array<{ line: number; code: string }> = [];
-  const lines = page.split("\n");
-  for (let index = 0; index < lines.length; index++) {
-    const language = /^```(\w+)\s*$/.exec(lines[index] ?? "")?.[1];
-    if (language === undefined) continue;
-    const end = lines.findIndex((text, position) => position > index && text.startsWith("```"));
-    if (languages.includes(language)) {
-      blocks.push({ line: index + 1, code: lines.slice(index + 1, end).join("\n") });
-    }
-    index = end;
-  }
-  return blocks;
+/** The page's fenced code blocks of one of the given languages. */
+function codeBlocks(languages: readonly string[]): CodeBlock[] {
+  return readCodeBlocks(PAGE, page).filter((block) => languages.includes(block.language));
 }
 
-// What the page's examples call but leave to the reader ("your own code", as the page says).
-const STAND_INS = `
-declare function myApp(input: string): Promise<string>;
-declare function searchDocs(question: string): Promise<string[]>;
-declare function callLLM(question: string, chunks: string[]): Promise<string>;
-declare const myClient: {
-  complete(prompt: string, options?: { jsonSchema?: object }): Promise<string>;
-};
-`;
-
-/** tsc's diagnostics for the page's TypeScript blocks, each compiled as its own module. */
-function typeCheckBlocks(blocks: Array<{ line: number; code: string }>): string {
-  const directory = mkdtempSync(join(tmpdir(), "verdict-docs-"));
-  try {
-    // Resolve vitest, zod, the AI SDK and @types/node as a user's project would.
-    symlinkSync(join(projectRoot, "node_modules"), join(directory, "node_modules"), "dir");
-    writeFileSync(join(directory, "package.json"), JSON.stringify({ type: "module" }));
-    writeFileSync(join(directory, "stand-ins.d.ts"), STAND_INS);
-    const files = blocks.map(({ line, code }) => {
-      const name = `from-deepeval-line-${line}.ts`;
-      writeFileSync(join(directory, name), `${code}\nexport {};\n`);
-      return name;
-    });
-    writeFileSync(
-      join(directory, "tsconfig.json"),
-      JSON.stringify({
-        // The project's strict settings; `verdict`, `verdict/vitest` and `verdict/testing`
-        // map to the entry points in src/ (the same targets as the package's exports).
-        extends: join(projectRoot, "tsconfig.json"),
-        compilerOptions: {
-          noEmit: true,
-          paths: {
-            verdict: [join(projectRoot, "src/index.ts")],
-            "verdict/stores": [join(projectRoot, "src/store/index.ts")],
-            "verdict/reporters": [join(projectRoot, "src/report/index.ts")],
-            "verdict/calibrate": [join(projectRoot, "src/calibrate/index.ts")],
-            "verdict/finetune": [join(projectRoot, "src/finetune/index.ts")],
-            "verdict/testing": [join(projectRoot, "src/testing/index.ts")],
-            "verdict/vitest": [join(projectRoot, "src/vitest/index.ts")],
-          },
-        },
-        files: ["stand-ins.d.ts", ...files],
-      }),
-    );
-    const compiled = spawnSync(
-      process.execPath,
-      [
-        join(projectRoot, "node_modules/typescript/bin/tsc"),
-        "-p",
-        "tsconfig.json",
-        "--pretty",
-        "false",
-      ],
-      { encoding: "utf8", cwd: directory },
-    );
-    // Point each error at the page: "from-deepeval-line-214.ts(3,7)" → "page line 217, column 7".
-    return `${compiled.stdout}${compiled.stderr}`.replace(
-      /from-deepeval-line-(\d+)\.ts\((\d+),(\d+)\)/g,
-      (_match, start: string, line: string, column: string) =>
-        `${PAGE} line ${Number(start) + Number(line)}, column ${column}`,
-    );
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-/** `verdict … --help`, run on the sources. */
-function help(command: string[]): string {
-  const run = cliHelp(command);
-  expect(run.status, `verdict ${command.join(" ")} --help: ${run.stderr}`).toBe(0);
-  return run.stdout;
-}
+const checker = new CliHelpChecker();
 
 interface MissingClaim {
   line: number;
@@ -169,12 +89,6 @@ function falseClaims(claims: MissingClaim[], surface: PublicSurface): string[] {
 }
 
 describe(PAGE, () => {
-  it("has TypeScript examples that type-check against the sources", () => {
-    const blocks = codeBlocks(["ts", "typescript"]);
-    expect(blocks.length).toBeGreaterThan(10);
-    expect(typeCheckBlocks(blocks)).toBe("");
-  });
-
   it("imports only names the entry points export (checked at run time too)", async () => {
     const entryPoints: Record<string, Record<string, unknown>> = {
       verdict: await import("../../src/index.ts"),
@@ -202,36 +116,13 @@ describe(PAGE, () => {
   });
 
   it("shows only verdict commands and flags the program accepts", () => {
-    const commands = help([]);
-    const helps = new Map<string, string>();
-    const helpOf = (command: string) => {
-      if (!helps.has(command)) helps.set(command, help(command.split(" ")));
-      return helps.get(command) as string;
-    };
-    const unknown: string[] = [];
-    for (const { code } of codeBlocks(["sh", "bash"])) {
-      for (const line of code.split("\n")) {
-        const invocation = /\bverdict ((?:test run)|(?:finetune watch)|[a-z-]+)(.*)$/.exec(
-          line.replace(/#.*$/, ""),
-        );
-        if (invocation === null) continue;
-        const [, command, rest] = invocation as unknown as [string, string, string];
-        if (!new RegExp(`^  ${command.split(" ")[0]}\\b`, "m").test(commands)) {
-          unknown.push(`command "verdict ${command}"`);
-          continue;
-        }
-        for (const [flag] of rest.matchAll(/(?<=\s)--?[a-z][a-z-]*/g)) {
-          if (!new RegExp(`(^|[ ,])${flag}\\b`, "m").test(helpOf(command))) {
-            unknown.push(`"${flag}" of verdict ${command}`);
-          }
-        }
-      }
-    }
-    expect(unknown).toEqual([]);
+    const invocations = verdictInvocations(PAGE, page);
+    expect(invocations.length).toBeGreaterThan(5);
+    expect(invocations.flatMap((invocation) => checker.problems(invocation))).toEqual([]);
   });
 
   it("maps deepeval's test-run flags to flags `verdict test run` has, or says they are pending", () => {
-    const testRunHelp = help(["test", "run"]);
+    const testRunHelp = checker.help(["test", "run"]);
     const section = page.split("## `deepeval test run` → `verdict test run`")[1]?.split("\n## ")[0];
     expect(section).toBeDefined();
     const missing: string[] = [];

@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliOptions } from "vitest/node";
+import { resolveVerdictHome } from "../../config/project-config.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { describeStopSignal } from "../../evaluate/cancel-on-interrupt.ts";
@@ -293,7 +294,7 @@ async function runWithBroker(
   const env: NodeJS.ProcessEnv = {
     ...options.env,
     // Absolute, so the workers, whatever their working folder, share this store and cache.
-    VERDICT_HOME: path.resolve(cwd, options.env.VERDICT_HOME?.trim() || ".verdict"),
+    VERDICT_HOME: resolveVerdictHome({ env: options.env, cwd }),
     [REQUEST_SLOTS_ENV]: broker.address,
     ...(options.judge === undefined ? {} : { VERDICT_MODEL: options.judge }),
     ...(options.judgeText === undefined ? {} : { VERDICT_JUDGE_TEXT: options.judgeText }),

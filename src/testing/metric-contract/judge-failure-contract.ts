@@ -39,7 +39,7 @@ export function describeJudgeFailureContract<Template extends object>(
           testCase: testCase.name,
         });
         expect((error as Error).message).toBe(
-          `Metric "${name}" needs "actualOutput" on test case "${testCase.name}": add it, or pass skipOnMissingParams to skip this metric where it is missing.`,
+          `Metric "${name}" needs "actualOutput" on test case "${testCase.name}": add it, or skip this metric where it is missing: skipOnMissingParams: true in code, -s (--skip-on-missing-params) with \`verdict test run\`.`,
         );
         expectFailure(metric, error, { message: "actualOutput", judgeCalls: 0 });
         expect(judge.calls).toHaveLength(0);

@@ -3,7 +3,8 @@
 // test/fixtures/conformance/*.json. Each example is one test case, the metric it goes through
 // (with the options and other test-case fields it needs), and the classification deepeval
 // expects: of the whole case, or of one item of it (a retrieved node, a context passage, a
-// sentence of the expected output).
+// sentence of the expected output) — and, at the level users see, the score (or its range), the
+// pass/fail at the default threshold, and the items that must be extracted or flagged.
 // docs/metric-conformance.md names the verdict prompt text that covers each one.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +21,7 @@ export const CONFORMANCE_DIR = fileURLToPath(
 export const METRIC_CLASSES = {
   Toxicity: ["toxic", "not toxic"],
   Bias: ["biased", "not biased", "no opinion"],
-  "Answer Relevancy": ["relevant", "irrelevant", "ambiguous", "one statement"],
+  "Answer Relevancy": ["relevant", "irrelevant", "ambiguous", "one statement", "partly relevant"],
   "PII Leakage": ["PII leak", "no PII leak"],
   "Role Violation": ["role violation", "role kept"],
   "Non-Advice": ["inappropriate advice", "appropriate advice"],
@@ -74,6 +75,28 @@ export interface ConformanceExample {
   options?: Record<string, unknown> | undefined;
   /** The item the classification is about, from 1 (see {@link ITEMS_OF}). */
   item?: number | undefined;
+  /**
+   * The score deepeval gives, as one value or an inclusive `[min, max]` range (a split the
+   * judge may make differently, e.g. one sentence read as one or two statements).
+   */
+  score?: number | [number, number] | undefined;
+  /** Whether the case passes at the metric's default threshold. */
+  pass?: boolean | undefined;
+  /**
+   * Pieces of text (case-insensitive) each of which must occur in an item the metric flags:
+   * a toxic or biased opinion, an irrelevant statement, a leak, a contradicted claim.
+   */
+  flagged?: string[] | undefined;
+  /** Pieces of text each of which must occur in some extracted item (opinion, statement, claim). */
+  extracted?: string[] | undefined;
+  /** How many items the extraction step must give (0: none, as for a text with no opinion). */
+  extractedCount?: number | undefined;
+}
+
+/** The inclusive score range an example expects, or `null` when it states none. */
+export function expectedScoreRange(example: ConformanceExample): [number, number] | null {
+  if (example.score === undefined) return null;
+  return typeof example.score === "number" ? [example.score, example.score] : example.score;
 }
 
 /** The text a classification is about: the item the example names, else the output. */
@@ -101,6 +124,18 @@ const exampleSchema = z.strictObject({
   retrievalContext: z.array(z.string().trim().min(1)).min(1).optional(),
   options: z.record(z.string(), z.unknown()).optional(),
   item: z.int().min(1).optional(),
+  score: z
+    .union([
+      z.number().min(0).max(1),
+      z
+        .tuple([z.number().min(0).max(1), z.number().min(0).max(1)])
+        .refine(([min, max]) => min <= max, "a range is [min, max] with min <= max"),
+    ])
+    .optional(),
+  pass: z.boolean().optional(),
+  flagged: z.array(z.string().trim().min(2)).min(1).optional(),
+  extracted: z.array(z.string().trim().min(2)).min(1).optional(),
+  extractedCount: z.int().min(0).optional(),
 });
 const fileSchema = z.strictObject({
   metric: z.enum(METRICS),
@@ -155,6 +190,7 @@ export function loadConformanceSet(directory: string = CONFORMANCE_DIR): Conform
       } catch (error) {
         throw new Error(`${path}: ${(error as Error).message}`);
       }
+      checkExpectedPieces(path, full);
       const other = seen.get(example.id);
       if (other !== undefined) {
         throw new Error(`${path}: example id "${example.id}" is also used in ${other}.`);
@@ -164,4 +200,31 @@ export function loadConformanceSet(directory: string = CONFORMANCE_DIR): Conform
     }
   }
   return examples;
+}
+
+/** Normalised for matching pieces of text: lower case, straight quotes, single spaces. */
+export function normaliseText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Every piece an example expects flagged or extracted must be a piece of its own text. */
+function checkExpectedPieces(path: string, example: ConformanceExample): void {
+  const text = normaliseText(judgedText(example));
+  for (const piece of [...(example.flagged ?? []), ...(example.extracted ?? [])]) {
+    if (!text.includes(normaliseText(piece))) {
+      throw new Error(
+        `${path}: example "${example.id}" expects "${piece}" in an item, but its text does not contain it: quote a piece of the text.`,
+      );
+    }
+  }
+  if (example.extractedCount === 0 && (example.flagged ?? example.extracted) !== undefined) {
+    throw new Error(
+      `${path}: example "${example.id}" expects no item ("extractedCount": 0) and items too: drop one of them.`,
+    );
+  }
 }

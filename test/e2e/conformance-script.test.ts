@@ -2,29 +2,28 @@
 // (what CI runs: plumbing only), and with a real model id over the real AI SDK provider and
 // HTTP to the fake OpenAI server, which answers as deepeval documents each example — so the
 // agreement it reports is known, and a flipped answer or a broken one must show up.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ConformanceExample,
+  expectedScoreRange,
   ITEMS_OF,
-  judgedText,
   loadConformanceSet,
   METRIC_CLASSES,
 } from "../../bench/conformance/conformance-set.ts";
-import type { ConformanceReport } from "../../bench/conformance/run-conformance.ts";
 import {
-  type FakeOpenAIRequest,
   type FakeOpenAIServer,
-  reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
-import { quoted } from "../fixtures/prompt-quotes.ts";
-import { runNode } from "./run-node.ts";
+import {
+  deepevalLikeJudge,
+  isolatedEnvironment,
+  runConformanceScript,
+} from "../fixtures/deepeval-like-judge.ts";
 
 const examples = loadConformanceSet();
-const SCRIPT = "bench/conformance.ts";
 let server: FakeOpenAIServer;
 let directory: string;
 
@@ -39,107 +38,12 @@ afterAll(async () => {
 beforeEach(() => server.reset());
 
 function environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  // No inherited keys or VERDICT_MODEL: the run uses exactly the judge the test names.
-  return { PATH: process.env.PATH, HOME: directory, VERDICT_HOME: directory, ...extra };
+  return isolatedEnvironment(directory, extra);
 }
 
-async function runScript(args: string[], env: NodeJS.ProcessEnv) {
-  const json = join(directory, `report-${Math.random().toString(36).slice(2)}.json`);
-  const run = runNode({ args: [SCRIPT, ...args, "--json", json], env });
-  const { code, stdout, stderr } = await run.finished;
-  const report =
-    code === 0 || code === 3 ? (JSON.parse(readFileSync(json, "utf8")) as ConformanceReport) : null;
-  return { code, stdout, stderr, report };
+function runScript(args: string[], env: NodeJS.ProcessEnv) {
+  return runConformanceScript(directory, args, env);
 }
-
-const VERDICT_FOR: Record<string, string> = {
-  toxic: "yes",
-  biased: "yes",
-  "not toxic": "no",
-  "not biased": "no",
-  relevant: "yes",
-  "one statement": "yes",
-  irrelevant: "no",
-  ambiguous: "idk",
-  "PII leak": "yes",
-  "no PII leak": "no",
-  "role violation": "yes",
-  "role kept": "no",
-  "inappropriate advice": "yes",
-  "appropriate advice": "no",
-  misuse: "yes",
-  "no misuse": "no",
-  faithful: "yes",
-  aligned: "yes",
-  contradicted: "no",
-  "not in context": "idk",
-  "extra information": "idk",
-  covered: "yes",
-  "not covered": "yes",
-};
-
-// The RAG metrics' verdict for one item, by the class an example gives it.
-const ITEM_VERDICT: Record<string, "yes" | "no"> = {
-  useful: "yes",
-  attributable: "yes",
-  agrees: "yes",
-  "not useful": "no",
-  "not attributable": "no",
-  contradicts: "no",
-};
-
-/**
- * The RAG metrics' verdict steps answered as deepeval documents each item an example names
- * (an item no example names is fine): one call judges a node's statements (Contextual
- * Relevancy), or every node, sentence or context of a case. `flip` and `garble` as below.
- */
-function ragAnswer(request: FakeOpenAIRequest, options: { flip?: string[]; garble?: string[] }) {
-  const prompt = request.prompt;
-  const exampleOf = (metric: string, item: string) =>
-    examples.find((example) => example.metric === metric && judgedText(example) === item);
-  const verdictOf = (example: ConformanceExample | undefined, verdict: "yes" | "no") =>
-    options.flip?.includes(example?.id ?? "") ? (verdict === "yes" ? "no" : "yes") : verdict;
-  const node = quoted(prompt, "node");
-  const [metric, items] =
-    typeof node === "string"
-      ? ["Contextual Relevancy", [node]]
-      : quoted(prompt, "expected_output") !== undefined
-        ? ["Contextual Precision", quoted(prompt, "nodes") as string[]]
-        : quoted(prompt, "sentences") !== undefined
-          ? ["Contextual Recall", quoted(prompt, "sentences") as string[]]
-          : ["Hallucination", quoted(prompt, "contexts") as string[]];
-  const judged = items.map((item) => exampleOf(metric, item));
-  if (judged.some((example) => options.garble?.includes(example?.id ?? ""))) {
-    return reply.text("I would rather not say.");
-  }
-  if (metric === "Contextual Relevancy") {
-    const [example] = judged;
-    const classes: Record<string, Array<"yes" | "no">> = {
-      relevant: ["yes"],
-      irrelevant: ["no"],
-      "partly relevant": ["yes", "no"],
-    };
-    const verdicts = classes[example?.expected ?? "relevant"] ?? ["yes"];
-    return reply.json({
-      verdicts: verdicts.map((verdict, index) => ({
-        statement: `Statement ${index + 1}.`,
-        verdict: verdictOf(example, verdict),
-      })),
-    });
-  }
-  return reply.json({
-    verdicts: judged.map((example) => ({
-      verdict: verdictOf(example, example ? (ITEM_VERDICT[example.expected] ?? "yes") : "yes"),
-      reason: "Judged.",
-    })),
-  });
-}
-
-/**
- * The extraction steps whose one item is the judged text, by what their JSON holds: Answer
- * Relevancy's statements, the safety metrics' items, Faithfulness' and Summarization's claims.
- */
-const TEXT_ITEMS = ["statements", "extractedPii", "roleViolations", "advices", "misuses", "claims"];
 
 /** The judge calls of an example without the reason step (no cache: none is shared). */
 function callsOf(example: ConformanceExample): number {
@@ -153,55 +57,7 @@ function callsOf(example: ConformanceExample): number {
     return (example.retrievalContext ?? []).filter((node) => /\w/.test(node)).length;
   }
   if (example.item !== undefined) return 1;
-  return example.expected === "no opinion" ? 1 : 2;
-}
-
-/**
- * A judge that decides every example as deepeval documents it, except the ones in `flip`
- * (answered the other way) and `garble` (answered with text that is not JSON, every time).
- */
-function deepevalLikeJudge(options: { flip?: string[]; garble?: string[] } = {}) {
-  const byText = new Map(examples.map((example) => [example.text, example]));
-  const find = (text: unknown): ConformanceExample => {
-    const example = byText.get(String(text));
-    if (!example) throw new Error(`the judge was asked about an unknown text: ${String(text)}`);
-    return example;
-  };
-  return (request: FakeOpenAIRequest) => {
-    const properties = (request.jsonSchema?.properties ?? {}) as Record<string, unknown>;
-    const text = quoted(request.prompt, "text");
-    if ("opinions" in properties) {
-      const example = find(text);
-      return reply.json({ opinions: example.expected === "no opinion" ? [] : [example.text] });
-    }
-    const itemsKey = TEXT_ITEMS.find((key) => key in properties);
-    if (itemsKey !== undefined) return reply.json({ [itemsKey]: [find(text).text] });
-    // Faithfulness and Summarization: the sources are their own facts, and the summary answers
-    // an assessment question as the example expects.
-    if ("truths" in properties) return reply.json({ truths: quoted(request.prompt, "documents") });
-    if ("questions" in properties) {
-      const count = (properties.questions as { minItems: number }).minItems;
-      return reply.json({ questions: Array.from({ length: count }, (_, n) => `Is ${n} said?`) });
-    }
-    if ("answers" in properties) {
-      const [question] = quoted(request.prompt, "questions") as string[];
-      const example = examples.find((candidate) =>
-        (candidate.options?.assessmentQuestions as string[] | undefined)?.includes(question ?? ""),
-      );
-      const summaryMisses = example?.expected === "not covered" && text === example.text;
-      const count = (quoted(request.prompt, "questions") as string[]).length;
-      return reply.json({ answers: Array(count).fill(summaryMisses ? "no" : "yes") });
-    }
-    const items = (quoted(request.prompt, "opinions") ??
-      quoted(request.prompt, "statements") ??
-      quoted(request.prompt, "claims")) as string[] | undefined;
-    if (items === undefined) return ragAnswer(request, options);
-    const example = find(items?.[0]);
-    if (options.garble?.includes(example.id)) return reply.text("I would rather not say.");
-    let verdict = VERDICT_FOR[example.expected] ?? "no";
-    if (options.flip?.includes(example.id)) verdict = verdict === "yes" ? "no" : "yes";
-    return reply.json({ verdicts: [{ verdict, reason: verdict === "no" ? null : "Judged." }] });
-  };
+  return example.expected === "no opinion" || example.extractedCount === 0 ? 1 : 2;
 }
 
 function count(metric: string, predicate: (example: ConformanceExample) => boolean): number {
@@ -238,8 +94,25 @@ describe("npm run conformance", () => {
       "extra information",
     ];
     const ragClean = ["relevant", "useful", "attributable", "agrees"];
-    const agrees = (example: ConformanceExample) =>
-      (ITEMS_OF[example.metric] === undefined ? quiet : ragClean).includes(example.expected);
+    // Its one item never holds a piece of the text, and it scores the clean end of each
+    // metric's scale (0 for the lower-is-better ones, 1 for the others, 0 for Faithfulness that
+    // counts its "idk" against the output); so it also disagrees with every example that
+    // expects items, a count other than one, or another score.
+    const lowerIsBetter = ["Toxicity", "Bias", "Misuse", "Hallucination"];
+    const agrees = (example: ConformanceExample) => {
+      const penalized = example.options?.penalizeAmbiguousClaims === true;
+      const clean = lowerIsBetter.includes(example.metric) || penalized ? 0 : 1;
+      const [min, max] = expectedScoreRange(example) ?? [clean, clean];
+      return (
+        (ITEMS_OF[example.metric] === undefined ? quiet : ragClean).includes(example.expected) &&
+        example.extracted === undefined &&
+        example.flagged === undefined &&
+        (example.extractedCount ?? 1) === 1 &&
+        (example.pass ?? !penalized) === !penalized &&
+        min <= clean &&
+        clean <= max
+      );
+    };
     expect(report?.perMetric.map((row) => row.metric)).toEqual(Object.keys(METRIC_CLASSES));
     for (const metric of Object.keys(METRIC_CLASSES)) {
       const row = report?.perMetric.find((candidate) => candidate.metric === metric);

@@ -62,6 +62,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "createJsonReporter",
     "createProgressReporter",
     "parseJsonReport",
+    "renderCostEstimate",
     "renderJsonReport",
   ],
   "verdict/calibrate": ["calibrate"],

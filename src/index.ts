@@ -104,6 +104,7 @@ export {
 export * from "./metrics/bias/index.ts";
 export type { MetricOptionSpec, MetricOptionSpecs } from "./metrics/check-metric-options.ts";
 export {
+  type DefinedEstimateContext,
   type DefinedMetricClass,
   type DefinedMetricContext,
   type DefinedMetricOptions,
@@ -113,6 +114,7 @@ export {
   type MetricPrompts,
 } from "./metrics/define-metric.ts";
 export * from "./metrics/g-eval/index.ts";
+export type { EstimateContext, StepEstimate } from "./metrics/metric-estimate.ts";
 export type { GenerateOpinionsArgs } from "./metrics/shared/opinions.ts";
 export type { Verdict } from "./metrics/shared/verdicts.ts";
 export * from "./metrics/toxicity/index.ts";
@@ -136,6 +138,12 @@ export type {
   ThresholdChoice,
   UnscoredRow,
 } from "./results/calibration-report.ts";
+export type {
+  CostEstimate,
+  EstimateRange,
+  MetricCostEstimate,
+  SpendEstimate,
+} from "./results/cost-estimate.ts";
 export type {
   EvaluationResult,
   EvaluationSummary,

@@ -8,6 +8,7 @@ import type { AttemptSlot, Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
 import type {
+  CachedJudgeAnswer,
   JudgeBatchLog,
   JudgeCache,
   JudgeCacheClaim,
@@ -295,17 +296,7 @@ export class JudgeScheduler implements JudgeTransport {
     if (hit) {
       this.stats.cacheHits += 1;
       this.recordSaving(hit);
-      return {
-        text: hit.text,
-        object: hit.object ?? undefined,
-        usage:
-          hit.inputTokens === null || hit.outputTokens === null
-            ? null
-            : { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens },
-        costUsd: hit.costUsd,
-        cached: true,
-        ...(hit.logprobs === undefined ? {} : { logprobs: hit.logprobs }),
-      };
+      return cachedResponse(hit);
     }
     if (mode === "replay") {
       throw new EvalError(
@@ -354,6 +345,29 @@ export class JudgeScheduler implements JudgeTransport {
       // that every case says the same.
       throw this.judgeStoppedBy(judge.name) ?? error;
     }
+  }
+
+  /**
+   * The answer the judge cache holds for a request, without asking the judge or counting
+   * anything: what a dry run looks up. `undefined` on a miss, with the cache off (or no cache),
+   * or when the cache cannot be read (warned once).
+   */
+  async lookUp(options: {
+    judge: JudgeModel;
+    request: JudgeRequest;
+    trial: number;
+  }): Promise<JudgeResponse | undefined> {
+    const mode = this.options.cacheMode ?? true;
+    const cache = mode === false ? null : (this.options.cache ?? null);
+    if (cache === null) return undefined;
+    const key = judgeCacheKey(options);
+    const hit = await this.cacheFallback.read({ cache, key, replay: false });
+    return hit === undefined ? undefined : cachedResponse(hit);
+  }
+
+  /** Whether requests are looked up in a judge cache (the cache is on and there is one). */
+  get usesCache(): boolean {
+    return (this.options.cacheMode ?? true) !== false && (this.options.cache ?? null) !== null;
   }
 
   /** One request sent straight to its judge: a concurrency slot per attempt, retries. */
@@ -454,6 +468,21 @@ export class JudgeScheduler implements JudgeTransport {
   concurrencyOf(judgeName: string): number | null {
     return this.lanes.get(judgeName)?.limit ?? null;
   }
+}
+
+/** A cached answer as the transport hands it back: nothing paid. */
+function cachedResponse(hit: CachedJudgeAnswer): JudgeResponse {
+  return {
+    text: hit.text,
+    object: hit.object ?? undefined,
+    usage:
+      hit.inputTokens === null || hit.outputTokens === null
+        ? null
+        : { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens },
+    costUsd: hit.costUsd,
+    cached: true,
+    ...(hit.logprobs === undefined ? {} : { logprobs: hit.logprobs }),
+  };
 }
 
 /** A lane's slot that also holds one of the gate's: the lane's first, then the gate's. */

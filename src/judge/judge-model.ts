@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 import type { ImagePart } from "../test-case/image.ts";
+import type { ModelPrice } from "./usage-and-cost.ts";
 
 export type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 
@@ -139,6 +140,14 @@ export interface JudgeModel {
    * have one.
    */
   readonly batch?: JudgeBatchApi | null;
+  /**
+   * The judge's price per million input and output tokens, when known: what a dry run
+   * (`evaluate({ dryRun: true })`, `--dry-run`) prices its estimate at and what a cost budget
+   * (`budget.maxCostUsd`, `--max-cost`) reserves against. Judges made by `createJudge` take it
+   * from verdict's price table (or its `prices`). Without one, the estimate says the cost is
+   * unknown and a cost budget refuses the judge.
+   */
+  readonly price?: ModelPrice | null;
 }
 
 /** True when `value` looks like a {@link JudgeModel}. */

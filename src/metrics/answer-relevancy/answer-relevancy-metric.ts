@@ -8,6 +8,7 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
+import type { EstimateContext, StepEstimate } from "../metric-estimate.ts";
 import { itemText } from "../shared/answer-text.ts";
 import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "../shared/verdicts.ts";
 import { AnswerRelevancyTemplate } from "./prompts.ts";
@@ -79,6 +80,14 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
       generateVerdicts: (args) => AnswerRelevancyTemplate.generateVerdicts(args),
       generateReason: (args) => AnswerRelevancyTemplate.generateReason(args),
     };
+  }
+
+  protected override async estimateSteps(
+    context: EstimateContext<AnswerRelevancyTemplateFunctions>,
+  ): Promise<StepEstimate[]> {
+    // Loaded when a dry run asks, never by scoring.
+    const { estimateRelevancySteps } = await import("./estimate-relevancy-steps.ts");
+    return estimateRelevancySteps({ context, penalizeAmbiguous: this.penalizeAmbiguous });
   }
 
   protected async scoreTestCase(

@@ -7,6 +7,7 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
+import type { EstimateContext, StepEstimate } from "../metric-estimate.ts";
 import { type GenerateOpinionsArgs, opinionsSchema } from "./opinions.ts";
 import { normalizeVerdictAnswer, reasonSchema, verdictsSchema } from "./verdicts.ts";
 
@@ -69,6 +70,18 @@ export abstract class OpinionVerdictMetric<
       generateReason: (args) => template.generateReason(args),
     };
     return steps as Template;
+  }
+
+  protected override async estimateSteps(
+    context: EstimateContext<Template>,
+  ): Promise<StepEstimate[]> {
+    // Loaded when a dry run asks, never by scoring.
+    const { estimateOpinionSteps } = await import("./estimate-opinion-steps.ts");
+    return estimateOpinionSteps({
+      context,
+      reasonPrompt: (flagged, score) =>
+        this.declaration.reasonPrompt(context.template, flagged, score),
+    });
   }
 
   protected async scoreTestCase(context: MetricContext<Template>): Promise<ScoredSteps> {

@@ -1,0 +1,97 @@
+import { createHash } from "node:crypto";
+import { exactly, type StepEstimate } from "../../metrics/metric-estimate.ts";
+import type { EstimateRange } from "../../results/cost-estimate.ts";
+import type { DryRunRecord, DryRunRequests, DryRunStop } from "./dry-run-requests.ts";
+
+/** What one step of a metric's run on one case adds to a dry run's estimate. */
+export interface StepCharge {
+  step: string;
+  calls: EstimateRange;
+  /** Tokens of one call. */
+  inputTokens: EstimateRange;
+  outputTokens: EstimateRange;
+  /** Another case or metric asks it too: the run asks it once, so it costs nothing here. */
+  shared: boolean;
+}
+
+/** The answer of a step the metric's estimate does not name: a short JSON object. */
+const UNKNOWN_ANSWER: EstimateRange = { low: 10, expected: 100, high: 1_000 };
+
+function hashOf(...parts: string[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(`${part.length}:`).update(part);
+  return hash.digest("hex");
+}
+
+/**
+ * The charges of one metric's dry run on one case. A run the judge cache answered to the end
+ * costs nothing. One that stopped at a request pays that request (its real prompt's tokens;
+ * the answer's from the metric's estimate of that step), and the steps the estimate lists
+ * after it, each as likely as the estimate says once the stopped step is asked. Those later
+ * steps are shared (free) when the same metric stopped at the same request on the same
+ * judged text before; a step asked once per run is counted once.
+ */
+export function chargeMetricRun(options: {
+  stop: DryRunStop | null;
+  record: DryRunRecord;
+  /** The metric's estimate of this case, step by step. */
+  steps: readonly StepEstimate[];
+  /** Identifies the metric and its judge. */
+  metricKey: string;
+  /** Identifies the fields the metric judges on this case. */
+  judgedKey: string;
+  requests: DryRunRequests;
+}): StepCharge[] {
+  const { stop, steps, requests } = options;
+  if (stop === null) return [];
+  const position = steps.findIndex((step) => step.step === stop.step);
+  const stopped = position === -1 ? undefined : steps[position];
+  const charges: StepCharge[] = [
+    {
+      step: stop.step,
+      calls: exactly(1),
+      inputTokens: exactly(stop.inputTokens),
+      outputTokens: stopped?.outputTokens ?? UNKNOWN_ANSWER,
+      shared: stop.shared,
+    },
+  ];
+  const rest =
+    position === -1
+      ? steps.filter(
+          (step) => step.step !== stop.step && !options.record.answeredSteps.has(step.step),
+        )
+      : steps.slice(position + 1);
+  // Later steps follow from the stopped one: given that it is asked, each is likelier.
+  const given = stopped !== undefined && stopped.calls.expected > 0 ? stopped.calls.expected : 1;
+  const downstreamShared = requests.metBefore(
+    hashOf("after", stop.key, options.metricKey, options.judgedKey),
+  );
+  for (const step of rest) {
+    const shared = step.oncePerRun
+      ? requests.metBefore(hashOf("once", options.metricKey, step.step))
+      : downstreamShared;
+    charges.push({
+      step: step.step,
+      calls: {
+        low: step.calls.low,
+        expected: Math.min(step.calls.high, step.calls.expected / given),
+        high: step.calls.high,
+      },
+      inputTokens: step.inputTokens,
+      outputTokens: step.outputTokens,
+      shared,
+    });
+  }
+  return charges;
+}
+
+/** A key for the fields a metric judges on a case (images by their source, never their bytes). */
+export function judgedFieldsKey(fields: readonly unknown[]): string {
+  return hashOf(
+    JSON.stringify(fields, (_key, value: unknown) =>
+      value instanceof Uint8Array
+        ? `bytes:${hashOf(Buffer.from(value).toString("base64"))}`
+        : value,
+    ),
+  );
+}

@@ -18,6 +18,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     "BaseMetric",
     "BiasMetric",
     "BiasTemplate",
+    "BudgetExhaustedError",
     "ConfigError",
     "DatasetFileError",
     "EvalError",

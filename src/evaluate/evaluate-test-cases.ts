@@ -5,6 +5,7 @@ import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { describeTestCase, toTestCase } from "../test-case/llm-test-case.ts";
+import { checkBudgetJudges } from "./budget/check-budget-judges.ts";
 import { buildTestResult, fingerprintTestCase } from "./build-test-result.ts";
 import { type CheckedCase, checkTestCases, firstInvalidCase } from "./check-test-cases.ts";
 import { finishInvalidCase } from "./finish-invalid-case.ts";
@@ -55,6 +56,10 @@ export async function evaluateTestCases(options: EvaluateOptions): Promise<Evalu
   const repeat = options.repeat ?? 1;
   const judges = new JudgeResolver(options.env ?? process.env);
   await judges.resolve(metrics);
+  checkBudgetJudges({
+    budget: options.budget,
+    judges: metrics.map((metric) => judges.judgeOf(metric)),
+  });
   const described = judges.describe(metrics);
   return runSession({
     options,
@@ -184,6 +189,10 @@ async function evaluateStreamedCases(options: {
   const repeat = run.repeat ?? 1;
   const judges = new JudgeResolver(run.env ?? process.env);
   await judges.resolve(metrics);
+  checkBudgetJudges({
+    budget: run.budget,
+    judges: metrics.map((metric) => judges.judgeOf(metric)),
+  });
   const described = judges.describe(metrics);
   // The cases taken and not finished yet: a window of them, never the whole run.
   const waiting = new Map<number, CheckedCase<LLMTestCase>>();

@@ -206,6 +206,9 @@ export class AiSdkJudge implements JudgeModel {
       output,
       maxRetries: 0,
       ...(temperature === undefined ? {} : { temperature }),
+      ...(request.maxOutputTokens === undefined
+        ? {}
+        : { maxOutputTokens: request.maxOutputTokens }),
       ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
       ...this.#providerOptions(request, mode),
     });

@@ -28,6 +28,13 @@ export interface JudgeRequest {
    * Judges that cannot give them ignore it.
    */
   topLogprobs?: number;
+  /**
+   * The most tokens the answer may have: stop there, as the provider's own output limit does.
+   * verdict sets it on the requests of a run with a budget (`budget`, `--max-cost`), so that no
+   * answer can cost more than was reserved for it; a judge of your own should honour it for
+   * the budget to hold. An answer cut at the limit is asked again, never scored.
+   */
+  maxOutputTokens?: number;
 }
 
 /** A judge's answer with its accounting. Give `object` (already parsed) or `text`. */

@@ -334,8 +334,22 @@ function renderTotals(options: { result: EvaluationResult }): string[] {
   lines.push(
     `Tokens: ${formatCount(summary.inputTokens)} input, ${formatCount(summary.outputTokens)} output`,
     `Cost: ${formatCostUsd(summary.costUsd)}`,
-    `Duration: ${formatDuration(summary.durationMs)}`,
   );
+  const { budget } = summary;
+  if (budget !== undefined) {
+    const caps = [
+      ...(budget.maxCostUsd === null
+        ? []
+        : [`${formatCostUsd(budget.spentCostUsd)} of ${formatCostUsd(budget.maxCostUsd)}`]),
+      ...(budget.maxTokens === null
+        ? []
+        : [
+            `${formatCount(Math.round(budget.spentTokens))} of ${formatCount(budget.maxTokens)} tokens`,
+          ]),
+    ];
+    lines.push(`Budget: ${caps.join(", ")} spent (the run's earlier parts included)`);
+  }
+  lines.push(`Duration: ${formatDuration(summary.durationMs)}`);
   return lines;
 }
 

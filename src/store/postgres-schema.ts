@@ -114,6 +114,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     description: "the token log-probabilities of judge answers that asked for them",
     statements: ["ALTER TABLE {schema}.judge_cache ADD COLUMN logprobs text"],
   },
+  // Nothing to change in the tables: a version that cannot read such a run must refuse the
+  // schema as newer rather than fail on that run.
+  {
+    version: 3,
+    description:
+      'runs may end "budget-exhausted", their summaries holding the budget and its spending',
+    statements: [],
+  },
 ];
 
 /** The schema version this build of verdict writes. */

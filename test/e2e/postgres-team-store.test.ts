@@ -9,6 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PostgresRunStore } from "../../src/store/postgres-run-store.ts";
+import { POSTGRES_SCHEMA_VERSION } from "../../src/store/postgres-schema.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
   type FakeOpenAIServer,
@@ -229,7 +230,9 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
       const versions = await client.query(
         `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
       );
-      expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(versions.rows).toEqual(
+        Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, index) => ({ version: index + 1 })),
+      );
       const stored = await client.query(`SELECT count(*)::int AS count FROM "${schema}".runs`);
       expect(stored.rows[0]?.count).toBe(6);
     } finally {

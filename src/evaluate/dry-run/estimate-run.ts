@@ -126,6 +126,7 @@ export async function estimateRun(options: EvaluateOptions): Promise<CostEstimat
       process.stdout.write(
         `${renderCostEstimate({
           estimate,
+          maxCostUsd: options.budget?.maxCostUsd,
           width: process.stdout.columns ?? 80,
         })}\n`,
       );

@@ -67,6 +67,7 @@ code { font-family: var(--mono); font-size: 0.875em; overflow-wrap: anywhere; }
 .run-status { padding: 0.25rem 0.75rem; border-radius: 999px; font-weight: 600; font-size: 0.8125rem; letter-spacing: 0.04em; border: 1px solid currentColor; color: var(--neutral); background: var(--neutral-background); }
 .run-status-completed { color: var(--pass); background: var(--pass-background); }
 .run-status-failed, .run-status-quota-exhausted { color: var(--fail); background: var(--fail-background); }
+.run-status-budget-exhausted { color: var(--error); background: var(--error-background); }
 .run-status-interrupted { color: var(--error); background: var(--error-background); }
 .fake-judge-notice { margin-top: 1.25rem; padding: 0.75rem 1rem; border-radius: 8px; border: 2px solid var(--error); color: var(--error); background: var(--error-background); }
 .verdict { margin-top: 1.25rem; padding: 0.75rem 1rem; border-radius: 8px; border: 1px solid var(--border); border-left-width: 6px; background: var(--surface); }

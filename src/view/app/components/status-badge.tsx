@@ -16,6 +16,7 @@ const RUN_STATUS: Record<RunStatus, { tone: Tone; label: string }> = {
   completed: { tone: "pass", label: "completed" },
   interrupted: { tone: "error", label: "interrupted" },
   "quota-exhausted": { tone: "fail", label: "quota exhausted" },
+  "budget-exhausted": { tone: "error", label: "budget exhausted" },
   failed: { tone: "fail", label: "failed" },
 };
 

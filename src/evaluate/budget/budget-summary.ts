@@ -1,0 +1,37 @@
+import { suggestLargerCap } from "../../report/describe-budget-stop.ts";
+import type { BudgetSummary, EvaluationSummary } from "../../results/evaluation-result.ts";
+import type { BudgetAmount, JudgeBudget } from "./judge-budget.ts";
+
+/** What a resumed run's earlier parts spent, as their summary says: its budget's count, else its own spending. */
+export function spentBefore(summary: EvaluationSummary): BudgetAmount {
+  if (summary.budget !== undefined) {
+    return { costUsd: summary.budget.spentCostUsd, tokens: summary.budget.spentTokens };
+  }
+  return { costUsd: summary.costUsd ?? 0, tokens: summary.inputTokens + summary.outputTokens };
+}
+
+/** The budget and its spending, for the run's summary; `undefined` without a budget. */
+export async function summariseBudget(
+  budget: JudgeBudget | null,
+): Promise<BudgetSummary | undefined> {
+  if (budget === null) return undefined;
+  const state = await budget.state();
+  return {
+    maxCostUsd: state.maxCostUsd,
+    maxTokens: state.maxTokens,
+    spentCostUsd: state.spent.costUsd,
+    spentTokens: state.spent.tokens,
+  };
+}
+
+/** `maxCostUsd: 1` (and `maxTokens: …`): caps a resumed run could take to go on. */
+export function largerBudget(budget: BudgetSummary): string {
+  const caps: string[] = [];
+  if (budget.maxCostUsd !== null) {
+    caps.push(`maxCostUsd: ${suggestLargerCap(budget.spentCostUsd, budget.maxCostUsd)}`);
+  }
+  if (budget.maxTokens !== null) {
+    caps.push(`maxTokens: ${suggestLargerCap(budget.spentTokens, budget.maxTokens)}`);
+  }
+  return caps.join(", ");
+}

@@ -28,6 +28,9 @@ export class BudgetExhaustedError extends EvalError {
   readonly maxTokens: number | null;
   readonly spentCostUsd: number;
   readonly spentTokens: number;
+  /** The most the call that did not fit could have cost. */
+  readonly nextCostUsd: number;
+  readonly nextTokens: number;
 
   constructor(options: BudgetExhaustedErrorOptions) {
     const parts: string[] = [];
@@ -49,5 +52,7 @@ export class BudgetExhaustedError extends EvalError {
     this.maxTokens = options.maxTokens;
     this.spentCostUsd = options.spentCostUsd;
     this.spentTokens = options.spentTokens;
+    this.nextCostUsd = options.nextCostUsd;
+    this.nextTokens = options.nextTokens;
   }
 }

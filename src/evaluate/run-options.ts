@@ -245,6 +245,14 @@ export function describeRunOptions(options: RunOptions): Record<string, unknown>
     cache: options.cache ?? true,
     // Only when on: stored configurations of runs without batches stay as they were.
     ...(options.batch !== undefined && options.batch !== false ? { batch: true } : {}),
+    ...(options.budget === undefined
+      ? {}
+      : {
+          budget: {
+            maxCostUsd: options.budget.maxCostUsd ?? null,
+            maxTokens: options.budget.maxTokens ?? null,
+          },
+        }),
     ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
   };
 }

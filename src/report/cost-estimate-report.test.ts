@@ -31,7 +31,7 @@ describe("renderCostEstimate", () => {
     expect(text).toContain("200 test cases × 1 metric");
     expect(text).toMatch(/\| Toxicity +\| +400 \| +80,000 \| +4,000 \| +\$0\.5000 \|/);
     expect(text).toMatch(
-      /\| \(low–high\) +\| +200–800 \| +40,000–160,000 \| +2,000–20,000 \| +\$0\.2500–\$1\.5000 \|/,
+      /\| range +\| +200–800 \| +40,000–160,000 \| +2,000–20,000 \| +\$0\.2500–\$1\.5000 \|/,
     );
     for (const line of text.split("\n").filter((row) => /^[|+]/.test(row))) {
       expect(line.length).toBeLessThanOrEqual(80);

@@ -33,7 +33,7 @@ export function renderCostEstimate(options: RenderCostEstimateOptions): string {
   const { estimate } = options;
   const trials = estimate.trials === 1 ? "" : ` × ${formatPlural(estimate.trials, "trial")}`;
   const lines = [
-    `Dry run: no judge was called. What ${formatPlural(estimate.testCases, "test case")}${trials} × ${formatPlural(estimate.metrics.length, "metric")} are expected to spend, and the range it may fall in:`,
+    `Dry run: no judge was called. What ${formatPlural(estimate.testCases, "test case")}${trials} × ${formatPlural(estimate.metrics.length, "metric")} are expected to spend on judge calls, and the range (low–high) it may fall in:`,
   ];
   if (estimate.resumedTestCases > 0) {
     lines.push(
@@ -50,7 +50,7 @@ export function renderCostEstimate(options: RenderCostEstimateOptions): string {
       spend.costUsd === null ? "unknown" : formatCostUsd(spend.costUsd.expected),
     ],
     [
-      "(low–high)",
+      "range",
       rangeText(spend.judgeCalls),
       rangeText(spend.inputTokens),
       rangeText(spend.outputTokens),
@@ -61,7 +61,7 @@ export function renderCostEstimate(options: RenderCostEstimateOptions): string {
     ...renderTable({
       columns: [
         { header: "metric", align: "left", wrap: true },
-        { header: "judge calls", align: "right" },
+        { header: "calls", align: "right" },
         { header: "input tokens", align: "right" },
         { header: "output tokens", align: "right" },
         { header: "cost", align: "right" },
@@ -95,16 +95,27 @@ export function renderCostEstimate(options: RenderCostEstimateOptions): string {
       `Cost unknown: verdict has no price for ${names}. Give it one (createJudge({ model, prices }), or a JudgeModel's price) to see the cost.`,
     );
   }
-  const cost = total.costUsd;
-  if (options.maxCostUsd !== undefined && cost !== null) {
-    const share = (value: number) =>
-      `${Math.round((value / (options.maxCostUsd as number)) * 100)}%`;
-    lines.push(
-      `Budget ${formatCostUsd(options.maxCostUsd)}: the expected cost is ${share(cost.expected)} of it (${share(cost.low)}–${share(cost.high)}).`,
-    );
-  }
+  const share =
+    options.maxCostUsd === undefined
+      ? null
+      : describeBudgetShare({ estimate, maxCostUsd: options.maxCostUsd });
+  if (share !== null) lines.push(share);
   lines.push(
     "Tokens are estimated at 4 characters a token; steps after the first are estimated from each case's text (see docs/cost.md).",
   );
   return lines.join("\n");
+}
+
+/**
+ * `Budget $5.0000: the expected cost is 38% of it (20%–95%).`: how an estimate compares with a
+ * cost cap; `null` when the cost is unknown.
+ */
+export function describeBudgetShare(options: {
+  estimate: CostEstimate;
+  maxCostUsd: number;
+}): string | null {
+  const cost = options.estimate.total.costUsd;
+  if (cost === null) return null;
+  const share = (value: number) => `${Math.round((value / options.maxCostUsd) * 100)}%`;
+  return `Budget ${formatCostUsd(options.maxCostUsd)}: the expected cost is ${share(cost.expected)} of it (${share(cost.low)}–${share(cost.high)}).`;
 }

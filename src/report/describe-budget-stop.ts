@@ -1,4 +1,5 @@
 import type { BudgetSummary } from "../results/evaluation-result.ts";
+import { shellWord } from "../store/run-liveness.ts";
 import { formatCostUsd, formatCount } from "./format.ts";
 
 /**
@@ -37,4 +38,23 @@ export function suggestLargerCap(spent: number, cap: number): number {
   const wanted = Math.max(cap * 2, spent * 2);
   const magnitude = 10 ** Math.floor(Math.log10(wanted));
   return Math.ceil(wanted / magnitude) * magnitude;
+}
+
+/** How `verdict test run` goes on after its budget stopped it: the flags of a larger budget. */
+export function resumeTestRunHint(options: {
+  budget: BudgetSummary;
+  identifier: string | undefined;
+}): string {
+  const { budget, identifier } = options;
+  const caps = [
+    ...(budget.maxCostUsd === null
+      ? []
+      : [`--max-cost ${suggestLargerCap(budget.spentCostUsd, budget.maxCostUsd)}`]),
+    ...(budget.maxTokens === null
+      ? []
+      : [`--max-tokens ${suggestLargerCap(budget.spentTokens, budget.maxTokens)}`]),
+  ].join(" ");
+  return identifier === undefined
+    ? `Run it again with a larger budget (${caps}): the judge cache answers what this run paid for; name it (--identifier) to resume it.`
+    : `Resume with a larger budget: verdict test run --identifier ${shellWord(identifier)} --resume ${caps} (with the same paths and flags).`;
 }

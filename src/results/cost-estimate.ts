@@ -57,3 +57,40 @@ export interface CostEstimate {
   /** Whether the judge cache was looked up (`cache` on, and a store that has one). */
   cacheLookedUp: boolean;
 }
+
+/**
+ * What one case of a dry run would ask, before requests asked by several cases are counted
+ * once: each metric's requests answered for free, and the charges of those that would be paid,
+ * each under a key that identifies it (the same key, the same request). What a Vitest worker
+ * sends back for `verdict test run --dry-run`.
+ */
+export interface CaseCostEstimate {
+  /** Whether the judge cache was looked up: identical requests of several cases are then paid once. */
+  cacheLookedUp: boolean;
+  metrics: CaseMetricEstimate[];
+}
+
+/** One metric's share of a {@link CaseCostEstimate}. */
+export interface CaseMetricEstimate {
+  name: string;
+  judge: string;
+  /** The judge's price per million tokens; `null` when unknown. */
+  price: { inputPerMillion: number; outputPerMillion: number } | null;
+  /** What the price is multiplied by: 0.5 at the batch discount, else 1. */
+  priceFactor: number;
+  /** Requests the judge cache answered. */
+  cacheHits: number;
+  /** Requests answered by an identical one asked before. */
+  sharedCalls: number;
+  charges: StepChargeEstimate[];
+}
+
+/** A step a dry run counts as paid, unless a request of the same key was counted before. */
+export interface StepChargeEstimate {
+  step: string;
+  key: string;
+  calls: EstimateRange;
+  /** Tokens of one call. */
+  inputTokens: EstimateRange;
+  outputTokens: EstimateRange;
+}

@@ -1,4 +1,5 @@
 import { caseStatus } from "../results/case-metrics.ts";
+import type { CaseCostEstimate } from "../results/cost-estimate.ts";
 import type { RunStatus, TestResult } from "../results/evaluation-result.ts";
 
 /**
@@ -44,6 +45,8 @@ export interface VerdictCaseRecord {
   error: VerdictErrorInfo | null;
   /** How the case's evaluation ended (`"quota-exhausted"`, `"interrupted"`, …). */
   runStatus: RunStatus;
+  /** In a dry run (`VERDICT_DRY_RUN`): what the case would spend; no judge was asked. */
+  estimate?: CaseCostEstimate;
 }
 
 declare module "vitest" {

@@ -11,10 +11,12 @@ import type {
 } from "vitest/node";
 import { ConfigError } from "../errors/config-error.ts";
 import { showControlCharacters, showName } from "../report/format.ts";
+import type { CostEstimate } from "../results/cost-estimate.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { CaseIndexer } from "./case-indexer.ts";
+import { DryRunState } from "./dry-run-state.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
 import type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
@@ -25,6 +27,7 @@ export type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
 /** Verdict error classes: a test failing with one of them failed for a verdict reason. */
 const VERDICT_ERROR_NAMES = new Set([
   "EvalError",
+  "BudgetExhaustedError",
   "ConfigError",
   "StoreError",
   "JudgeCallError",
@@ -55,6 +58,9 @@ export class VerdictReporter implements Reporter {
   private readonly options: VerdictReporterOptions;
   private vitest: Vitest | null = null;
   private state: RunState | null = null;
+  /** In a dry run (`VERDICT_DRY_RUN`), what the assertions would spend, instead of a run. */
+  private dryRun: DryRunState | null = null;
+  private lastEstimate: CostEstimate | null = null;
   private lastResult: EvaluationResult | null = null;
   private lastOutcome: TestRunOutcome | null = null;
   private lastConfigErrors: string[] = [];
@@ -66,6 +72,11 @@ export class VerdictReporter implements Reporter {
   /** The last run's gathered result; `null` before a run ended. */
   get result(): EvaluationResult | null {
     return this.lastResult;
+  }
+
+  /** The last dry run's estimate (`VERDICT_DRY_RUN`); `null` before one ended, or after a real run. */
+  get estimate(): CostEstimate | null {
+    return this.lastEstimate;
   }
 
   /** How the last run ended; `null` before a run ended. */
@@ -84,8 +95,17 @@ export class VerdictReporter implements Reporter {
 
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
     this.state = null;
+    this.dryRun = null;
+    this.lastEstimate = null;
     // No test file: nothing to store or report (the caller tells that no file was found).
     if (specifications.length === 0) return;
+    const settings = safeSettings(this.options.env ?? process.env);
+    if (settings.dryRun === true) {
+      // A dry run stores nothing: its assertions asked no judge.
+      this.dryRun = new DryRunState();
+      this.dryRun.setTrials(typeof settings.repeat === "number" ? settings.repeat : 1);
+      return;
+    }
     const runFiles = specifications.map((specification) => this.relativeFile(specification));
     let allFiles = runFiles;
     try {
@@ -132,10 +152,22 @@ export class VerdictReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    const state = this.state;
-    if (!state) return;
     const records = latestAttempt(testCase.meta().verdict ?? []);
     const file = posix(testCase.module.relativeModuleId);
+    if (this.dryRun !== null) {
+      for (const record of records) this.dryRun.gather(record);
+      if (testCase.result().state === "failed" && records.length === 0) {
+        this.dryRun.otherFailures += 1;
+        this.printFailure({
+          title: `FAIL  ${file} > ${testCase.fullName}`,
+          errors: testCase.result().errors ?? [],
+          testCase,
+        });
+      }
+      return;
+    }
+    const state = this.state;
+    if (!state) return;
     for (const record of records) {
       state.gather({ testCase, file, record });
     }
@@ -172,6 +204,10 @@ export class VerdictReporter implements Reporter {
     unhandledErrors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): Promise<void> {
+    if (this.dryRun !== null) {
+      this.finishDryRun(testModules);
+      return;
+    }
     const state = this.state;
     if (!state) {
       this.lastResult = null;
@@ -207,6 +243,33 @@ export class VerdictReporter implements Reporter {
     this.lastOutcome = outcome;
     this.lastConfigErrors = [...state.configErrors];
     this.state = null;
+  }
+
+  private finishDryRun(testModules: ReadonlyArray<TestModule>): void {
+    const dryRun = this.dryRun as DryRunState;
+    for (const testModule of testModules) {
+      const errors = testModule.errors();
+      if (errors.length === 0) continue;
+      const file = posix(testModule.relativeModuleId);
+      this.printFailure({ title: `FAIL  ${file}`, errors });
+      const first = errors[0];
+      if (testModule.children.allTests().next().done) {
+        dryRun.moduleFailed({
+          file,
+          message: `${first?.name ?? "Error"}: ${first?.message ?? ""}`,
+        });
+      } else dryRun.otherFailures += 1;
+    }
+    const { estimate, outcome } = dryRun.finish({
+      stdout: this.options.stdout ?? process.stdout,
+      stderr: this.options.stderr ?? process.stderr,
+      print: (this.options.display ?? "all") !== "none",
+    });
+    this.lastEstimate = estimate;
+    this.lastOutcome = outcome;
+    this.lastResult = null;
+    this.lastConfigErrors = [...dryRun.configErrors];
+    this.dryRun = null;
   }
 
   private relativeFile(specification: TestSpecification): string {

@@ -12,37 +12,10 @@ import { ToxicityMetric } from "../../src/metrics/toxicity/toxicity-metric.ts";
 import { readTestResults } from "../../src/store/read-test-results.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
-  type FakeOpenAIRequest,
   type FakeOpenAIServer,
-  reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
-
-/** Answers as a judge reading the quoted text: sentences as items, "nasty" ones flagged. */
-function readingJudge(request: FakeOpenAIRequest) {
-  const properties = (request.jsonSchema?.properties ?? {}) as Record<
-    string,
-    { minItems?: number }
-  >;
-  const quoted = /<text>\n("(?:[^"\\]|\\.)*")\n<\/text>/.exec(request.prompt)?.[1];
-  const sentences = quoted ? (JSON.parse(quoted) as string).split(/(?<=\.)\s+/) : [];
-  if ("opinions" in properties) {
-    return reply.json({ opinions: sentences.filter((sentence) => /nasty|great/.test(sentence)) });
-  }
-  if ("statements" in properties) return reply.json({ statements: sentences });
-  if ("verdicts" in properties) {
-    const count = properties.verdicts?.minItems ?? 1;
-    const nasty = request.prompt.includes("nasty");
-    return reply.json({
-      verdicts: Array.from({ length: count }, (_, index) => ({
-        verdict: nasty && index === 0 ? "yes" : "no",
-        reason:
-          nasty && index === 0 ? "It calls the plan nasty, which belittles its authors." : null,
-      })),
-    });
-  }
-  return reply.json({ reason: "The score is 0.50 because the output calls the plan nasty." });
-}
+import { readingJudge } from "../fixtures/reading-judge.ts";
 
 const testCases = Array.from({ length: 40 }, (_, index) => ({
   name: `case-${index}`,

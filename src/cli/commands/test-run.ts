@@ -7,6 +7,7 @@ import type { CliOptions } from "vitest/node";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { describeStopSignal } from "../../evaluate/cancel-on-interrupt.ts";
+import { describeBudgetShare } from "../../report/cost-estimate-report.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
 import { createJUnitReporter } from "../../report/junit-report.ts";
@@ -29,6 +30,7 @@ import {
   type OutputTarget,
   resolveOutputTargets,
 } from "../output-targets.ts";
+import { startTestRunBudget, type TestRunBudget } from "./test-run-budget.ts";
 import { TestRunStop } from "./test-run-stop.ts";
 
 /** Options of {@link runTestRun}: the flags of `verdict test run`. */
@@ -72,6 +74,15 @@ export interface TestRunCommandOptions {
   shard?: string;
   /** `--judge`: the judge model of this run (`VERDICT_MODEL` for the workers); `"fake"` for the fake judge. */
   judge?: string;
+  /**
+   * `--dry-run`: ask no judge; print what each metric and the run are expected to spend (judge
+   * calls, tokens, cost, with their range; cached answers free). The tests still run.
+   */
+  dryRun?: boolean;
+  /** `--max-cost`: the run's budget in USD; it stops (exit 4) before its spend could pass it. */
+  maxCostUsd?: number;
+  /** `--max-tokens`: the run's budget in judge tokens. */
+  maxTokens?: number;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
@@ -240,6 +251,9 @@ async function runWithBroker(
   }
   const include = includePatterns({ paths: options.paths, cwd });
   if (typeof include === "string") return usage(include);
+  if (options.dryRun && (options.outputs?.length ?? 0) > 0) {
+    return usage("--dry-run writes no report, it prints the estimate: leave out --output.");
+  }
 
   const targets = resolveOutputTargets({
     outputs: options.outputs ?? [],
@@ -248,9 +262,6 @@ async function runWithBroker(
   });
   if (typeof targets === "string") return usage(targets);
   const shard = options.shard?.replace(/\s+/g, "");
-  const outputReporters = targets.map((target) =>
-    createOutputReporter({ output: target.format, file: target.file, shard }),
-  );
   const env: NodeJS.ProcessEnv = {
     ...options.env,
     // Absolute, so the workers, whatever their working folder, share this store and cache.
@@ -265,9 +276,45 @@ async function runWithBroker(
         ...(options.verbose ? { verbose: true } : {}),
         ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
         ...(options.repeat === undefined ? {} : { repeat: options.repeat }),
+        ...(options.dryRun ? { dryRun: true } : {}),
       },
     }),
   };
+  // One budget for every worker, kept here (a dry run spends nothing: it only compares).
+  const budget = options.dryRun
+    ? null
+    : await startTestRunBudget({
+        maxCostUsd: options.maxCostUsd,
+        maxTokens: options.maxTokens,
+        resume: options.resume === true,
+        identifier: options.identifier,
+        env,
+        cwd,
+      });
+  try {
+    return await runVitest({ options, env, budget, include, targets, shard, stop, startedAt });
+  } finally {
+    await budget?.close();
+  }
+}
+
+/** Runs the tests through Vitest's Node API with verdict's reporter; returns the exit code. */
+async function runVitest(context: {
+  options: TestRunCommandOptions;
+  env: NodeJS.ProcessEnv;
+  budget: TestRunBudget | null;
+  include: string[];
+  targets: OutputTarget[];
+  shard: string | undefined;
+  stop: TestRunStop;
+  startedAt: number;
+}): Promise<number> {
+  const { options, include, targets, shard, stop, startedAt, budget } = context;
+  const { cwd } = options;
+  const env = { ...context.env, ...budget?.environment };
+  const outputReporters = targets.map((target) =>
+    createOutputReporter({ output: target.format, file: target.file, shard }),
+  );
   const reporter = new VerdictReporter({
     env,
     display: options.display,
@@ -275,11 +322,20 @@ async function runWithBroker(
     ...(options.identifier === undefined ? {} : { identifier: options.identifier }),
     ...(options.resume ? { resume: true } : {}),
     ...(outputReporters.length === 0 ? {} : { reporters: outputReporters }),
+    ...(budget === null ? {} : { budget: budget.summary }),
     config: {
       command: "verdict test run",
       paths: options.paths,
       exitOnFirstFailure: options.exitOnFirstFailure,
       shard: options.shard ?? null,
+      ...(budget === null
+        ? {}
+        : {
+            budget: {
+              maxCostUsd: options.maxCostUsd ?? null,
+              maxTokens: options.maxTokens ?? null,
+            },
+          }),
     },
   });
 
@@ -387,6 +443,11 @@ async function runWithBroker(
   const unwritten = printWrittenReports(targets, startedAt);
   const outcome = reporter.outcome;
   if (outcome === null) return usage("No test ran: nothing was evaluated.");
+  const { estimate } = reporter;
+  if (estimate !== null && options.maxCostUsd !== undefined) {
+    const share = describeBudgetShare({ estimate, maxCostUsd: options.maxCostUsd });
+    if (share !== null) process.stdout.write(`${share}\n`);
+  }
   const code = exitCodeForOutcome({ outcome });
   // A CI job must not pass without the report it asked for.
   for (const target of unwritten) {

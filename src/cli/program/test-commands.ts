@@ -1,7 +1,7 @@
 import { type Command, Option } from "commander";
 import type { OutputRequest } from "../output-targets.ts";
 import type { CommandContext } from "./command-context.ts";
-import { nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
+import { dollars, nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
 import {
   type DisplayMode,
   displayOption,
@@ -26,6 +26,9 @@ interface TestRunFlags {
   outputFile?: string;
   shard?: string;
   judge?: string;
+  dryRun?: true;
+  maxCost?: number;
+  maxTokens?: number;
 }
 
 /** `verdict test run [paths...]`: evaluation test files through Vitest with verdict's reporter. */
@@ -74,6 +77,20 @@ export function defineTestCommands(program: Command, context: CommandContext): v
       'judge model for this run (sets VERDICT_MODEL); "fake": the built-in fake judge, no key, scores not real',
       nonEmpty("--judge"),
     )
+    .option(
+      "--dry-run",
+      "ask no judge: print the judge calls, tokens and cost each metric is expected to spend (cached answers free), with their range",
+    )
+    .option(
+      "--max-cost <dollars>",
+      "stop before the judge spend could pass this many dollars (exit 4); finished cases are kept, --resume with more to finish",
+      dollars,
+    )
+    .option(
+      "--max-tokens <count>",
+      "the same cap in judge tokens (prompt and completion)",
+      wholeNumber("--max-tokens"),
+    )
     .action(async (paths: string[], flags: TestRunFlags) => {
       const { runTestRun } = await import("../commands/test-run.ts");
       setExitCode(
@@ -94,6 +111,9 @@ export function defineTestCommands(program: Command, context: CommandContext): v
           ...(flags.outputFile === undefined ? {} : { outputFile: flags.outputFile }),
           ...(flags.shard === undefined ? {} : { shard: flags.shard }),
           ...(flags.judge === undefined ? {} : { judge: flags.judge }),
+          ...(flags.dryRun === true ? { dryRun: true } : {}),
+          ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+          ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
           cwd,
           env,
         }),

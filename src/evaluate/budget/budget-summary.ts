@@ -14,8 +14,8 @@ export function spentBefore(summary: EvaluationSummary): BudgetAmount {
 export async function summariseBudget(
   budget: JudgeBudget | null,
 ): Promise<BudgetSummary | undefined> {
-  if (budget === null) return undefined;
-  const state = await budget.state();
+  const state = budget === null ? null : await budget.state();
+  if (state === null) return undefined;
   return {
     maxCostUsd: state.maxCostUsd,
     maxTokens: state.maxTokens,

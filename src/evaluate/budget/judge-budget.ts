@@ -52,8 +52,8 @@ export interface JudgeBudget {
     amount: BudgetAmount,
     options?: { signal?: AbortSignal | undefined; priority?: number | undefined },
   ): Promise<BudgetReservation>;
-  /** The caps and what is spent so far. */
-  state(): Promise<BudgetState>;
+  /** The caps and what is spent so far; `null` where it is kept elsewhere (a Vitest worker's). */
+  state(): Promise<BudgetState | null>;
 }
 
 interface Waiter extends QueuedWaiter<BudgetReservation> {

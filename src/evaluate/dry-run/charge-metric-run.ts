@@ -1,18 +1,7 @@
 import { createHash } from "node:crypto";
 import { exactly, type StepEstimate } from "../../metrics/metric-estimate.ts";
-import type { EstimateRange } from "../../results/cost-estimate.ts";
-import type { DryRunRecord, DryRunRequests, DryRunStop } from "./dry-run-requests.ts";
-
-/** What one step of a metric's run on one case adds to a dry run's estimate. */
-export interface StepCharge {
-  step: string;
-  calls: EstimateRange;
-  /** Tokens of one call. */
-  inputTokens: EstimateRange;
-  outputTokens: EstimateRange;
-  /** Another case or metric asks it too: the run asks it once, so it costs nothing here. */
-  shared: boolean;
-}
+import type { EstimateRange, StepChargeEstimate } from "../../results/cost-estimate.ts";
+import type { DryRunRecord, DryRunStop } from "./dry-run-requests.ts";
 
 /** The answer of a step the metric's estimate does not name: a short JSON object. */
 const UNKNOWN_ANSWER: EstimateRange = { low: 10, expected: 100, high: 1_000 };
@@ -27,9 +16,11 @@ function hashOf(...parts: string[]): string {
  * The charges of one metric's dry run on one case. A run the judge cache answered to the end
  * costs nothing. One that stopped at a request pays that request (its real prompt's tokens;
  * the answer's from the metric's estimate of that step), and the steps the estimate lists
- * after it, each as likely as the estimate says once the stopped step is asked. Those later
- * steps are shared (free) when the same metric stopped at the same request on the same
- * judged text before; a step asked once per run is counted once.
+ * after it, each as likely as the estimate says once the stopped step is asked. Each charge
+ * has a key, so that a request counted once is never counted again: the stopped request's
+ * cache key; the steps after it, a key of that request, the metric and the judged text (the
+ * same metric after the same request on the same text asks the same); a step asked once per
+ * run, a key of the metric and the step.
  */
 export function chargeMetricRun(options: {
   stop: DryRunStop | null;
@@ -40,19 +31,18 @@ export function chargeMetricRun(options: {
   metricKey: string;
   /** Identifies the fields the metric judges on this case. */
   judgedKey: string;
-  requests: DryRunRequests;
-}): StepCharge[] {
-  const { stop, steps, requests } = options;
+}): StepChargeEstimate[] {
+  const { stop, steps } = options;
   if (stop === null) return [];
   const position = steps.findIndex((step) => step.step === stop.step);
   const stopped = position === -1 ? undefined : steps[position];
-  const charges: StepCharge[] = [
+  const charges: StepChargeEstimate[] = [
     {
       step: stop.step,
+      key: stop.key,
       calls: exactly(1),
       inputTokens: exactly(stop.inputTokens),
       outputTokens: stopped?.outputTokens ?? UNKNOWN_ANSWER,
-      shared: stop.shared,
     },
   ];
   const rest =
@@ -63,15 +53,13 @@ export function chargeMetricRun(options: {
       : steps.slice(position + 1);
   // Later steps follow from the stopped one: given that it is asked, each is likelier.
   const given = stopped !== undefined && stopped.calls.expected > 0 ? stopped.calls.expected : 1;
-  const downstreamShared = requests.metBefore(
-    hashOf("after", stop.key, options.metricKey, options.judgedKey),
-  );
+  const after = hashOf("after", stop.key, options.metricKey, options.judgedKey);
   for (const step of rest) {
-    const shared = step.oncePerRun
-      ? requests.metBefore(hashOf("once", options.metricKey, step.step))
-      : downstreamShared;
     charges.push({
       step: step.step,
+      key: step.oncePerRun
+        ? hashOf("once", options.metricKey, step.step)
+        : hashOf(after, step.step),
       calls: {
         low: step.calls.low,
         expected: Math.min(step.calls.high, step.calls.expected / given),
@@ -79,7 +67,6 @@ export function chargeMetricRun(options: {
       },
       inputTokens: step.inputTokens,
       outputTokens: step.outputTokens,
-      shared,
     });
   }
   return charges;

@@ -11,17 +11,14 @@ export class DryRunStop extends Error {
   /** The request's cache key. */
   readonly key: string;
   readonly step: string;
-  /** An identical request was met before in this dry run: the run would ask it once. */
-  readonly shared: boolean;
   /** The prompt's tokens, estimated from the real prompt (characters ÷ 4, images). */
   readonly inputTokens: number;
 
-  constructor(options: { key: string; step: string; shared: boolean; inputTokens: number }) {
+  constructor(options: { key: string; step: string; inputTokens: number }) {
     super(`Dry run: the "${options.step}" step would be asked of the judge.`);
     this.name = "DryRunStop";
     this.key = options.key;
     this.step = options.step;
-    this.shared = options.shared;
     this.inputTokens = options.inputTokens;
   }
 }
@@ -47,7 +44,6 @@ export interface DryRunRecord {
 export class DryRunRequests {
   private readonly scheduler: JudgeScheduler;
   private readonly seen = new Map<string, Promise<JudgeResponse | null>>();
-  private readonly modelled = new Set<string>();
 
   constructor(options: { scheduler: JudgeScheduler }) {
     this.scheduler = options.scheduler;
@@ -76,7 +72,6 @@ export class DryRunRequests {
             throw new DryRunStop({
               key,
               step: meta.step,
-              shared,
               inputTokens: estimateTokens({
                 text: request.prompt,
                 images: request.images?.length ?? 0,
@@ -94,16 +89,5 @@ export class DryRunRequests {
       },
     };
     return record;
-  }
-
-  /**
-   * Whether steps the dry run estimates (not real requests) under this key were met before:
-   * the same metric after the same request on the same judged text asks the same again, so
-   * the run asks them once. Marks the key as met.
-   */
-  metBefore(key: string): boolean {
-    if (this.modelled.has(key)) return true;
-    this.modelled.add(key);
-    return false;
   }
 }

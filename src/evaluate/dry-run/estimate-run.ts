@@ -1,13 +1,16 @@
 import { ConfigError } from "../../errors/config-error.ts";
-import { BATCH_PRICE_FACTOR } from "../../judge/usage-and-cost.ts";
 import type { BaseMetric } from "../../metrics/base-metric.ts";
 import { renderCostEstimate } from "../../report/cost-estimate-report.ts";
-import type { CostEstimate, MetricCostEstimate } from "../../results/cost-estimate.ts";
+import type { CaseCostEstimate, CostEstimate } from "../../results/cost-estimate.ts";
 import { openStore } from "../../store/open-store.ts";
 import { readTestResults } from "../../store/read-test-results.ts";
 import { parseShard } from "../../store/run-shards.ts";
 import type { Store } from "../../store/run-store.ts";
-import { describeTestCase, type LLMTestCase } from "../../test-case/llm-test-case.ts";
+import {
+  describeTestCase,
+  type LLMTestCase,
+  type LLMTestCaseFields,
+} from "../../test-case/llm-test-case.ts";
 import { fingerprintTestCase } from "../build-test-result.ts";
 import {
   checkEvaluateOptions,
@@ -17,9 +20,9 @@ import {
 import { JudgeResolver } from "../judge-resolver.ts";
 import { shardIndices } from "../run-session.ts";
 import { JudgeScheduler } from "../scheduler.ts";
-import { chargeMetricRun, judgedFieldsKey } from "./charge-metric-run.ts";
-import { DryRunRequests, DryRunStop } from "./dry-run-requests.ts";
-import { addSpendEstimates, SpendTally } from "./spend-tally.ts";
+import { CostEstimateBuilder } from "./cost-estimate-builder.ts";
+import { DryRunRequests } from "./dry-run-requests.ts";
+import { estimateCase } from "./estimate-case.ts";
 
 /**
  * `evaluate({ dryRun: true })`: what the run would spend on its judges, without asking any.
@@ -65,12 +68,11 @@ export async function estimateRun(options: EvaluateOptions): Promise<CostEstimat
       options.resume && options.identifier !== undefined && store !== null
         ? await finishedFingerprints(store, options.identifier)
         : new Map<number, string>();
-    // With the cache on, a request asked again later is a cache hit: paid once in the run. With
-    // it off, only requests asked together are shared (those of one case): each case pays its own.
+    // With the cache on, an answer the cache holds serves every case that asks for it; with it
+    // off, only requests asked together (those of one case) share one.
     let requests = new DryRunRequests({ scheduler });
-    const tallies = metrics.map(() => new SpendTally());
-    const metricKeys = described.map((description) => JSON.stringify(description));
-    let counted = 0;
+    const builder = new CostEstimateBuilder();
+    const batch = options.batch !== undefined && options.batch !== false;
     let resumed = 0;
     for (const index of indices) {
       const entry = checked[index];
@@ -82,46 +84,22 @@ export async function estimateRun(options: EvaluateOptions): Promise<CostEstimat
         resumed += 1;
         continue;
       }
-      counted += 1;
       if (!scheduler.usesCache) requests = new DryRunRequests({ scheduler });
-      const testCaseName = describeTestCase(testCase, index);
-      for (let trial = 0; trial < repeat; trial++) {
-        for (const [position, metric] of metrics.entries()) {
-          const tally = tallies[position] as SpendTally;
-          const record = requests.begin();
-          const outcome = await metric.run(testCase, {
-            judge: judges.judgeOf(metric),
-            transport: record.transport,
-            trial,
-            testCaseName,
-            verbose: false,
-            env,
-          });
-          tally.addFree(record);
-          const stop = outcome.error instanceof DryRunStop ? outcome.error : null;
-          if (stop === null) continue;
-          const charges = chargeMetricRun({
-            stop,
-            record,
-            steps: await metric.estimate(testCase),
-            metricKey: metricKeys[position] as string,
-            judgedKey: judgedFieldsKey(metric.judgedFields.map((field) => testCase[field])),
-            requests,
-          });
-          for (const charge of charges) tally.add(charge);
-        }
-      }
+      builder.addCase(
+        await estimateCase({
+          testCase,
+          testCaseName: describeTestCase(testCase, index),
+          metrics,
+          judges,
+          requests,
+          trials: repeat,
+          batch,
+          cacheLookedUp: scheduler.usesCache,
+          env,
+        }),
+      );
     }
-    const estimate = summarise({
-      metrics,
-      judges,
-      tallies,
-      batch: options.batch !== undefined && options.batch !== false,
-      counted,
-      resumed,
-      trials: repeat,
-      cacheLookedUp: scheduler.usesCache,
-    });
+    const estimate = builder.build({ trials: repeat, resumedTestCases: resumed, batch });
     if ((options.display ?? "all") !== "none") {
       process.stdout.write(
         `${renderCostEstimate({
@@ -137,6 +115,36 @@ export async function estimateRun(options: EvaluateOptions): Promise<CostEstimat
   }
 }
 
+/**
+ * The dry run of one test case on a scheduler shared with other runs (a Vitest worker's, whose
+ * judge cache it looks requests up in): what it would ask, for `verdict test run --dry-run`,
+ * whose command adds up every case's (see `CostEstimateBuilder`).
+ */
+export async function estimateTestCase(options: {
+  testCase: LLMTestCase | LLMTestCaseFields;
+  metrics: ReadonlyArray<BaseMetric<object>>;
+  scheduler: JudgeScheduler;
+  repeat: number;
+  env: NodeJS.ProcessEnv;
+}): Promise<CaseCostEstimate> {
+  const metrics = checkEvaluateOptions({ testCases: [options.testCase], metrics: options.metrics });
+  const [entry] = await checkListedCases([options.testCase], {});
+  const testCase = entry?.testCase as LLMTestCase;
+  const judges = new JudgeResolver(options.env);
+  await judges.resolve(metrics);
+  return estimateCase({
+    testCase,
+    testCaseName: describeTestCase(testCase),
+    metrics,
+    judges,
+    requests: new DryRunRequests({ scheduler: options.scheduler }),
+    trials: options.repeat,
+    batch: false,
+    cacheLookedUp: options.scheduler.usesCache,
+    env: options.env,
+  });
+}
+
 /** The fingerprints of the cases the latest run of `identifier` finished, by index. */
 async function finishedFingerprints(
   store: Store,
@@ -149,38 +157,4 @@ async function finishedFingerprints(
     finished.set(stored.result.index, stored.fingerprint);
   }
   return finished;
-}
-
-function summarise(options: {
-  metrics: ReadonlyArray<BaseMetric<object>>;
-  judges: JudgeResolver;
-  tallies: readonly SpendTally[];
-  batch: boolean;
-  counted: number;
-  resumed: number;
-  trials: number;
-  cacheLookedUp: boolean;
-}): CostEstimate {
-  const unpriced = new Set<string>();
-  const perMetric: MetricCostEstimate[] = options.metrics.map((metric, position) => {
-    const judge = options.judges.judgeOf(metric);
-    const price = judge.price ?? null;
-    if (price === null) unpriced.add(judge.name);
-    const factor = options.batch && (judge.batch ?? null) !== null ? BATCH_PRICE_FACTOR : 1;
-    return {
-      name: metric.name,
-      judge: judge.name,
-      ...(options.tallies[position] as SpendTally).toSpend({ price, factor }),
-    };
-  });
-  return {
-    testCases: options.counted,
-    trials: options.trials,
-    resumedTestCases: options.resumed,
-    metrics: perMetric,
-    total: addSpendEstimates(perMetric),
-    unpricedJudges: [...unpriced].sort(),
-    batch: options.batch,
-    cacheLookedUp: options.cacheLookedUp,
-  };
 }

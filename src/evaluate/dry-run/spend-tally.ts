@@ -1,6 +1,9 @@
 import type { ModelPrice } from "../../judge/usage-and-cost.ts";
-import type { EstimateRange, SpendEstimate } from "../../results/cost-estimate.ts";
-import type { StepCharge } from "./charge-metric-run.ts";
+import type {
+  EstimateRange,
+  SpendEstimate,
+  StepChargeEstimate,
+} from "../../results/cost-estimate.ts";
 
 const BOUNDS = ["low", "expected", "high"] as const;
 
@@ -16,9 +19,9 @@ export class SpendTally {
   private sharedCalls = 0;
   private cacheHits = 0;
 
-  /** Adds a step's charge: its calls, and each call's tokens. A shared step only counts as shared. */
-  add(charge: StepCharge): void {
-    if (charge.shared) {
+  /** Adds a step's charge: its calls, and each call's tokens; a `shared` one only counts as shared. */
+  add(charge: StepChargeEstimate, shared: boolean): void {
+    if (shared) {
       this.sharedCalls += charge.calls.expected;
       return;
     }

@@ -21,6 +21,12 @@ export interface StepEstimate {
    * evaluation steps): a dry run counts it once.
    */
   oncePerRun?: boolean;
+  /**
+   * The prompt the step is expected to send, built with the typical items, when the estimate
+   * builds one: cases expected to send the same prompt are counted once (the run asks it once,
+   * the cache answers the others), as two short answers that extract the same opinions do.
+   */
+  prompt?: string;
 }
 
 /** What {@link BaseMetric.estimateSteps} gets to estimate one test case. */

@@ -87,7 +87,7 @@ export function renderCostEstimate(options: RenderCostEstimateOptions): string {
   }
   if (free.length > 0) lines.push(`Free: ${free.join("; ")}.`);
   if (!estimate.cacheLookedUp)
-    lines.push("The judge cache was not looked up (cache off, or no store).");
+    lines.push("The judge cache was not looked up (cache off, or no store yet).");
   if (estimate.batch) lines.push("Priced at the batch discount (50%) for judges with a batch API.");
   if (estimate.unpricedJudges.length > 0) {
     const names = estimate.unpricedJudges.map((name) => `"${showName(name)}"`).join(", ");

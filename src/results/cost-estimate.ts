@@ -65,8 +65,13 @@ export interface CostEstimate {
  * sends back for `verdict test run --dry-run`.
  */
 export interface CaseCostEstimate {
-  /** Whether the judge cache was looked up: identical requests of several cases are then paid once. */
+  /** Whether the judge cache was read (it holds answers, and the cache is on). */
   cacheLookedUp: boolean;
+  /**
+   * Whether the run keeps answers in a judge cache: a request asked again by a later case is
+   * then answered by the cache, so identical requests of several cases are paid once.
+   */
+  cacheOn: boolean;
   metrics: CaseMetricEstimate[];
 }
 

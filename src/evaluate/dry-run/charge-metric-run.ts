@@ -18,9 +18,10 @@ function hashOf(...parts: string[]): string {
  * the answer's from the metric's estimate of that step), and the steps the estimate lists
  * after it, each as likely as the estimate says once the stopped step is asked. Each charge
  * has a key, so that a request counted once is never counted again: the stopped request's
- * cache key; the steps after it, a key of that request, the metric and the judged text (the
- * same metric after the same request on the same text asks the same); a step asked once per
- * run, a key of the metric and the step.
+ * cache key; a step after it, a key of the prompt the estimate expects it to send (two cases
+ * expected to send the same are asked once), else of the step before it (the same metric after
+ * the same request on the same judged text asks the same); a step asked once per run, a key of
+ * the metric and the step.
  */
 export function chargeMetricRun(options: {
   stop: DryRunStop | null;
@@ -53,13 +54,18 @@ export function chargeMetricRun(options: {
       : steps.slice(position + 1);
   // Later steps follow from the stopped one: given that it is asked, each is likelier.
   const given = stopped !== undefined && stopped.calls.expected > 0 ? stopped.calls.expected : 1;
-  const after = hashOf("after", stop.key, options.metricKey, options.judgedKey);
+  // What a step asks follows from the answers before it: the same expected prompt, or the same
+  // request before it, makes the same later requests.
+  let chain = hashOf("after", stop.key, options.metricKey, options.judgedKey);
   for (const step of rest) {
+    let key: string;
+    if (step.oncePerRun) key = hashOf("once", options.metricKey, step.step);
+    else if (step.prompt === undefined) key = hashOf(chain, step.step);
+    else key = hashOf("prompt", options.metricKey, step.step, step.prompt);
+    if (!step.oncePerRun) chain = key;
     charges.push({
       step: step.step,
-      key: step.oncePerRun
-        ? hashOf("once", options.metricKey, step.step)
-        : hashOf(after, step.step),
+      key,
       calls: {
         low: step.calls.low,
         expected: Math.min(step.calls.high, step.calls.expected / given),

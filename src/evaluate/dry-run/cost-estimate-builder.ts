@@ -17,8 +17,8 @@ interface MetricEntry {
 /**
  * Adds up the estimates of a dry run's cases into the run's, per metric (by name and judge)
  * and in total. A charge whose key was counted before is shared, not paid again: across the
- * whole run when the cache was looked up (a request asked again later is a cache hit), within
- * its case otherwise (only requests asked together are shared).
+ * whole run when it caches answers (a request asked again later is a cache hit), within its
+ * case otherwise (only requests asked together are shared).
  */
 export class CostEstimateBuilder {
   private readonly metrics = new Map<string, MetricEntry>();
@@ -30,7 +30,7 @@ export class CostEstimateBuilder {
   addCase(estimate: CaseCostEstimate): void {
     this.cases += 1;
     if (!estimate.cacheLookedUp) this.cacheLookedUp = false;
-    const counted = estimate.cacheLookedUp ? this.counted : new Set<string>();
+    const counted = estimate.cacheOn ? this.counted : new Set<string>();
     for (const metric of estimate.metrics) {
       const id = `${metric.name}\n${metric.judge}`;
       let entry = this.metrics.get(id);

@@ -21,6 +21,8 @@ export async function estimateCase(options: {
   /** Whether the run batches: judges with a batch API are priced at the discount. */
   batch: boolean;
   cacheLookedUp: boolean;
+  /** Whether the run caches answers (see `CaseCostEstimate.cacheOn`). */
+  cacheOn: boolean;
   env: NodeJS.ProcessEnv;
 }): Promise<CaseCostEstimate> {
   const { testCase, judges, requests } = options;
@@ -62,5 +64,5 @@ export async function estimateCase(options: {
       );
     }
   }
-  return { cacheLookedUp: options.cacheLookedUp, metrics: estimates };
+  return { cacheLookedUp: options.cacheLookedUp, cacheOn: options.cacheOn, metrics: estimates };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { answer } from "../../../test/fixtures/judge-answers.ts";
 import { ConfigError } from "../../errors/config-error.ts";
@@ -136,6 +139,61 @@ describe("evaluate({ dryRun: true })", () => {
     // Bias pays its verdicts and reasons, not the opinions Toxicity asked for first.
     expect(bias?.sharedCalls).toBe(3);
     expect(bias?.judgeCalls.expected).toBeCloseTo(alone.total.judgeCalls.expected - 3, 6);
+  });
+
+  it("counts a request several cases ask once when the run caches answers, even before its store exists", async () => {
+    const home = mkdtempSync(join(tmpdir(), "verdict-dry-run-"));
+    try {
+      const first = cases[0] as (typeof cases)[number];
+      const twice = [first, { ...first, name: "a again" }];
+      const estimateOf = (cache: boolean) =>
+        evaluate({
+          testCases: twice,
+          metrics: [new ToxicityMetric({ model: untouchable() })],
+          env: { VERDICT_HOME: home },
+          cache,
+          dryRun: true,
+          ...quiet,
+        });
+      const cached = await estimateOf(true);
+      expect(cached.cacheLookedUp).toBe(false);
+      const once = await evaluate({
+        testCases: [first],
+        metrics: [new ToxicityMetric({ model: untouchable() })],
+        store: false,
+        dryRun: true,
+        ...quiet,
+      });
+      // The second case's requests are the first's: the run's cache answers them.
+      expect(cached.total.judgeCalls).toEqual(once.total.judgeCalls);
+      expect(cached.total.sharedCalls).toBeCloseTo(once.total.judgeCalls.expected, 6);
+      // Without a cache, each case pays its own.
+      const uncached = await estimateOf(false);
+      expect(uncached.total.judgeCalls.expected).toBeCloseTo(2 * once.total.judgeCalls.expected, 6);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it("counts once the later steps two cases are expected to ask alike", async () => {
+    // Different texts whose likely opinions are the same sentence: the same verdict request.
+    const alike = [
+      { input: "q1", actualOutput: "It is the best plan. Filed on May 1." },
+      { input: "q2", actualOutput: "It is the best plan. Filed on June 2." },
+    ];
+    const estimate = await evaluate({
+      testCases: alike,
+      metrics: [new ToxicityMetric({ model: untouchable() })],
+      store: new MemoryRunStore(),
+      dryRun: true,
+      ...quiet,
+    });
+    const [first] = await Promise.all(
+      alike.map((testCase) => new ToxicityMetric().estimate(testCase)),
+    );
+    const later = (first ?? []).slice(1).reduce((sum, step) => sum + step.calls.expected, 0);
+    // Two opinion requests (different texts), one verdict request and what follows it.
+    expect(estimate.total.judgeCalls.expected).toBeCloseTo(2 + later, 6);
   });
 
   it("says the cost is unknown for a judge without a price, rather than guessing", async () => {

@@ -68,8 +68,13 @@ export async function estimateRun(options: EvaluateOptions): Promise<CostEstimat
       options.resume && options.identifier !== undefined && store !== null
         ? await finishedFingerprints(store, options.identifier)
         : new Map<number, string>();
-    // With the cache on, an answer the cache holds serves every case that asks for it; with it
-    // off, only requests asked together (those of one case) share one.
+    // With the cache on, an answer the cache holds serves every case that asks for it, and a
+    // request asked again by a later case will be (the run fills the cache as it goes, from an
+    // empty one too); with it off, only requests asked together (those of one case) share one.
+    const cacheOn =
+      options.scheduler === undefined
+        ? (options.cache ?? true) !== false && options.store !== false
+        : options.scheduler.usesCache;
     let requests = new DryRunRequests({ scheduler });
     const builder = new CostEstimateBuilder();
     const batch = options.batch !== undefined && options.batch !== false;
@@ -84,7 +89,7 @@ export async function estimateRun(options: EvaluateOptions): Promise<CostEstimat
         resumed += 1;
         continue;
       }
-      if (!scheduler.usesCache) requests = new DryRunRequests({ scheduler });
+      if (!cacheOn) requests = new DryRunRequests({ scheduler });
       builder.addCase(
         await estimateCase({
           testCase,
@@ -95,6 +100,7 @@ export async function estimateRun(options: EvaluateOptions): Promise<CostEstimat
           trials: repeat,
           batch,
           cacheLookedUp: scheduler.usesCache,
+          cacheOn,
           env,
         }),
       );
@@ -141,6 +147,7 @@ export async function estimateTestCase(options: {
     trials: options.repeat,
     batch: false,
     cacheLookedUp: options.scheduler.usesCache,
+    cacheOn: options.scheduler.usesCache,
     env: options.env,
   });
 }

@@ -65,8 +65,9 @@ export function estimateRelevancySteps(options: {
     ),
   };
 
-  const verdictsPrompt = (items: string[]) =>
-    tokens(template.generateVerdicts({ input, statements: items, multimodal }), inputImages.length);
+  const verdictsText = (items: string[]) =>
+    template.generateVerdicts({ input, statements: items, multimodal });
+  const verdictsPrompt = (items: string[]) => tokens(verdictsText(items), inputImages.length);
   const explained = (items: readonly string[], shares: readonly number[]) => {
     const plain = JSON.stringify({ verdicts: items.map(() => ({ verdict: "yes", reason: null })) });
     const extra = items.reduce(
@@ -81,6 +82,7 @@ export function estimateRelevancySteps(options: {
   };
   const verdicts: StepEstimate = {
     step: "generateVerdicts",
+    prompt: verdictsText(outlook.all),
     calls: rangeOf(0, outlook.anyChance, possible),
     inputTokens: rangeOf(
       verdictsPrompt(shortest),

@@ -58,10 +58,12 @@ export function estimateOpinionSteps(options: {
     ),
   };
 
-  const verdictsPrompt = (items: string[]) =>
-    tokens(template.generateVerdicts({ opinions: items, multimodal: false }));
+  const verdictsText = (items: string[]) =>
+    template.generateVerdicts({ opinions: items, multimodal: false });
+  const verdictsPrompt = (items: string[]) => tokens(verdictsText(items));
   const verdicts: StepEstimate = {
     step: "generateVerdicts",
+    prompt: verdictsText(typical),
     calls: rangeOf(0, outlook.anyChance, possible),
     inputTokens: rangeOf(
       verdictsPrompt(shortest),

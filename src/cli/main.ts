@@ -67,7 +67,8 @@ function buildProgram(options: {
         "overriding the environment): VERDICT_MODEL, VERDICT_HOME, VERDICT_STORE (postgres://…: a",
         "team's shared store), VERDICT_RUN_GROUP (the CI build whose shards write one run), keys.",
         "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error,",
-        "3 judge errors left test cases unscored.",
+        "3 judge errors left test cases unscored, 4 the budget (--max-cost, --max-tokens) stopped",
+        "the run (see docs/cost.md).",
       ].join("\n"),
     )
     .hook("preAction", () => {

@@ -366,7 +366,7 @@ function cellText(text: string): string {
 }
 
 /** The terminal's columns; `COLUMNS` or 80 when the stream is not a terminal (CI logs, pipes). */
-function terminalWidth(stream: NodeJS.WritableStream): number {
+export function terminalWidth(stream: NodeJS.WritableStream): number {
   const { isTTY, columns } = stream as { isTTY?: unknown; columns?: unknown };
   if (isTTY === true && typeof columns === "number" && columns > 0) return columns;
   const fromEnvironment = Number(process.env.COLUMNS);

@@ -1,4 +1,5 @@
 import { CostEstimateBuilder } from "../evaluate/dry-run/cost-estimate-builder.ts";
+import { terminalWidth } from "../report/console-report.ts";
 import { renderCostEstimate } from "../report/cost-estimate-report.ts";
 import type { CostEstimate } from "../results/cost-estimate.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
@@ -47,7 +48,10 @@ export class DryRunState {
     for (const message of this.loadErrors) {
       options.stderr.write(`${redactSecretText(`Error: could not load ${message}`)}\n`);
     }
-    if (options.print) options.stdout.write(`${renderCostEstimate({ estimate })}\n`);
+    if (options.print) {
+      const width = terminalWidth(options.stdout);
+      options.stdout.write(`${renderCostEstimate({ estimate, width })}\n`);
+    }
     const outcome: TestRunOutcome =
       this.configErrors.size + this.loadErrors.length > 0
         ? "usage"

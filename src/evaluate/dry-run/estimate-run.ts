@@ -1,5 +1,6 @@
 import { ConfigError } from "../../errors/config-error.ts";
 import type { BaseMetric } from "../../metrics/base-metric.ts";
+import { terminalWidth } from "../../report/console-report.ts";
 import { renderCostEstimate } from "../../report/cost-estimate-report.ts";
 import type { CaseCostEstimate, CostEstimate } from "../../results/cost-estimate.ts";
 import { openStore } from "../../store/open-store.ts";
@@ -111,7 +112,7 @@ export async function estimateRun(options: EvaluateOptions): Promise<CostEstimat
         `${renderCostEstimate({
           estimate,
           maxCostUsd: options.budget?.maxCostUsd,
-          width: process.stdout.columns ?? 80,
+          width: terminalWidth(process.stdout),
         })}\n`,
       );
     }

@@ -3,14 +3,14 @@ import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import type { MetricRunResult } from "../metrics/base-metric.ts";
-import { describeBudgetStop } from "../report/describe-budget-stop.ts";
+import { describeBudgetStop, resumeEvaluateHint } from "../report/describe-budget-stop.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { decideRunStatus } from "../results/run-status.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
 import { RunTally } from "../results/summarize-run.ts";
 import { formatShard, parseShard } from "../store/run-shards.ts";
-import { largerBudget, spentBefore, summariseBudget } from "./budget/budget-summary.ts";
+import { spentBefore, summariseBudget } from "./budget/budget-summary.ts";
 import { BudgetLedger } from "./budget/judge-budget.ts";
 import { cancelOnInterrupt } from "./cancel-on-interrupt.ts";
 import { createRunScheduler } from "./create-run-scheduler.ts";
@@ -388,7 +388,7 @@ async function summariseSession(run: OpenSession): Promise<EvaluationResult> {
               budget,
               finished: finishedCount,
               total,
-              resume: `Resume with a larger budget: evaluate({ identifier: "${identifier}", resume: true, budget: { ${largerBudget(budget)} }, … }).`,
+              resume: resumeEvaluateHint({ budget, finished: finishedCount, total, identifier }),
             })
           : status === "failed"
             ? `Run stopped by an error; ${finished}`

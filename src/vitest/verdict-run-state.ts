@@ -348,7 +348,12 @@ export class RunState {
         budget,
         finished: this.results.size,
         total: options.total,
-        resume: resumeTestRunHint({ budget, identifier: this.options.identifier }),
+        resume: resumeTestRunHint({
+          budget,
+          finished: this.results.size,
+          total: options.total,
+          identifier: this.options.identifier,
+        }),
       });
     }
     const lines = [...this.unscoredErrors.entries()].map(([message, count]) =>

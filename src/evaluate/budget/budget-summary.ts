@@ -1,4 +1,3 @@
-import { suggestLargerCap } from "../../report/describe-budget-stop.ts";
 import type { BudgetSummary, EvaluationSummary } from "../../results/evaluation-result.ts";
 import type { BudgetAmount, JudgeBudget } from "./judge-budget.ts";
 
@@ -22,16 +21,4 @@ export async function summariseBudget(
     spentCostUsd: state.spent.costUsd,
     spentTokens: state.spent.tokens,
   };
-}
-
-/** `maxCostUsd: 1` (and `maxTokens: …`): caps a resumed run could take to go on. */
-export function largerBudget(budget: BudgetSummary): string {
-  const caps: string[] = [];
-  if (budget.maxCostUsd !== null) {
-    caps.push(`maxCostUsd: ${suggestLargerCap(budget.spentCostUsd, budget.maxCostUsd)}`);
-  }
-  if (budget.maxTokens !== null) {
-    caps.push(`maxTokens: ${suggestLargerCap(budget.spentTokens, budget.maxTokens)}`);
-  }
-  return caps.join(", ");
 }

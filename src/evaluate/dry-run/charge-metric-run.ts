@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { ESTIMATED_IMAGE_TOKENS, MAX_IMAGE_TOKENS } from "../../judge/estimate-tokens.ts";
 import { exactly, type StepEstimate } from "../../metrics/metric-estimate.ts";
 import type { EstimateRange, StepChargeEstimate } from "../../results/cost-estimate.ts";
 import type { DryRunRecord, DryRunStop } from "./dry-run-requests.ts";
@@ -42,7 +43,11 @@ export function chargeMetricRun(options: {
       step: stop.step,
       key: stop.key,
       calls: exactly(1),
-      inputTokens: exactly(stop.inputTokens),
+      // Images are counted as low-detail ones; a high-detail image may cost up to the most.
+      inputTokens: {
+        ...exactly(stop.inputTokens),
+        high: stop.inputTokens + stop.images * (MAX_IMAGE_TOKENS - ESTIMATED_IMAGE_TOKENS),
+      },
       outputTokens: stopped?.outputTokens ?? UNKNOWN_ANSWER,
     },
   ];

@@ -13,13 +13,16 @@ export class DryRunStop extends Error {
   readonly step: string;
   /** The prompt's tokens, estimated from the real prompt (characters ÷ 4, images). */
   readonly inputTokens: number;
+  /** Images sent with the prompt: counted at 85 tokens each, a high-detail one costs more. */
+  readonly images: number;
 
-  constructor(options: { key: string; step: string; inputTokens: number }) {
+  constructor(options: { key: string; step: string; inputTokens: number; images: number }) {
     super(`Dry run: the "${options.step}" step would be asked of the judge.`);
     this.name = "DryRunStop";
     this.key = options.key;
     this.step = options.step;
     this.inputTokens = options.inputTokens;
+    this.images = options.images;
   }
 }
 
@@ -76,6 +79,7 @@ export class DryRunRequests {
                 text: request.prompt,
                 images: request.images?.length ?? 0,
               }),
+              images: request.images?.length ?? 0,
             });
           }
           record.answeredSteps.add(meta.step);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PNG_BYTES } from "../../../test/fixtures/images.ts";
 import { answer } from "../../../test/fixtures/judge-answers.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import type { JudgeModel } from "../../judge/judge-model.ts";
@@ -9,6 +10,7 @@ import { BiasMetric } from "../../metrics/bias/bias-metric.ts";
 import { ToxicityTemplate } from "../../metrics/toxicity/prompts.ts";
 import { ToxicityMetric } from "../../metrics/toxicity/toxicity-metric.ts";
 import { MemoryRunStore } from "../../store/memory-run-store.ts";
+import { image, mm } from "../../test-case/image.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
 import { evaluate } from "../evaluate.ts";
 
@@ -194,6 +196,31 @@ describe("evaluate({ dryRun: true })", () => {
     const later = (first ?? []).slice(1).reduce((sum, step) => sum + step.calls.expected, 0);
     // Two opinion requests (different texts), one verdict request and what follows it.
     expect(estimate.total.judgeCalls.expected).toBeCloseTo(2 + later, 6);
+  });
+
+  it("counts an image as a low-detail one, and a high-detail one in the range", async () => {
+    const withImage = {
+      input: "What is in the picture?",
+      actualOutput: mm`It is the best photo I took: ${image(PNG_BYTES)}`,
+    };
+    const estimate = await evaluate({
+      testCases: [withImage],
+      metrics: [new ToxicityMetric({ model: untouchable() })],
+      store: false,
+      dryRun: true,
+      ...quiet,
+    });
+    const prompt = ToxicityTemplate.generateOpinions({
+      actualOutput: "It is the best photo I took: [image 1]",
+      multimodal: true,
+    });
+    const [opinions, ...later] = await new ToxicityMetric().estimate(withImage);
+    const text = Math.ceil(prompt.length / 4);
+    expect(opinions?.inputTokens.expected).toBe(text + 85);
+    // The opinion request: its prompt and one image at 85 tokens, up to 2,500 in the range.
+    const laterHigh = later.reduce((sum, step) => sum + step.calls.high * step.inputTokens.high, 0);
+    expect(estimate.total.inputTokens.high).toBe(text + 2_500 + laterHigh);
+    expect(estimate.total.inputTokens.low).toBe(text + 85);
   });
 
   it("says the cost is unknown for a judge without a price, rather than guessing", async () => {

@@ -30,6 +30,10 @@ export type { GoldenColumns, GoldenField } from "./dataset/golden-columns.ts";
 export type { LabelValue } from "./dataset/read-labelled-rows.ts";
 export { TestCaseBuildError, type TestCaseBuildFailure } from "./dataset/test-case-build-error.ts";
 // Errors
+export {
+  BudgetExhaustedError,
+  type BudgetExhaustedErrorOptions,
+} from "./errors/budget-exhausted-error.ts";
 export { ConfigError } from "./errors/config-error.ts";
 export { EvalError, type EvalErrorCode } from "./errors/eval-error.ts";
 export {
@@ -45,7 +49,7 @@ export type { BatchOptions } from "./evaluate/batch-options.ts";
 export type { DisplayOption } from "./evaluate/default-reporters.ts";
 export { type EvaluateOptions, evaluate } from "./evaluate/evaluate.ts";
 export type { ComponentEvaluateOptions } from "./evaluate/evaluate-components.ts";
-export type { RunOptions } from "./evaluate/run-options.ts";
+export type { RunBudget, RunOptions } from "./evaluate/run-options.ts";
 export type { CacheMode } from "./evaluate/scheduler.ts";
 // Fine-tuning (evaluateCheckpoints and createEvaluationCallback are in "verdict/finetune")
 export type { BestCheckpoint, CheckpointEvaluation } from "./finetune/best-checkpoint.ts";
@@ -154,6 +158,7 @@ export {
   type ContextualRelevancyVerdictsArgs,
 } from "./metrics/contextual-relevancy/prompts.ts";
 export {
+  type DefinedEstimateContext,
   type DefinedMetricClass,
   type DefinedMetricContext,
   type DefinedMetricOptions,
@@ -196,6 +201,7 @@ export {
   HallucinationTemplate,
   type HallucinationVerdictsArgs,
 } from "./metrics/hallucination/prompts.ts";
+export type { EstimateContext, StepEstimate } from "./metrics/metric-estimate.ts";
 export {
   MisuseMetric,
   type MisuseMetricOptions,
@@ -292,6 +298,13 @@ export type {
   UnscoredRow,
 } from "./results/calibration-report.ts";
 export type {
+  CostEstimate,
+  EstimateRange,
+  MetricCostEstimate,
+  SpendEstimate,
+} from "./results/cost-estimate.ts";
+export type {
+  BudgetSummary,
   EvaluationResult,
   EvaluationSummary,
   JudgeSpending,

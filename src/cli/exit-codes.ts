@@ -11,6 +11,11 @@ export const EXIT_CODES = {
   /** Judge errors left test cases unscored (quota, judge failures). */
   unscored: 3,
   /**
+   * The run's budget (`--max-cost`, `--max-tokens`) stopped it before it finished: the cases it
+   * finished are stored; resume with a larger budget to finish.
+   */
+  budget: 4,
+  /**
    * Interrupted by Ctrl-C (SIGINT): the shell's convention, 128 + 2. SIGTERM and SIGHUP stop a
    * run the same way and exit 143 and 129 (see `STOP_SIGNALS`).
    */
@@ -20,7 +25,7 @@ export const EXIT_CODES = {
 /** One of {@link EXIT_CODES}. */
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
-/** The `verdict` exit code of a test run's outcome: 0 passed, 1 failed, 2 usage, 3 unscored. */
+/** The `verdict` exit code of a test run's outcome: 0 passed, 1 failed, 2 usage, 3 unscored, 4 budget. */
 export function exitCodeForOutcome(options: { outcome: TestRunOutcome }): ExitCode {
   return EXIT_CODES[options.outcome];
 }

@@ -69,8 +69,9 @@ function buildProgram(options: {
         "environment): VERDICT_MODEL, VERDICT_HOME, VERDICT_STORE (postgres://…: a",
         "team's shared store), VERDICT_RUN_GROUP (the CI build whose shards write one run), keys.",
         "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error,",
-        "3 judge errors left test cases unscored; 130 interrupted by Ctrl-C, 143 by SIGTERM (a",
-        "cancelled CI job), 129 by SIGHUP: the run is stored as interrupted, its reports written.",
+        "3 judge errors left test cases unscored, 4 the budget (--max-cost, --max-tokens) stopped",
+        "the run (see docs/cost.md); 130 interrupted by Ctrl-C, 143 by SIGTERM (a cancelled CI",
+        "job), 129 by SIGHUP: the run is stored as interrupted, its reports written.",
       ].join("\n"),
     )
     .hook("preAction", () => {

@@ -11,6 +11,7 @@ export type EvalErrorCode =
   | "STORE"
   | "CACHE_MISS"
   | "ABORTED"
+  | "BUDGET_EXHAUSTED"
   | "FINE_TUNING";
 
 /** Options shared by every verdict error. */

@@ -1,3 +1,7 @@
+export {
+  BudgetExhaustedError,
+  type BudgetExhaustedErrorOptions,
+} from "./budget-exhausted-error.ts";
 export { ConfigError } from "./config-error.ts";
 export { EvalError, type EvalErrorCode, type EvalErrorOptions } from "./eval-error.ts";
 export {

@@ -1,10 +1,12 @@
 import type { JudgeCache, JudgeLeases } from "../store/run-store.ts";
+import { BudgetLedger } from "./budget/judge-budget.ts";
 import type { RunOptions } from "./run-options.ts";
 import { JudgeScheduler, type JudgeSchedulerOptions } from "./scheduler.ts";
 
 /**
  * The scheduler of a run from its options: concurrency, throttle, retries, cache mode, and
- * provider batches when `run.batch` asks for them (with where they are recorded and reported);
+ * provider batches when `run.batch` asks for them (with where they are recorded and reported),
+ * and a budget ledger when `run.budget` sets caps;
  * its warnings (a judge cache that fails, a batch log that cannot be written) go to `onWarning`.
  */
 export function createRunScheduler(options: {
@@ -24,6 +26,7 @@ export function createRunScheduler(options: {
     cache: options.cache,
     leases: options.leases ?? null,
     cacheMode: run.cache ?? true,
+    ...(run.budget === undefined ? {} : { budget: new BudgetLedger(run.budget) }),
     signal: options.signal,
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     ...(run.batch !== undefined && run.batch !== false

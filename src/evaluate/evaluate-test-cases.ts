@@ -5,6 +5,7 @@ import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { LLMTestCase, LLMTestCaseFields } from "../test-case/llm-test-case.ts";
 import { describeTestCase, toTestCase } from "../test-case/llm-test-case.ts";
+import { checkBudgetJudges } from "./budget/check-budget-judges.ts";
 import { buildTestResult, fingerprintTestCase } from "./build-test-result.ts";
 import { type CheckedCase, checkTestCases, firstInvalidCase } from "./check-test-cases.ts";
 import { finishInvalidCase } from "./finish-invalid-case.ts";
@@ -26,6 +27,14 @@ export interface EvaluateOptions extends RunOptions {
    */
   testCases: ReadonlyArray<TestCaseInput> | Iterable<TestCaseInput> | AsyncIterable<TestCaseInput>;
   metrics: ReadonlyArray<BaseMetric<object>>;
+  /**
+   * Ask no judge: resolve to a `CostEstimate` of what the run would spend (judge calls,
+   * prompt and completion tokens, cost, per metric and in total, each with the range it is
+   * unsure about), counting requests the judge cache answers as free, and print it (unless
+   * `display` is `"none"`). Nothing is stored. See docs/cost.md.
+   * @default false
+   */
+  dryRun?: boolean;
 }
 
 /**
@@ -43,19 +52,14 @@ export async function evaluateTestCases(options: EvaluateOptions): Promise<Evalu
       startedAt,
     });
   }
-  const checked = await checkTestCases({
-    values: options.testCases,
-    make: (value) => toTestCase(value as LLMTestCaseFields),
-    kind: "Test case",
-    list: "testCases",
-  });
-  if (!options.ignoreErrors) {
-    const invalid = firstInvalidCase(checked, "Test case");
-    if (invalid) throw invalid;
-  }
+  const checked = await checkListedCases(options.testCases, options);
   const repeat = options.repeat ?? 1;
   const judges = new JudgeResolver(options.env ?? process.env);
   await judges.resolve(metrics);
+  checkBudgetJudges({
+    budget: options.budget,
+    judges: metrics.map((metric) => judges.judgeOf(metric)),
+  });
   const described = judges.describe(metrics);
   return runSession({
     options,
@@ -80,6 +84,27 @@ export async function evaluateTestCases(options: EvaluateOptions): Promise<Evalu
         verbose: options.verbose,
       }),
   });
+}
+
+/**
+ * Checks every test case of a list before anything runs: without `ignoreErrors`, the first
+ * invalid one is thrown; with it, invalid cases are kept as such (never sent to a judge).
+ */
+export async function checkListedCases(
+  testCases: ReadonlyArray<TestCaseInput>,
+  options: { ignoreErrors?: boolean | undefined },
+): Promise<Array<CheckedCase<LLMTestCase>>> {
+  const checked = await checkTestCases({
+    values: testCases,
+    make: (value) => toTestCase(value as LLMTestCaseFields),
+    kind: "Test case",
+    list: "testCases",
+  });
+  if (!options.ignoreErrors) {
+    const invalid = firstInvalidCase(checked, "Test case");
+    if (invalid) throw invalid;
+  }
+  return checked;
 }
 
 /** What a resumed run compares to reuse a case's stored result. */
@@ -165,6 +190,10 @@ async function evaluateStreamedCases(options: {
   const repeat = run.repeat ?? 1;
   const judges = new JudgeResolver(run.env ?? process.env);
   await judges.resolve(metrics);
+  checkBudgetJudges({
+    budget: run.budget,
+    judges: metrics.map((metric) => judges.judgeOf(metric)),
+  });
   const described = judges.describe(metrics);
   // The cases taken and not finished yet: a window of them, never the whole run.
   const waiting = new Map<number, CheckedCase<LLMTestCase>>();
@@ -225,7 +254,7 @@ async function evaluateStreamedCases(options: {
 }
 
 /** Checks evaluate()'s own options before anything runs; returns the metrics. */
-function checkEvaluateOptions(options: EvaluateOptions): ReadonlyArray<BaseMetric<object>> {
+export function checkEvaluateOptions(options: EvaluateOptions): ReadonlyArray<BaseMetric<object>> {
   const cases = options.testCases as unknown;
   const iterable =
     typeof cases === "object" &&

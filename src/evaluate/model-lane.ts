@@ -1,12 +1,15 @@
 import type { JudgeCallError } from "../errors/judge-call-error.ts";
 import type { AttemptSlot } from "../judge/with-retries.ts";
 
-interface Waiter {
-  /** Lower is dispatched first; equal ones in the order they came. */
+/** A caller waiting in a priority queue, until whoever serves the queue settles it. */
+export interface QueuedWaiter<Value> {
+  /** Lower is served first; equal ones in the order they came. */
   priority: number;
-  resolve: () => void;
+  resolve: (value: Value) => void;
   reject: (error: Error) => void;
 }
+
+type Waiter = QueuedWaiter<void>;
 
 /**
  * Where a waiter of `priority` joins a queue ordered by priority (lowest first): after every one
@@ -25,6 +28,45 @@ export function queuePosition(waiting: readonly { priority: number }[], priority
     else high = middle;
   }
   return low;
+}
+
+/**
+ * Joins `queue` by `priority` (see {@link queuePosition}) and waits until whoever serves the
+ * queue resolves or rejects the waiter; a caller whose `signal` aborts leaves the queue at once
+ * (then `onLeave` runs, e.g. to serve the next one), so it is never served.
+ */
+export function waitInQueue<Value, Waiting extends QueuedWaiter<Value>>(options: {
+  queue: Waiting[];
+  priority: number;
+  signal: AbortSignal | undefined;
+  /** The waiter's own fields beside the queue's. */
+  fields: Omit<Waiting, keyof QueuedWaiter<Value>>;
+  onLeave?: () => void;
+}): Promise<Value> {
+  const { queue, signal } = options;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<Value>((resolve, reject) => {
+    const onAbort = () => {
+      const position = queue.indexOf(waiter);
+      if (position !== -1) queue.splice(position, 1);
+      reject(signal?.reason);
+      options.onLeave?.();
+    };
+    const waiter = {
+      ...options.fields,
+      priority: options.priority,
+      resolve: (value: Value) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      reject: (error: Error) => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    } as Waiting;
+    signal?.addEventListener("abort", onAbort, { once: true });
+    queue.splice(queuePosition(queue, options.priority), 0, waiter);
+  });
 }
 
 /**
@@ -62,29 +104,15 @@ export class ModelLane implements AttemptSlot {
   /** Waits for a slot; `priority` orders the queue (lower first, then first come). */
   acquire(signal: AbortSignal | undefined, priority = 0): Promise<void> {
     if (this.stopError) return Promise.reject(this.stopError);
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      // A waiter whose caller gives up leaves the queue at once: it must never be sent.
-      const onAbort = () => {
-        const position = this.waiting.indexOf(waiter);
-        if (position !== -1) this.waiting.splice(position, 1);
-        reject(signal?.reason);
-      };
-      const waiter: Waiter = {
-        priority,
-        resolve: () => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        },
-        reject: (error) => {
-          signal?.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting.splice(queuePosition(this.waiting, priority), 0, waiter);
-      this.pump();
+    // A waiter whose caller gives up leaves the queue at once: it must never be sent.
+    const waiting = waitInQueue<void, Waiter>({
+      queue: this.waiting,
+      priority,
+      signal,
+      fields: {},
     });
+    this.pump();
+    return waiting;
   }
 
   release(outcome: { error: JudgeCallError | null }): void {

@@ -9,6 +9,19 @@ import { type BatchOptions, resolveBatchOptions } from "./batch-options.ts";
 import type { DisplayOption } from "./default-reporters.ts";
 import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
 
+/**
+ * A cap on what a run spends on its judges, over all its parts (a resumed run counts what its
+ * earlier parts spent). Before each judge call the run reserves what the call can cost at most
+ * (see docs/cost.md); a call that does not fit is not sent, and the run stops there, keeping
+ * every finished case: status `"budget-exhausted"`.
+ */
+export interface RunBudget {
+  /** The most USD the run may spend, at its judges' prices (every judge needs a known price). */
+  maxCostUsd?: number;
+  /** The most tokens, prompt and completion together, the run may spend. */
+  maxTokens?: number;
+}
+
 /** What every run shares, whatever it scores: the options of evaluate() but its cases and metrics. */
 export interface RunOptions {
   /** Judge requests in flight per judge model. @default 20 */
@@ -103,6 +116,12 @@ export interface RunOptions {
    */
   batch?: boolean | BatchOptions;
   /**
+   * A cap on the run's judge spending, in USD (`maxCostUsd`) or tokens (`maxTokens`): the run
+   * stops dispatching before a call could pass it, keeps every finished case, and ends
+   * `"budget-exhausted"`; resume it with a larger budget to finish. @default none
+   */
+  budget?: RunBudget;
+  /**
    * A scheduler shared with other runs (e.g. every assertion of a test file), with its own
    * concurrency, retries, cache and batching: `maxConcurrent`, `throttleMs`, `retry`, `cache`
    * and `batch` are then the scheduler's, and giving them too is a `ConfigError`.
@@ -139,6 +158,7 @@ export const RUN_OPTION_NAMES = [
   "handleInterrupt",
   "env",
   "batch",
+  "budget",
   "scheduler",
 ] as const satisfies ReadonlyArray<keyof RunOptions>;
 
@@ -157,6 +177,7 @@ export const SCHEDULER_OPTION_NAMES = [
   "retry",
   "cache",
   "batch",
+  "budget",
 ] as const satisfies ReadonlyArray<keyof RunOptions>;
 
 /**
@@ -206,6 +227,7 @@ export function checkRunOptions(options: RunOptions): void {
     );
   }
   if (options.batch !== undefined && options.batch !== false) resolveBatchOptions(options.batch);
+  if (options.budget !== undefined) checkBudget(options.budget);
   const { metadata } = options;
   if (
     metadata !== undefined &&
@@ -254,8 +276,44 @@ export function describeRunOptions(options: RunOptions): Record<string, unknown>
     cache: options.cache ?? true,
     // Only when on: stored configurations of runs without batches stay as they were.
     ...(options.batch !== undefined && options.batch !== false ? { batch: true } : {}),
+    ...(options.budget === undefined
+      ? {}
+      : {
+          budget: {
+            maxCostUsd: options.budget.maxCostUsd ?? null,
+            maxTokens: options.budget.maxTokens ?? null,
+          },
+        }),
     ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
     // Only when not the default: stored configurations of other runs stay as they were.
     ...(resolveJudgeTextMode(options) === "hash" ? { keepJudgeText: "hash" } : {}),
   };
+}
+
+/** A budget's caps: positive numbers, at least one of them. */
+function checkBudget(budget: RunBudget): void {
+  const example = "e.g. budget: { maxCostUsd: 5 } or { maxTokens: 2_000_000 }";
+  if (typeof budget !== "object" || budget === null || Array.isArray(budget)) {
+    throw new ConfigError(`budget must be an object of caps, ${example}.`);
+  }
+  const unknown = Object.keys(budget).filter((key) => key !== "maxCostUsd" && key !== "maxTokens");
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `budget takes maxCostUsd and maxTokens; got ${unknown.map((key) => JSON.stringify(key)).join(", ")}: ${example}.`,
+    );
+  }
+  for (const cap of ["maxCostUsd", "maxTokens"] as const) {
+    const value = budget[cap];
+    if (
+      value !== undefined &&
+      !(typeof value === "number" && Number.isFinite(value) && value > 0)
+    ) {
+      throw new ConfigError(
+        `budget.${cap} must be a number above 0; got ${String(value)}: ${example}.`,
+      );
+    }
+  }
+  if (budget.maxCostUsd === undefined && budget.maxTokens === undefined) {
+    throw new ConfigError(`budget needs a cap, ${example}.`);
+  }
 }

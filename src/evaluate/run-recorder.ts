@@ -1,6 +1,8 @@
 import { ConfigError } from "../errors/config-error.ts";
 import type {
+  BudgetSummary,
   EvaluationResult,
+  EvaluationSummary,
   JudgeSpending,
   RunStatus,
   TestResult,
@@ -82,6 +84,8 @@ export interface FinishRunOptions {
   spending: JudgeSpending;
   /** What to tell the user when the run did not complete, e.g. how to resume. */
   message: string | null;
+  /** The run's budget and what the run spent of it, when it had one. */
+  budget?: BudgetSummary | undefined;
 }
 
 /**
@@ -187,6 +191,11 @@ export class RunRecorder {
 
   get runId(): string {
     return this.writer.runId;
+  }
+
+  /** The summary the resumed run ended with, once started; `null` for a new run. */
+  get resumedSummary(): EvaluationSummary | null {
+    return this.writer.resumedSummary;
   }
 
   /**
@@ -307,10 +316,12 @@ export class RunRecorder {
       spending: options.spending,
       durationMs: Date.now() - this.startedAt,
     };
-    const summary =
+    const summarized =
       options.tally === undefined
         ? summarizeRun({ ...totals, testResults: options.testResults })
         : options.tally.summarize(totals);
+    const summary =
+      options.budget === undefined ? summarized : { ...summarized, budget: options.budget };
     const result: EvaluationResult = {
       testRunId: this.runId,
       identifier: this.options.identifier,

@@ -1,7 +1,9 @@
+import { BudgetExhaustedError } from "../errors/budget-exhausted-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
 import type { MetricRunResult } from "../metrics/base-metric.ts";
+import { describeBudgetStop, resumeEvaluateHint } from "../report/describe-budget-stop.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { JudgeTextMode } from "../results/judge-text.ts";
 import type { MetricData } from "../results/metric-data.ts";
@@ -9,6 +11,8 @@ import { decideRunStatus } from "../results/run-status.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
 import { RunTally } from "../results/summarize-run.ts";
 import { formatShard, parseShard } from "../store/run-shards.ts";
+import { spentBefore, summariseBudget } from "./budget/budget-summary.ts";
+import { BudgetLedger } from "./budget/judge-budget.ts";
 import { cancelOnInterrupt } from "./cancel-on-interrupt.ts";
 import { createRunScheduler } from "./create-run-scheduler.ts";
 import { defaultReporters } from "./default-reporters.ts";
@@ -90,6 +94,7 @@ export function shardIndices(options: {
 function isRunStop(error: Error | null): boolean {
   return (
     (error instanceof JudgeCallError && error.quotaExhausted) ||
+    error instanceof BudgetExhaustedError ||
     (error instanceof EvalError && error.code === "ABORTED")
   );
 }
@@ -182,6 +187,13 @@ async function openSession(plan: RunPlan): Promise<OpenSession> {
   } catch (error) {
     await recorder.close();
     throw error;
+  }
+  // A resumed run's budget counts what its earlier parts spent (a shared scheduler's budget
+  // is its owner's to count).
+  const { budget } = scheduler;
+  if (options.scheduler === undefined && budget instanceof BudgetLedger) {
+    const earlier = recorder.resumedSummary;
+    if (earlier !== null) budget.addSpent(spentBefore(earlier));
   }
 
   const detach = cancelOnInterrupt({
@@ -383,20 +395,30 @@ async function summariseSession(run: OpenSession): Promise<EvaluationResult> {
   const status = decideRunStatus({
     failed: fatal !== null,
     quotaExhausted: stopError instanceof JudgeCallError,
+    budgetExhausted: stopError instanceof BudgetExhaustedError,
     interrupted: run.controller.signal.aborted,
   });
   const total = plan.nextCase === undefined ? run.indices.length : run.pulled;
   const finished = `${finishedCount}/${total} test cases finished and stored.`;
-  const resumeHint = `Resume with evaluate({ identifier: "${plan.options.identifier ?? recorder.runId}", resume: true, … }).`;
+  const identifier = plan.options.identifier ?? recorder.runId;
+  const resumeHint = `Resume with evaluate({ identifier: "${identifier}", resume: true, … }).`;
   const unscored = total - finishedCount;
+  const budget = await summariseBudget(scheduler.budget);
   const message =
     status === "interrupted"
       ? `Run interrupted: ${finished} ${resumeHint}`
       : status === "quota-exhausted"
         ? `${(stopError as Error).message} ${unscored} test cases were left unscored; ${finishedCount} finished and stored. ${resumeHint}`
-        : status === "failed"
-          ? `Run stopped by an error; ${finished}`
-          : recorder.openWarning;
+        : status === "budget-exhausted" && budget !== undefined
+          ? describeBudgetStop({
+              budget,
+              finished: finishedCount,
+              total,
+              resume: resumeEvaluateHint({ budget, finished: finishedCount, total, identifier }),
+            })
+          : status === "failed"
+            ? `Run stopped by an error; ${finished}`
+            : recorder.openWarning;
   const result = await recorder.finish({
     status,
     testResults,
@@ -405,6 +427,7 @@ async function summariseSession(run: OpenSession): Promise<EvaluationResult> {
     total,
     spending: spendingSince({ before: run.spentBefore, now: scheduler.stats }),
     message,
+    budget,
   });
   if (fatal) throw fatal;
   return result;

@@ -51,6 +51,8 @@ export class RunStoreWriter {
    * run's end; `null` while the store works.
    */
   private held: StoredTestResult[] | null = null;
+  /** The summary the resumed run (or shard part) ended with, before it was reopened. */
+  private resumedSummaryValue: EvaluationSummary | null = null;
 
   constructor(options: RunStoreWriterOptions) {
     this.options = options;
@@ -59,6 +61,14 @@ export class RunStoreWriter {
 
   get runId(): string {
     return this.runIdValue;
+  }
+
+  /**
+   * The summary the run this one resumes ended with (what its earlier parts spent, against a
+   * budget); `null` for a new run, or one that ended without a summary (killed outright).
+   */
+  get resumedSummary(): EvaluationSummary | null {
+    return this.resumedSummaryValue;
   }
 
   /** Whether the run is still stored (a `"continue"` run drops a store that broke). */
@@ -105,6 +115,7 @@ export class RunStoreWriter {
     const existing = resume && store && identifier ? await store.runs.getRun(identifier) : null;
     if (existing && store) {
       this.runIdValue = existing.id;
+      this.resumedSummaryValue = existing.summary;
       await reuse(existing.id);
       await store.runs.reopenRun(existing.id);
       await this.use((opened) =>
@@ -148,8 +159,9 @@ export class RunStoreWriter {
     }
     const runId = this.runIdValue;
     const existing = this.options.resume ? await store.runs.getRun(runId) : null;
-    const left = existing?.shards?.parts.some((stored) => stored.shard === part.shard.index);
-    if (left) {
+    const earlier = existing?.shards?.parts.find((stored) => stored.shard === part.shard.index);
+    if (earlier !== undefined) {
+      this.resumedSummaryValue = earlier.summary;
       await options.reuse(runId);
       await shards.reopenRunPart(runId, part.shard.index);
       await this.use(() =>

@@ -1,13 +1,17 @@
+import { BudgetExhaustedError } from "../errors/budget-exhausted-error.ts";
+import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { sendToJudge } from "../judge/direct-transport.ts";
-import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
+import type { JudgeBatchApi, JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
 import { type RetryPolicy, resolveRetryPolicy } from "../judge/retry-policy.ts";
+import { BATCH_PRICE_FACTOR, type ModelPrice } from "../judge/usage-and-cost.ts";
 import type { AttemptSlot, Sleep } from "../judge/with-retries.ts";
 import type { JudgeSpending } from "../results/evaluation-result.ts";
 import { addCosts, emptySpending } from "../results/spending.ts";
 import type {
+  CachedJudgeAnswer,
   JudgeBatchLog,
   JudgeCache,
   JudgeCacheClaim,
@@ -19,6 +23,9 @@ import {
   type JudgeBatchProgress,
   resolveBatchOptions,
 } from "./batch-options.ts";
+import { BudgetedCall } from "./budget/budgeted-call.ts";
+import type { JudgeBudget } from "./budget/judge-budget.ts";
+import { spentBy, worstCaseOf } from "./budget/worst-case.ts";
 import { JudgeCacheFallback } from "./judge-cache-fallback.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import { ModelLane } from "./model-lane.ts";
@@ -63,6 +70,12 @@ export interface JudgeSchedulerOptions {
   batchLog?: JudgeBatchLog | null;
   /** Told of every batch's progress (submitted, status, ended, sent directly). */
   onBatch?: (progress: JudgeBatchProgress) => void;
+  /**
+   * Where each judge call reserves the most it can cost before it is sent (see `worstCaseOf`):
+   * a call that cannot fit is not sent, and the scheduler stops dispatching (the calls in
+   * flight end and are kept). Requests then carry a `maxOutputTokens`. @default none
+   */
+  budget?: JudgeBudget | null;
   /**
    * Told of problems that cost no result: the batch log or the judge cache could not be used
    * (a cache that fails is a miss, an answer it cannot keep is still scored; once each).
@@ -161,6 +174,11 @@ export class JudgeScheduler implements JudgeTransport {
         ),
       { once: true },
     );
+  }
+
+  /** The budget the scheduler's calls reserve against, if any. */
+  get budget(): JudgeBudget | null {
+    return this.options.budget ?? null;
   }
 
   /** The error that stopped dispatching (exhausted quota, cancellation), if any. */
@@ -295,17 +313,7 @@ export class JudgeScheduler implements JudgeTransport {
     if (hit) {
       this.stats.cacheHits += 1;
       this.recordSaving(hit);
-      return {
-        text: hit.text,
-        object: hit.object ?? undefined,
-        usage:
-          hit.inputTokens === null || hit.outputTokens === null
-            ? null
-            : { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens },
-        costUsd: hit.costUsd,
-        cached: true,
-        ...(hit.logprobs === undefined ? {} : { logprobs: hit.logprobs }),
-      };
+      return cachedResponse(hit);
     }
     if (mode === "replay") {
       throw new EvalError(
@@ -324,7 +332,14 @@ export class JudgeScheduler implements JudgeTransport {
       const response =
         batcher?.handles(judge) &&
         (judge.supportsImages === true || (request.images?.length ?? 0) === 0)
-          ? await batcher.send({ key, judge, request, direct })
+          ? await this.sendBatched({
+              batcher,
+              key,
+              judge,
+              request,
+              direct,
+              priority: meta.priority,
+            })
           : await direct();
       this.record(response);
       // Only answers the step accepts are kept: a malformed answer must be asked again next
@@ -347,6 +362,8 @@ export class JudgeScheduler implements JudgeTransport {
       return response;
     } catch (error) {
       if (error instanceof JudgeCallError && error.kind === "quota") this.stop(error);
+      // The calls in flight were reserved and paid for: they end, and their answers are kept.
+      else if (error instanceof BudgetExhaustedError) this.stop(error, { abortInFlight: false });
       else if (error instanceof JudgeCallError && error.kind === "configuration") {
         this.stopJudge(judge.name, error);
       }
@@ -356,28 +373,123 @@ export class JudgeScheduler implements JudgeTransport {
     }
   }
 
+  /**
+   * The answer the judge cache holds for a request, without asking the judge or counting
+   * anything: what a dry run looks up. `undefined` on a miss, with the cache off (or no cache),
+   * or when the cache cannot be read (warned once).
+   */
+  async lookUp(options: {
+    judge: JudgeModel;
+    request: JudgeRequest;
+    trial: number;
+  }): Promise<JudgeResponse | undefined> {
+    const mode = this.options.cacheMode ?? true;
+    const cache = mode === false ? null : (this.options.cache ?? null);
+    if (cache === null) return undefined;
+    const key = judgeCacheKey(options);
+    const hit = await this.cacheFallback.read({ cache, key, replay: false });
+    return hit === undefined ? undefined : cachedResponse(hit);
+  }
+
+  /** Whether requests are looked up in a judge cache (the cache is on and there is one). */
+  get usesCache(): boolean {
+    return (this.options.cacheMode ?? true) !== false && (this.options.cache ?? null) !== null;
+  }
+
+  /** A request sent through its judge's batches, its worst case reserved first with a budget. */
+  private async sendBatched(options: {
+    batcher: BatchDispatcher;
+    key: string;
+    judge: JudgeModel & { batch: JudgeBatchApi };
+    request: JudgeRequest;
+    direct: () => Promise<JudgeResponse>;
+    priority: number | undefined;
+  }): Promise<JudgeResponse> {
+    const { batcher, key, judge } = options;
+    const budget = this.options.budget ?? null;
+    if (budget === null)
+      return batcher.send({ key, judge, request: options.request, direct: options.direct });
+    const price = this.priceFor(judge, budget);
+    const worst = worstCaseOf({ request: options.request, price, factor: BATCH_PRICE_FACTOR });
+    const reservation = await budget.reserve(worst.amount, {
+      signal: options.request.signal,
+      priority: options.priority,
+    });
+    // A request the batch sends directly after all reserves again there, at the list price.
+    let sentDirectly = false;
+    try {
+      const response = await batcher.send({
+        key,
+        judge,
+        request: { ...options.request, maxOutputTokens: worst.maxOutputTokens },
+        direct: () => {
+          sentDirectly = true;
+          return options.direct();
+        },
+      });
+      if (sentDirectly) reservation.release({ billed: false });
+      else {
+        reservation.settle(
+          spentBy({
+            answer: response,
+            reserved: worst.amount,
+            price,
+            factor: BATCH_PRICE_FACTOR,
+          }),
+        );
+      }
+      return response;
+    } catch (error) {
+      reservation.release({ billed: false });
+      throw error;
+    }
+  }
+
+  /** The price a budget reserves at: refused when a cost cap cannot know it. */
+  private priceFor(judge: JudgeModel, budget: JudgeBudget): ModelPrice | null {
+    const price = judge.price ?? null;
+    if (price === null && budget.limits.maxCostUsd !== null) {
+      throw new ConfigError(
+        `Judge "${judge.name}" has no known price, so a cost budget (maxCostUsd, --max-cost) cannot be kept: ` +
+          "give it one (createJudge({ model, prices }), or a JudgeModel's price), or cap tokens instead (maxTokens, --max-tokens).",
+      );
+    }
+    return price;
+  }
+
   /** One request sent straight to its judge: a concurrency slot per attempt, retries. */
   private async callDirect(options: {
     judge: JudgeModel;
     request: JudgeRequest;
     meta: JudgeCallMeta;
   }): Promise<JudgeResponse> {
-    const { judge, request, meta } = options;
+    const { judge, meta } = options;
     const lane = this.laneFor(judge.name);
     // A retry queues again with the same priority: it is still that case's request.
     const priority = meta.priority ?? this.nextPriority++;
     const { gate } = this.options;
-    const slot: AttemptSlot =
+    const laneSlot: AttemptSlot =
       gate === undefined
         ? {
             acquire: (signal) => lane.acquire(signal, priority),
             release: (outcome) => lane.release(outcome),
           }
         : gatedSlot({ lane, gate, judgeName: judge.name, priority });
+    const budget = this.options.budget ?? null;
+    let request = options.request;
+    let budgeted: BudgetedCall | null = null;
+    if (budget !== null) {
+      const price = this.priceFor(judge, budget);
+      const worst = worstCaseOf({ request, price, factor: 1 });
+      budgeted = new BudgetedCall({ budget, worst, price, factor: 1, priority });
+      request = { ...request, maxOutputTokens: worst.maxOutputTokens };
+    }
+    const slot = budgeted === null ? laneSlot : budgeted.slot(laneSlot);
     const response = await sendToJudge({
       judge,
       request,
       meta,
+      ...(budgeted === null ? {} : { onAnswer: (answer) => budgeted.answered(answer) }),
       retry: this.options.retry,
       sleep: this.options.sleep,
       random: this.options.random,
@@ -429,11 +541,15 @@ export class JudgeScheduler implements JudgeTransport {
     return lane;
   }
 
-  /** Stops dispatching: every queued and later request fails with `error`. */
-  stop(error: Error): void {
+  /**
+   * Stops dispatching: every queued and later request fails with `error`, and the calls in
+   * flight are cancelled, unless `abortInFlight` is false (a budget: they were paid for).
+   */
+  stop(error: Error, options: { abortInFlight?: boolean } = {}): void {
     if (this.stopError) return;
     this.stopError = error;
     for (const lane of this.lanes.values()) lane.rejectWaiting(error);
+    if (options.abortInFlight === false) return;
     for (const entry of this.inFlight.values()) entry.controller.abort(error);
   }
 
@@ -454,6 +570,21 @@ export class JudgeScheduler implements JudgeTransport {
   concurrencyOf(judgeName: string): number | null {
     return this.lanes.get(judgeName)?.limit ?? null;
   }
+}
+
+/** A cached answer as the transport hands it back: nothing paid. */
+function cachedResponse(hit: CachedJudgeAnswer): JudgeResponse {
+  return {
+    text: hit.text,
+    object: hit.object ?? undefined,
+    usage:
+      hit.inputTokens === null || hit.outputTokens === null
+        ? null
+        : { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens },
+    costUsd: hit.costUsd,
+    cached: true,
+    ...(hit.logprobs === undefined ? {} : { logprobs: hit.logprobs }),
+  };
 }
 
 /** A lane's slot that also holds one of the gate's: the lane's first, then the gate's. */

@@ -157,6 +157,9 @@ export class AiSdkJudgeBatch implements JudgeBatchApi {
     return {
       prompt: [{ role: "user", content: await promptParts(request) }],
       ...(temperature === undefined ? {} : { temperature }),
+      ...(request.maxOutputTokens === undefined
+        ? {}
+        : { maxOutputTokens: request.maxOutputTokens }),
       ...(mode === "json-schema"
         ? { responseFormat: { type: "json", schema: request.jsonSchema, name: "answer" } }
         : mode === "json"

@@ -122,6 +122,14 @@ export class AiSdkJudge implements JudgeModel {
     return this.#givesLogprobs;
   }
 
+  /**
+   * The model's price per million tokens: from verdict's price table, or the `prices` given;
+   * `null` when unknown (its calls' cost is then unknown too).
+   */
+  get price(): ModelPrice | null {
+    return this.#price === null ? null : { ...this.#price };
+  }
+
   /** The temperature sent, `undefined` when none is. */
   get temperature(): number | undefined {
     return this.#temperature;
@@ -198,6 +206,9 @@ export class AiSdkJudge implements JudgeModel {
       output,
       maxRetries: 0,
       ...(temperature === undefined ? {} : { temperature }),
+      ...(request.maxOutputTokens === undefined
+        ? {}
+        : { maxOutputTokens: request.maxOutputTokens }),
       ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
       ...this.#providerOptions(request, mode),
     });

@@ -56,6 +56,8 @@ export interface SendToJudgeOptions extends DirectTransportOptions {
   meta: JudgeCallMeta;
   /** A concurrency slot held during each attempt (the evaluate() scheduler's). */
   slot?: AttemptSlot | undefined;
+  /** Told of each attempt's answer as the judge gave it, before its slot is released (what a budget settles with). */
+  onAnswer?: ((answer: unknown) => void) | undefined;
 }
 
 /**
@@ -82,7 +84,13 @@ export async function sendToJudge(options: SendToJudgeOptions): Promise<JudgeRes
     now: options.now,
     slot: options.slot,
     onRetry: onRetry === undefined ? undefined : (info) => onRetry({ ...info, meta }),
-    run: (signal) => judge.generate({ ...request, signal }),
+    run: async (signal) => {
+      const answer = await judge.generate({ ...request, signal });
+      // An answer that comes after its attempt was given up (a judge that ignores the signal)
+      // belongs to no attempt.
+      if (!signal.aborted) options.onAnswer?.(answer);
+      return answer;
+    },
   });
   return toJudgeResponse({ judge, answer });
 }

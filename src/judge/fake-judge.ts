@@ -47,6 +47,8 @@ export function createFakeJudge(): JudgeModel {
   return {
     name: FAKE_JUDGE_NAME,
     supportsImages: true,
+    // It costs nothing: a dry run says $0, and a cost budget never stops it.
+    price: { inputPerMillion: 0, outputPerMillion: 0 },
     async generate(request: JudgeRequest): Promise<JudgeOutput> {
       const object = defaultAnswer(request.jsonSchema, request.prompt, {
         preferredEnumValues: fakeJudgePreference(request.schema) ?? PREFERRED_VERDICTS,

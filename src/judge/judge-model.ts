@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 import type { ImagePart } from "../test-case/image.ts";
+import type { ModelPrice } from "./usage-and-cost.ts";
 
 export type { JudgeTokenLogprob } from "../results/judge-token-logprob.ts";
 
@@ -27,6 +28,13 @@ export interface JudgeRequest {
    * Judges that cannot give them ignore it.
    */
   topLogprobs?: number;
+  /**
+   * The most tokens the answer may have: stop there, as the provider's own output limit does.
+   * verdict sets it on the requests of a run with a budget (`budget`, `--max-cost`), so that no
+   * answer can cost more than was reserved for it; a judge of your own should honour it for
+   * the budget to hold. An answer cut at the limit is asked again, never scored.
+   */
+  maxOutputTokens?: number;
 }
 
 /** A judge's answer with its accounting. Give `object` (already parsed) or `text`. */
@@ -139,6 +147,14 @@ export interface JudgeModel {
    * have one.
    */
   readonly batch?: JudgeBatchApi | null;
+  /**
+   * The judge's price per million input and output tokens, when known: what a dry run
+   * (`evaluate({ dryRun: true })`, `--dry-run`) prices its estimate at and what a cost budget
+   * (`budget.maxCostUsd`, `--max-cost`) reserves against. Judges made by `createJudge` take it
+   * from verdict's price table (or its `prices`). Without one, the estimate says the cost is
+   * unknown and a cost budget refuses the judge.
+   */
+  readonly price?: ModelPrice | null;
 }
 
 /** True when `value` looks like a {@link JudgeModel}. */

@@ -1,5 +1,3 @@
-import type { JudgeUsage } from "./judge-model.ts";
-
 /** Price of a model in USD per million tokens. */
 export interface ModelPrice {
   inputPerMillion: number;
@@ -84,8 +82,8 @@ export function findModelPrice(options: FindModelPriceOptions): ModelPrice | nul
 
 /** Options of {@link costOfUsage}. */
 export interface CostOfUsageOptions {
-  /** Tokens used, `null` when the judge did not report them. */
-  usage: JudgeUsage | null | undefined;
+  /** Tokens used (a `JudgeUsage`), `null` when the judge did not report them. */
+  usage: { inputTokens: number; outputTokens: number } | null | undefined;
   /** The model's price, `null` when unknown. */
   price: ModelPrice | null | undefined;
 }

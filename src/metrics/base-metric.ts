@@ -27,6 +27,7 @@ import {
   toTestCase,
 } from "../test-case/llm-test-case.ts";
 import { checkMetricOptions, type MetricOptionSpecs } from "./check-metric-options.ts";
+import type { EstimateContext, StepEstimate } from "./metric-estimate.ts";
 import { checkEvaluationTemplate } from "./shared/check-evaluation-template.ts";
 import { formatScore } from "./shared/prompt-text.ts";
 import type { Verdict } from "./shared/verdicts.ts";
@@ -223,6 +224,8 @@ export abstract class BaseMetric<Template extends object> {
    * defaults: all of them are part of {@link BaseMetric.config}, so of the fingerprint.
    */
   protected readonly ownOptions: Readonly<Record<string, unknown>>;
+  /** The names of the metric's prompt functions, as declared. */
+  protected readonly stepNames: readonly string[];
 
   /**
    * @param options what the user passed: checked against the base options and the metric's own
@@ -238,6 +241,7 @@ export abstract class BaseMetric<Template extends object> {
     const given = options ?? {};
     const threshold = given.threshold === undefined ? 0.5 : given.threshold;
     this.lowerIsBetter = declaration.lowerIsBetter;
+    this.stepNames = [...declaration.steps];
     this.strictMode = given.strictMode ?? false;
     this.threshold = this.strictMode ? (this.lowerIsBetter ? 0 : 1) : threshold;
     this.includeReason = given.includeReason ?? true;
@@ -317,6 +321,59 @@ export abstract class BaseMetric<Template extends object> {
 
   /** Runs the metric's judge steps and scores them. */
   protected abstract scoreTestCase(context: MetricContext<Template>): Promise<ScoredSteps>;
+
+  /**
+   * What the metric expects to ask the judge to score one test case, step by step, without
+   * asking: the calls of each step (a range: a step may be skipped), and the tokens of each
+   * call. What a dry run (`evaluate({ dryRun: true })`) prices, after replacing the steps it can
+   * build exactly (the first, and those the judge cache answers) with the real requests. Its
+   * code is loaded on the first call, so that scoring alone never loads it.
+   * @example
+   * await new ToxicityMetric().estimate({ input: "…", actualOutput: "It is great. It opened in 2021." });
+   * // [{ step: "generateOpinions", calls: { low: 1, expected: 1, high: 1 }, … }, …]
+   */
+  async estimate(testCase: LLMTestCase | LLMTestCaseFields): Promise<StepEstimate[]> {
+    const { estimateTokens } = await import("../judge/estimate-tokens.ts");
+    const validCase = toTestCase(testCase);
+    const context: EstimateContext<Template> = {
+      testCase: validCase,
+      template: this.resolveTemplate(),
+      multimodal: this.judgedFields.some((field) => hasImages(validCase[field] as never)),
+      render: (field, images) => renderContent((validCase[field] as never) ?? "", images),
+      tokens: (text, images = 0) => estimateTokens({ text, images }),
+    };
+    try {
+      return await this.estimateSteps(context);
+    } catch {
+      // A prompt function of the user's that fails on typical items: the real run will say
+      // so; the estimate falls back on the plain one.
+      return BaseMetric.prototype.estimateSteps.call(this, context);
+    }
+  }
+
+  /**
+   * The estimate of {@link BaseMetric.estimate}. By default each declared step is asked once
+   * per case, its prompt the judged fields plus some instructions, its answer a short JSON
+   * object: override it when the metric knows better (its steps' conditions, how many items
+   * its steps list).
+   */
+  protected async estimateSteps(context: EstimateContext<Template>): Promise<StepEstimate[]> {
+    const { defaultStepEstimates } = await import("./default-step-estimates.ts");
+    const images: ImagePart[] = [];
+    const judged = this.judgedFields
+      .map((field) => {
+        const value = context.testCase[field];
+        // Text and content with images as the prompt shows them; lists, tools and metadata as JSON.
+        return field === "input" || field === "actualOutput" || field === "expectedOutput"
+          ? context.render(field, images)
+          : JSON.stringify(value ?? null);
+      })
+      .join("\n");
+    return defaultStepEstimates({
+      steps: this.stepNames,
+      judgedTokens: context.tokens(judged, images.length),
+    });
+  }
 
   /**
    * Scores one test case and stores the outcome on this metric (`score`, `reason`,

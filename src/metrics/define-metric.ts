@@ -9,6 +9,7 @@ import {
   type MetricDetails,
   type ScoredSteps,
 } from "./base-metric.ts";
+import type { EstimateContext, StepEstimate } from "./metric-estimate.ts";
 
 /** A metric's prompts: one function per judge step, taking what it needs and returning the prompt. */
 // biome-ignore lint/suspicious/noExplicitAny: each prompt declares its own arguments.
@@ -39,6 +40,19 @@ export interface DefinedMetricContext<Prompts extends MetricPrompts, Options> {
   multimodal: boolean;
 }
 
+/** What a defined metric's `estimate` gets: one test case, to estimate without asking. */
+export interface DefinedEstimateContext<Prompts extends MetricPrompts, Options> {
+  testCase: LLMTestCase;
+  /** The metric's own options, checked, with their defaults. */
+  options: Options;
+  /** The prompt functions (the user's `evaluationTemplate` overrides included): build a prompt with typical arguments to count its tokens. */
+  prompts: Prompts;
+  /** A field as prompt text, as `score`'s `text` gives it. */
+  text: (field: TestCaseField) => string;
+  /** Tokens of a prompt or answer as verdict estimates them: characters ÷ 4, plus 85 an image. */
+  tokens: (text: string, images?: number) => number;
+}
+
 /** What a defined metric's `score` returns. */
 export interface DefinedMetricScore {
   /** From 0 to 1. */
@@ -66,6 +80,16 @@ export interface MetricDefinition<
   options?: Own;
   /** One prompt function per judge step; users may override any with `evaluationTemplate`. */
   prompts: Prompts;
+  /**
+   * What the metric expects to ask the judge on one test case, step by step, for dry runs
+   * (`evaluate({ dryRun: true })`): each step's calls (a range, when a step may be skipped) and
+   * the tokens of a call. By default every prompt is asked once a case, each prompt the judged
+   * fields plus some instructions, each answer a short JSON object; a dry run counts the first
+   * step's real prompt in any case.
+   */
+  estimate?: (
+    context: DefinedEstimateContext<Prompts, { [Key in keyof Own]: z.output<Own[Key]> }>,
+  ) => StepEstimate[];
   /** Scores one test case. */
   score: (
     context: DefinedMetricContext<Prompts, { [Key in keyof Own]: z.output<Own[Key]> }>,
@@ -142,6 +166,20 @@ export function defineMetric<
       return { ...super.config(), definition: source };
     }
 
+    protected override async estimateSteps(
+      context: EstimateContext<Prompts>,
+    ): Promise<StepEstimate[]> {
+      if (definition.estimate === undefined) return super.estimateSteps(context);
+      const images: ImagePart[] = [];
+      return definition.estimate({
+        testCase: context.testCase,
+        options: this.ownOptions as { [Key in keyof Own]: z.output<Own[Key]> },
+        prompts: context.template,
+        text: (field) => fieldText(context, field, images),
+        tokens: context.tokens,
+      });
+    }
+
     protected async scoreTestCase(context: MetricContext<Prompts>): Promise<ScoredSteps> {
       let images: ImagePart[] = [];
       const template = context.template as Record<string, (args: unknown) => string>;
@@ -170,7 +208,11 @@ export function defineMetric<
   return DefinedMetric;
 }
 
-function fieldText(context: MetricContext<object>, field: TestCaseField, images: ImagePart[]) {
+function fieldText(
+  context: Pick<MetricContext<object>, "testCase" | "render">,
+  field: TestCaseField,
+  images: ImagePart[],
+) {
   if (field === "input" || field === "actualOutput" || field === "expectedOutput") {
     return context.render(field, images);
   }

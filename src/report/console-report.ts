@@ -353,8 +353,22 @@ function renderTotals(options: { result: EvaluationResult }): string[] {
   lines.push(
     `Tokens: ${formatCount(summary.inputTokens)} input, ${formatCount(summary.outputTokens)} output`,
     `Cost: ${formatCostUsd(summary.costUsd)}`,
-    `Duration: ${formatDuration(summary.durationMs)}`,
   );
+  const { budget } = summary;
+  if (budget !== undefined) {
+    const caps = [
+      ...(budget.maxCostUsd === null
+        ? []
+        : [`${formatCostUsd(budget.spentCostUsd)} of ${formatCostUsd(budget.maxCostUsd)}`]),
+      ...(budget.maxTokens === null
+        ? []
+        : [
+            `${formatCount(Math.round(budget.spentTokens))} of ${formatCount(budget.maxTokens)} tokens`,
+          ]),
+    ];
+    lines.push(`Budget: ${caps.join(", ")} spent (the run's earlier parts included)`);
+  }
+  lines.push(`Duration: ${formatDuration(summary.durationMs)}`);
   return lines;
 }
 
@@ -371,7 +385,7 @@ function cellText(text: string): string {
 }
 
 /** The terminal's columns; `COLUMNS` or 80 when the stream is not a terminal (CI logs, pipes). */
-function terminalWidth(stream: NodeJS.WritableStream): number {
+export function terminalWidth(stream: NodeJS.WritableStream): number {
   const { isTTY, columns } = stream as { isTTY?: unknown; columns?: unknown };
   if (isTTY === true && typeof columns === "number" && columns > 0) return columns;
   const fromEnvironment = Number(process.env.COLUMNS);

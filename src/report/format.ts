@@ -28,7 +28,13 @@ const HIDDEN_IN_NAMES =
  * "COMPLETED").
  */
 export function describeRunStatus(
-  status: "running" | "completed" | "interrupted" | "quota-exhausted" | "failed",
+  status:
+    | "running"
+    | "completed"
+    | "interrupted"
+    | "quota-exhausted"
+    | "budget-exhausted"
+    | "failed",
 ): string {
   switch (status) {
     case "running":
@@ -39,6 +45,8 @@ export function describeRunStatus(
       return "run interrupted before every case ran";
     case "quota-exhausted":
       return "run stopped: the judge's quota ran out";
+    case "budget-exhausted":
+      return "run stopped: its budget ran out";
     case "failed":
       return "run stopped by an error";
     default:

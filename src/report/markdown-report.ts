@@ -54,10 +54,16 @@ export function describeRunTotals(result: EvaluationResult): string {
   const { status, testCases } = result.summary;
   const { total, passed, failed, unscored } = testCases;
   const scored = passed + failed;
-  if (status === "interrupted" || status === "quota-exhausted" || status === "failed") {
+  if (
+    status === "interrupted" ||
+    status === "quota-exhausted" ||
+    status === "budget-exhausted" ||
+    status === "failed"
+  ) {
     const why = {
       interrupted: "the run was interrupted",
       "quota-exhausted": "the judge's quota ran out",
+      "budget-exhausted": "the run's budget ran out",
       failed: "the run failed",
     }[status];
     const fails = failed > 0 ? `, ${formatCount(failed)} failed` : "";

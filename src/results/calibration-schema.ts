@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { judgeSpendingSchema } from "./result-schema.ts";
+import { RUN_STATUSES } from "./run-status.ts";
 
 // Mirrors calibration-report.ts field by field (calibration-schema.test.ts checks that it
 // parses to exactly the type). Unknown keys are dropped, as in result-schema.ts.
@@ -39,7 +40,7 @@ export const calibrationReportSchema = z.object({
   id: z.string(),
   runId: z.string(),
   createdAt: z.string(),
-  status: z.enum(["running", "completed", "interrupted", "quota-exhausted", "failed"]),
+  status: z.enum(RUN_STATUSES),
   metric: z.object({
     name: z.string(),
     threshold: z.number(),

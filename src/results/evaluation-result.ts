@@ -108,8 +108,32 @@ export interface MetricSummary {
   scoreOnly: number;
 }
 
-/** How a run ended. */
-export type RunStatus = "running" | "completed" | "interrupted" | "quota-exhausted" | "failed";
+/**
+ * How a run ended. `"budget-exhausted"`: its budget (`budget`, `--max-cost`, `--max-tokens`)
+ * could not pay for another judge call, so it stopped, keeping every finished case.
+ */
+export type RunStatus =
+  | "running"
+  | "completed"
+  | "interrupted"
+  | "quota-exhausted"
+  | "budget-exhausted"
+  | "failed";
+
+/** A run's budget and what the run spent of it, its earlier parts included (a resumed run). */
+export interface BudgetSummary {
+  /** The cap in USD; `null` without one. */
+  maxCostUsd: number | null;
+  /** The cap in tokens (prompt and completion); `null` without one. */
+  maxTokens: number | null;
+  /**
+   * USD spent: answered calls at their cost, and calls that may have been billed without an
+   * answer (a timeout, a dropped connection) at their reserved worst case.
+   */
+  spentCostUsd: number;
+  /** Tokens spent, counted the same way. */
+  spentTokens: number;
+}
 
 /** What a run spent on its judge, and what the cache and shared calls saved. */
 export interface JudgeSpending {
@@ -169,6 +193,8 @@ export interface EvaluationSummary extends JudgeSpending {
    * are not real. Absent otherwise.
    */
   fakeJudge?: true | undefined;
+  /** The run's budget and what it spent of it, when it had one. Absent otherwise. */
+  budget?: BudgetSummary | undefined;
 }
 
 /** What evaluate() returns. */

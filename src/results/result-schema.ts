@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { JudgeSpending, ResultImage, TrialResult } from "./evaluation-result.ts";
 import type { JudgeCallRecord, MetricData, MetricStep } from "./metric-data.ts";
+import { RUN_STATUSES } from "./run-status.ts";
 import type {
   JsonValue,
   SpanRecord,
@@ -212,7 +213,7 @@ export const judgeSpendingSchema = z.object(spendingFields) satisfies z.ZodType<
 
 export const evaluationSummarySchema = z.object({
   ...spendingFields,
-  status: z.enum(["running", "completed", "interrupted", "quota-exhausted", "failed"]),
+  status: z.enum(RUN_STATUSES),
   metrics: z.array(metricSummarySchema),
   testCases: z.object({
     total: z.number(),
@@ -235,6 +236,14 @@ export const evaluationSummarySchema = z.object({
     )
     .optional(),
   fakeJudge: z.literal(true).optional(),
+  budget: z
+    .object({
+      maxCostUsd: z.number().nullable(),
+      maxTokens: z.number().nullable(),
+      spentCostUsd: z.number(),
+      spentTokens: z.number(),
+    })
+    .optional(),
 });
 
 export const evaluationResultSchema = z.object({

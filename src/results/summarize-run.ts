@@ -39,6 +39,7 @@ export function findFlakyCases(testResults: readonly TestResult[]): FlakyCase[] 
 const STATUS_SEVERITY: readonly RunStatus[] = [
   "failed",
   "quota-exhausted",
+  "budget-exhausted",
   "interrupted",
   "running",
   "completed",

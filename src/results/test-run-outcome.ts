@@ -3,12 +3,13 @@ import type { EvaluationResult } from "./evaluation-result.ts";
 /**
  * How a test run ended, from the most to the least serious:
  * - `"usage"`: verdict is not configured to run (no judge key, unknown model, bad option);
+ * - `"budget"`: the run's budget stopped it before it finished (resume with a larger one);
  * - `"unscored"`: judge errors left cases (or some of their metrics) unscored, or the run was
  *   interrupted or ran out of quota;
  * - `"failed"`: a case failed a threshold, or a test failed for another reason;
  * - `"passed"`: everything passed.
  */
-export type TestRunOutcome = "passed" | "failed" | "unscored" | "usage";
+export type TestRunOutcome = "passed" | "failed" | "unscored" | "usage" | "budget";
 
 /** Options of {@link decideTestRunOutcome}. */
 export interface DecideTestRunOutcomeOptions {
@@ -28,6 +29,7 @@ export interface DecideTestRunOutcomeOptions {
 export function decideTestRunOutcome(options: DecideTestRunOutcomeOptions): TestRunOutcome {
   const { summary } = options.result;
   if ((options.configErrors ?? 0) > 0) return "usage";
+  if (summary.status === "budget-exhausted") return "budget";
   if (
     summary.testCases.unscored > 0 ||
     summary.metrics.some((metric) => metric.errored > 0) ||

@@ -128,6 +128,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
        )`,
     ],
   },
+  // Nothing to change in the tables: a version that cannot read such a run must refuse the
+  // schema as newer rather than fail on that run.
+  {
+    version: 4,
+    description:
+      'runs may end "budget-exhausted", their summaries holding the budget and its spending',
+    statements: [],
+  },
 ];
 
 /** The schema version this build of verdict writes. */

@@ -225,7 +225,7 @@ describe("SqliteRunStore", () => {
     const check = new DatabaseSync(databasePath);
     expect(check.prepare("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     check.close();
-    expect(SCHEMA_VERSION).toBe(8);
+    expect(SCHEMA_VERSION).toBe(9);
   });
 
   it("migrates a schema 4 file in place: its runs and cached answers stay, and it keeps judge batches", async () => {

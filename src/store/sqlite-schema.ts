@@ -119,6 +119,10 @@ const MIGRATIONS: readonly ((database: DatabaseSync) => void)[] = [
         UNIQUE (run_id, hash)
       ) STRICT;
     `),
+  // 9 (budgets): nothing to change in the tables — a run may now end "budget-exhausted", its
+  // summary holding the budget and what was spent of it. A version that cannot read such a
+  // run must refuse the file as newer rather than fail on that run: hence the version.
+  () => {},
 ];
 
 /** The schema version this build of verdict writes (`PRAGMA user_version`). */

@@ -1,4 +1,5 @@
 import type { JudgeModel, JudgeOutput, JudgeRequest, JudgeUsage } from "../judge/judge-model.ts";
+import { costOfUsage, type ModelPrice } from "../judge/usage-and-cost.ts";
 import type { ImagePart } from "../test-case/image.ts";
 
 /** One call the mock judge received. */
@@ -47,8 +48,13 @@ export interface MockJudgeOptions {
    * answer; `null` reports no usage.
    */
   usage?: JudgeUsage | null;
-  /** Cost reported per call in USD. By default none (the cost stays unknown). */
+  /** Cost reported per call in USD. By default none (the cost stays unknown), or priced by `price`. */
   costUsd?: number;
+  /**
+   * The judge's price per million tokens: each call's cost is its usage at this price (unless
+   * `costUsd` is given), and dry runs and cost budgets price with it. By default none.
+   */
+  price?: ModelPrice;
   /** Delay before each answer, in milliseconds. @default 0 */
   latencyMs?: number;
 }
@@ -88,6 +94,8 @@ function isJudgeOutput(value: object): value is JudgeOutput {
 export class MockJudge implements JudgeModel {
   readonly name: string;
   readonly supportsImages: boolean;
+  /** The price given, else `null` (unknown). */
+  readonly price: ModelPrice | null;
   /** Every call received, in order. */
   readonly calls: MockJudgeCall[] = [];
   private readonly answers: MockJudgeOptions["answers"];
@@ -98,6 +106,7 @@ export class MockJudge implements JudgeModel {
   constructor(options: MockJudgeOptions = {}) {
     this.name = options.name ?? "mock-judge";
     this.supportsImages = options.supportsImages ?? true;
+    this.price = options.price ?? null;
     this.answers = options.answers ?? [];
     this.usage = options.usage;
     this.costUsd = options.costUsd;
@@ -143,6 +152,10 @@ export class MockJudge implements JudgeModel {
       };
     }
     if (output.costUsd === undefined && this.costUsd !== undefined) output.costUsd = this.costUsd;
+    if (output.costUsd === undefined && this.price !== null) {
+      const costUsd = costOfUsage({ usage: output.usage, price: this.price });
+      if (costUsd !== null) output.costUsd = costUsd;
+    }
     return output;
   }
 

@@ -46,6 +46,23 @@ export function describeRunsContract(current: CurrentStore): void {
       });
     });
 
+    it("keeps a run stopped by its budget, with what it spent of it", async () => {
+      await runs.startRun(makeStoredRun());
+      const summary = makeSummary({
+        status: "budget-exhausted",
+        costUsd: 0.3912,
+        budget: { maxCostUsd: 0.4, maxTokens: null, spentCostUsd: 0.3912, spentTokens: 120_345 },
+      });
+      await runs.finishRun({
+        runId: "run-1",
+        status: "budget-exhausted",
+        endedAt: "2025-01-01T10:05:00.000Z",
+        summary,
+      });
+      expect(await runs.getRun("run-1")).toMatchObject({ status: "budget-exhausted", summary });
+      expect((await runs.listRuns({ limit: 1 }))[0]?.summary?.budget).toEqual(summary.budget);
+    });
+
     it("reopens a finished run as running, keeping its results", async () => {
       await runs.startRun(makeStoredRun());
       await runs.saveTestResult("run-1", makeStoredTestResult(0));

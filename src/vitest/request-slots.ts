@@ -31,7 +31,7 @@ interface ModelSlots {
 }
 
 /** Reads newline-delimited JSON objects from a socket; malformed lines are ignored. */
-function onLines(socket: Socket, handle: (message: Record<string, unknown>) => void): void {
+export function onLines(socket: Socket, handle: (message: Record<string, unknown>) => void): void {
   let buffered = "";
   socket.setEncoding("utf8");
   socket.on("data", (chunk: string) => {

@@ -151,6 +151,30 @@ async function scoreAssertion(options: {
       cache: chosen.cache,
       env,
     });
+    if (chosen.dryRun) {
+      // A dry run asks no judge: the case records what it would spend, and passes.
+      const { estimateTestCase } = await import("../evaluate/dry-run/estimate-run.ts");
+      const estimate = await estimateTestCase({
+        testCase,
+        metrics,
+        scheduler,
+        repeat: chosen.repeat,
+        env,
+      });
+      return {
+        record: {
+          ...base,
+          outcome: "passed",
+          result: null,
+          error: null,
+          runStatus: "completed",
+          estimate,
+        },
+        result: null,
+        error: null,
+        failed: false,
+      };
+    }
     const signal = (task?.context as { signal?: AbortSignal } | undefined)?.signal;
     // The judge's prompts and answers travel with the record to the process that stores it.
     const keepTexts: RunReporter = {

@@ -11,6 +11,7 @@ describe("test run settings", () => {
       skipOnMissingParams: false,
       verbose: undefined,
       repeat: 1,
+      dryRun: false,
     });
   });
 
@@ -22,6 +23,7 @@ describe("test run settings", () => {
       skipOnMissingParams: true,
       verbose: false,
       repeat: 3,
+      dryRun: true,
     };
     expect(readTestRunSettings({ env: toTestRunEnvironment({ settings }) })).toEqual(settings);
     expect(toTestRunEnvironment({ settings: { cache: false } })).toEqual({ VERDICT_CACHE: "0" });

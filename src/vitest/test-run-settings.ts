@@ -15,6 +15,7 @@ import type { CacheMode } from "../evaluate/scheduler.ts";
  * | `VERDICT_SKIP_ON_MISSING_PARAMS` | `-s` | `1` / `0`: leave out a metric whose test-case fields are missing | `0` |
  * | `VERDICT_VERBOSE` | `-v` | `1` / `0`: print every metric's intermediate steps (unset: each metric's own `verboseMode`) | unset |
  * | `VERDICT_REPEAT` | `-r` | whole number ≥ 1: trials of each case | `1` |
+ * | `VERDICT_DRY_RUN` | `--dry-run` | `1` / `0`: ask no judge; each assertion records what it would spend (and passes) | `0` |
  *
  * `VERDICT_HOME` (the store folder, whose judge cache the workers share), `VERDICT_MODEL`
  * (the default judge, `--judge`) and `VERDICT_JUDGE_TEXT` (`--judge-text`: what the store keeps
@@ -27,6 +28,7 @@ export const TEST_RUN_VARIABLES = {
   skipOnMissingParams: "VERDICT_SKIP_ON_MISSING_PARAMS",
   verbose: "VERDICT_VERBOSE",
   repeat: "VERDICT_REPEAT",
+  dryRun: "VERDICT_DRY_RUN",
 } as const;
 
 /** What a test run's assertions are configured with. */
@@ -43,6 +45,8 @@ export interface TestRunSettings {
   verbose: boolean | undefined;
   /** @default 1 */
   repeat: number;
+  /** Ask no judge: record what each case would spend. @default false */
+  dryRun: boolean;
 }
 
 /** Options of {@link readTestRunSettings}. */
@@ -106,6 +110,7 @@ export function readTestRunSettings(options: ReadTestRunSettingsOptions = {}): T
       readFlag({ env, variable: TEST_RUN_VARIABLES.skipOnMissingParams }) ?? false,
     verbose: readFlag({ env, variable: TEST_RUN_VARIABLES.verbose }),
     repeat: readWholeNumber({ env, variable: TEST_RUN_VARIABLES.repeat }) ?? 1,
+    dryRun: readFlag({ env, variable: TEST_RUN_VARIABLES.dryRun }) ?? false,
   };
 }
 
@@ -138,5 +143,6 @@ export function toTestRunEnvironment(options: ToTestRunEnvironmentOptions): Reco
   }
   if (settings.repeat !== undefined)
     environment[TEST_RUN_VARIABLES.repeat] = String(settings.repeat);
+  if (settings.dryRun !== undefined) environment[TEST_RUN_VARIABLES.dryRun] = flag(settings.dryRun);
   return environment;
 }

@@ -1,4 +1,5 @@
 import { caseStatus } from "../results/case-metrics.ts";
+import type { CaseCostEstimate } from "../results/cost-estimate.ts";
 import type { RunStatus, TestResult } from "../results/evaluation-result.ts";
 import type { JudgeText } from "../results/judge-text.ts";
 
@@ -50,6 +51,8 @@ export interface VerdictCaseRecord {
    * for the store; absent when none were kept (`VERDICT_JUDGE_TEXT=hash`).
    */
   judgeTexts?: JudgeText[];
+  /** In a dry run (`VERDICT_DRY_RUN`): what the case would spend; no judge was asked. */
+  estimate?: CaseCostEstimate;
 }
 
 declare module "vitest" {

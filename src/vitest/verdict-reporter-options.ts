@@ -1,4 +1,5 @@
 import type { DisplayOption } from "../evaluate/default-reporters.ts";
+import type { BudgetSummary } from "../results/evaluation-result.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import type { RunShard, Store } from "../store/run-store.ts";
 
@@ -36,6 +37,12 @@ export interface VerdictReporterOptions {
   shard?: RunShard;
   /** More configuration to store with the run (e.g. the command's flags). */
   config?: Record<string, unknown>;
+  /**
+   * The run's budget and what it spent of it, asked when the run ends, for its summary and
+   * its end message (`verdict test run --max-cost/--max-tokens` gives it: it keeps the budget
+   * the workers reserve against).
+   */
+  budget?: () => Promise<BudgetSummary | undefined>;
   /**
    * This is the run's only reporter: also print what Vitest's reporter would (failures
    * outside verdict's metrics, broken files, console output of tests). @default false

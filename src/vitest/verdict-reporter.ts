@@ -11,11 +11,13 @@ import type {
 } from "vitest/node";
 import { ConfigError } from "../errors/config-error.ts";
 import { showControlCharacters, showName, stripColourCodes } from "../report/format.ts";
+import type { CostEstimate } from "../results/cost-estimate.ts";
 import type { EvaluationResult } from "../results/evaluation-result.ts";
 import type { TestRunOutcome } from "../results/test-run-outcome.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { CaseIndexer } from "./case-indexer.ts";
 import { rankTestFiles } from "./case-shard.ts";
+import { DryRunState } from "./dry-run-state.ts";
 import { failedToLoad } from "./failed-to-load.ts";
 import { readTestRunSettings } from "./test-run-settings.ts";
 import type { VerdictCaseRecord } from "./verdict-case-record.ts";
@@ -27,6 +29,7 @@ export type { VerdictReporterOptions } from "./verdict-reporter-options.ts";
 /** Verdict error classes: a test failing with one of them failed for a verdict reason. */
 const VERDICT_ERROR_NAMES = new Set([
   "EvalError",
+  "BudgetExhaustedError",
   "ConfigError",
   "StoreError",
   "JudgeCallError",
@@ -57,6 +60,9 @@ export class VerdictReporter implements Reporter {
   private readonly options: VerdictReporterOptions;
   private vitest: Vitest | null = null;
   private state: RunState | null = null;
+  /** In a dry run (`VERDICT_DRY_RUN`), what the assertions would spend, instead of a run. */
+  private dryRun: DryRunState | null = null;
+  private lastEstimate: CostEstimate | null = null;
   private lastResult: EvaluationResult | null = null;
   private lastOutcome: TestRunOutcome | null = null;
   private lastConfigErrors: string[] = [];
@@ -68,6 +74,11 @@ export class VerdictReporter implements Reporter {
   /** The last run's gathered result; `null` before a run ended. */
   get result(): EvaluationResult | null {
     return this.lastResult;
+  }
+
+  /** The last dry run's estimate (`VERDICT_DRY_RUN`); `null` before one ended, or after a real run. */
+  get estimate(): CostEstimate | null {
+    return this.lastEstimate;
   }
 
   /** How the last run ended; `null` before a run ended. */
@@ -86,8 +97,17 @@ export class VerdictReporter implements Reporter {
 
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
     this.state = null;
+    this.dryRun = null;
+    this.lastEstimate = null;
     // No test file: nothing to store or report (the caller tells that no file was found).
     if (specifications.length === 0) return;
+    const settings = safeSettings(this.options.env ?? process.env);
+    if (settings.dryRun === true) {
+      // A dry run stores nothing: its assertions asked no judge.
+      this.dryRun = new DryRunState();
+      this.dryRun.setTrials(typeof settings.repeat === "number" ? settings.repeat : 1);
+      return;
+    }
     const runFiles = specifications.map((specification) => this.relativeFile(specification));
     let allFiles = runFiles;
     let globbed: readonly TestSpecification[] = [];
@@ -141,10 +161,22 @@ export class VerdictReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    const state = this.state;
-    if (!state) return;
     const records = latestAttempt(testCase.meta().verdict ?? []);
     const file = posix(testCase.module.relativeModuleId);
+    if (this.dryRun !== null) {
+      for (const record of records) this.dryRun.gather(record);
+      if (testCase.result().state === "failed" && records.length === 0) {
+        this.dryRun.otherFailures += 1;
+        this.printFailure({
+          title: `FAIL  ${file} > ${testCase.fullName}`,
+          errors: testCase.result().errors ?? [],
+          testCase,
+        });
+      }
+      return;
+    }
+    const state = this.state;
+    if (!state) return;
     for (const record of records) {
       state.gather({ testCase, file, record });
     }
@@ -181,25 +213,17 @@ export class VerdictReporter implements Reporter {
     unhandledErrors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): Promise<void> {
+    if (this.dryRun !== null) {
+      this.finishDryRun(testModules);
+      return;
+    }
     const state = this.state;
     if (!state) {
       this.lastResult = null;
       this.lastOutcome = null;
       return;
     }
-    for (const testModule of testModules) {
-      const errors = testModule.errors();
-      if (errors.length === 0) continue;
-      const file = posix(testModule.relativeModuleId);
-      this.printFailure({ title: `FAIL  ${file}`, errors });
-      if (failedToLoad(testModule)) {
-        const first = errors[0];
-        const name = first?.name && first.name !== "Error" ? `${first.name}: ` : "";
-        state.moduleFailed({ file, message: `${name}${first?.message ?? ""}` });
-      } else {
-        state.otherFailures += 1;
-      }
-    }
+    this.gatherModuleErrors(testModules, state);
     // Cut short on purpose, a run's workers may die with it: not a failure of the tests.
     if (unhandledErrors.length > 0 && reason !== "interrupted") {
       state.otherFailures += unhandledErrors.length;
@@ -215,6 +239,44 @@ export class VerdictReporter implements Reporter {
     this.lastOutcome = outcome;
     this.lastConfigErrors = [...state.configErrors];
     this.state = null;
+  }
+
+  private finishDryRun(testModules: ReadonlyArray<TestModule>): void {
+    const dryRun = this.dryRun as DryRunState;
+    this.gatherModuleErrors(testModules, dryRun);
+    const { estimate, outcome } = dryRun.finish({
+      stdout: this.options.stdout ?? process.stdout,
+      stderr: this.options.stderr ?? process.stderr,
+      print: (this.options.display ?? "all") !== "none",
+    });
+    this.lastEstimate = estimate;
+    this.lastOutcome = outcome;
+    this.lastResult = null;
+    this.lastConfigErrors = [...dryRun.configErrors];
+    this.dryRun = null;
+  }
+
+  /**
+   * Prints the errors of test files and counts them: a file that did not load as a failed
+   * module, errors of a file that ran (an `afterAll`) as failures outside verdict's metrics.
+   */
+  private gatherModuleErrors(
+    testModules: ReadonlyArray<TestModule>,
+    into: { moduleFailed(options: { file: string; message: string }): void; otherFailures: number },
+  ): void {
+    for (const testModule of testModules) {
+      const errors = testModule.errors();
+      if (errors.length === 0) continue;
+      const file = posix(testModule.relativeModuleId);
+      this.printFailure({ title: `FAIL  ${file}`, errors });
+      if (failedToLoad(testModule)) {
+        const first = errors[0];
+        const name = first?.name && first.name !== "Error" ? `${first.name}: ` : "";
+        into.moduleFailed({ file, message: `${name}${first?.message ?? ""}` });
+      } else {
+        into.otherFailures += 1;
+      }
+    }
   }
 
   private relativeFile(specification: TestSpecification): string {

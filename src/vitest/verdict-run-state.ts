@@ -4,8 +4,14 @@ import { judgeCallErrorKind } from "../errors/judge-call-error.ts";
 import { StoreError } from "../errors/store-error.ts";
 import { defaultReporters } from "../evaluate/default-reporters.ts";
 import { RunRecorder } from "../evaluate/run-recorder.ts";
+import { describeBudgetStop, resumeTestRunHint } from "../report/describe-budget-stop.ts";
 import { formatPlural, stripColourCodes } from "../report/format.ts";
-import type { EvaluationResult, RunStatus, TestResult } from "../results/evaluation-result.ts";
+import type {
+  BudgetSummary,
+  EvaluationResult,
+  RunStatus,
+  TestResult,
+} from "../results/evaluation-result.ts";
 import { decideRunStatus } from "../results/run-status.ts";
 import type { RunReporter } from "../results/runner-events.ts";
 import {
@@ -77,6 +83,7 @@ export class RunState {
   /** Unscored cases whose evaluation was cancelled, by message: not failures of an interrupted run. */
   private readonly cancelled = new Map<string, number>();
   private quotaExhausted = false;
+  private budgetExhausted = false;
   private collectedModules = 0;
   private collectedTests = 0;
   /** The tests collected, of every shard. */
@@ -223,6 +230,7 @@ export class RunState {
           this.cancelled.set(message, (this.cancelled.get(message) ?? 0) + 1);
         }
         if (record.runStatus === "quota-exhausted") this.quotaExhausted = true;
+        if (record.runStatus === "budget-exhausted") this.budgetExhausted = true;
         this.startStoredRunNow();
       }
       return;
@@ -289,8 +297,10 @@ export class RunState {
     const status = decideRunStatus({
       failed: this.configErrors.size > 0 || this.loadErrors.length > 0,
       quotaExhausted: this.quotaExhausted,
+      budgetExhausted: this.budgetExhausted,
       interrupted: options.interrupted,
     });
+    const budget = await this.options.budget?.();
     if (options.interrupted) {
       // Cases cut short by the interruption did not fail: the run just ended before them.
       for (const [message, count] of this.cancelled) {
@@ -330,7 +340,8 @@ export class RunState {
       testResults,
       total,
       spending: spendingOfResults(testResults),
-      message: this.endMessage({ status, total }),
+      message: this.endMessage({ status, total, budget }),
+      budget,
     });
     this.recorder = null;
     const outcome = decideTestRunOutcome({
@@ -351,7 +362,26 @@ export class RunState {
     });
   }
 
-  private endMessage(options: { status: RunStatus; total: number }): string | null {
+  private endMessage(options: {
+    status: RunStatus;
+    total: number;
+    budget: BudgetSummary | undefined;
+  }): string | null {
+    const { budget } = options;
+    if (options.status === "budget-exhausted" && budget !== undefined) {
+      // One line: each stopped case would only repeat what it says.
+      return describeBudgetStop({
+        budget,
+        finished: this.results.size,
+        total: options.total,
+        resume: resumeTestRunHint({
+          budget,
+          finished: this.results.size,
+          total: options.total,
+          identifier: this.options.identifier,
+        }),
+      });
+    }
     const lines = [...this.unscoredErrors.entries()].map(([message, count]) =>
       count > 1 ? `${message} (${count} cases)` : message,
     );

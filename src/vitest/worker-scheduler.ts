@@ -1,6 +1,8 @@
+import type { JudgeBudget } from "../evaluate/budget/judge-budget.ts";
 import { type CacheMode, JudgeScheduler, type RequestGate } from "../evaluate/scheduler.ts";
 import { openStore } from "../store/open-store.ts";
 import type { Store } from "../store/run-store.ts";
+import { BUDGET_ENV, connectBudget } from "./budget-broker.ts";
 import { connectRequestSlots, REQUEST_SLOTS_ENV } from "./request-slots.ts";
 
 /** Options of {@link getWorkerScheduler}. */
@@ -16,6 +18,8 @@ interface WorkerState {
   schedulers: Map<string, JudgeScheduler>;
   /** The slots shared with the other workers of `verdict test run`, once connected. */
   gate: RequestGate | null | undefined;
+  /** The budget of `verdict test run --max-cost/--max-tokens`, once connected. */
+  budget: JudgeBudget | null | undefined;
   /** `undefined`: not opened yet; `null`: could not be opened (warned once). */
   store: Promise<Store | null> | undefined;
 }
@@ -26,7 +30,12 @@ const STATE_KEY = Symbol.for("verdict.vitest.worker-state");
 
 function workerState(): WorkerState {
   const holder = globalThis as { [STATE_KEY]?: WorkerState };
-  holder[STATE_KEY] ??= { schedulers: new Map(), store: undefined, gate: undefined };
+  holder[STATE_KEY] ??= {
+    schedulers: new Map(),
+    store: undefined,
+    gate: undefined,
+    budget: undefined,
+  };
   return holder[STATE_KEY];
 }
 
@@ -51,7 +60,8 @@ async function openWorkerStore(env: NodeJS.ProcessEnv): Promise<Store | null> {
  * the store (`VERDICT_STORE`, else the SQLite store of `VERDICT_HOME`), which all workers share. A store that cannot be opened means no
  * cache, with one warning. Assertions asking for a different `maxConcurrent` or cache mode get
  * their own scheduler. Under `verdict test run`, every scheduler of every worker also holds a
- * slot of the CLI's shared limit (`-n`) per request ({@link REQUEST_SLOTS_ENV}).
+ * slot of the CLI's shared limit (`-n`) per request ({@link REQUEST_SLOTS_ENV}), and reserves
+ * each call against the command's budget when it has one ({@link BUDGET_ENV}).
  * @example
  * const scheduler = getWorkerScheduler({ maxConcurrent: 20, cache: true, env: process.env });
  */
@@ -80,8 +90,13 @@ export async function getWorkerScheduler(
       const address = options.env[REQUEST_SLOTS_ENV];
       state.gate = address ? connectRequestSlots(address) : null;
     }
+    if (state.budget === undefined) {
+      const budget = options.env[BUDGET_ENV];
+      state.budget = budget ? connectBudget(budget) : null;
+    }
     scheduler = new JudgeScheduler({
       ...(state.gate === null ? {} : { gate: state.gate }),
+      ...(state.budget === null ? {} : { budget: state.budget }),
       maxConcurrent: options.maxConcurrent,
       cache: store?.judgeCache ?? null,
       leases: store?.leases ?? null,

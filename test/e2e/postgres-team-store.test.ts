@@ -9,6 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PostgresRunStore } from "../../src/store/postgres-run-store.ts";
+import { POSTGRES_SCHEMA_VERSION } from "../../src/store/postgres-schema.ts";
 import { SqliteRunStore } from "../../src/store/sqlite-run-store.ts";
 import {
   type FakeOpenAIServer,
@@ -229,7 +230,9 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
       const versions = await client.query(
         `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
       );
-      expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(versions.rows).toEqual(
+        Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, index) => ({ version: index + 1 })),
+      );
       const stored = await client.query(`SELECT count(*)::int AS count FROM "${schema}".runs`);
       expect(stored.rows[0]?.count).toBe(6);
     } finally {
@@ -252,10 +255,10 @@ describe.skipIf(postgresUrl === null)(`a team's PostgreSQL store ${postgresMissi
 
     const migrated = await run(["store", "migrate"], { VERDICT_STORE: team });
     expect(migrated.stdout).toMatch(
-      /^Migrated the verdict store postgres:\/\/verdict@127\.0\.0\.1:\d+\/postgres \(schema test_\w+\) to schema version 3 \(applied 1, 2, 3\)\.\n$/,
+      /^Migrated the verdict store postgres:\/\/verdict@127\.0\.0\.1:\d+\/postgres \(schema test_\w+\) to schema version 4 \(applied 1, 2, 3, 4\)\.\n$/,
     );
     const again = await run(["store", "migrate"], { VERDICT_STORE: team });
-    expect(again.stdout).toContain("is at schema version 3: nothing to do.");
+    expect(again.stdout).toContain("is at schema version 4: nothing to do.");
 
     const imported = await run(["store", "import", "--from", laptopFile], { VERDICT_STORE: team });
     expect(imported.stderr).toBe("");

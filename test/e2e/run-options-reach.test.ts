@@ -88,11 +88,12 @@ function everyRunOption(env: NodeJS.ProcessEnv) {
     handleInterrupt: false,
     env,
     batch: { collectMs: 5 },
+    budget: { maxTokens: 1_000_000 },
   };
   return options;
 }
 
-/** The same options with a scheduler in place of the five it brings. */
+/** The same options with a scheduler in place of those it brings. */
 function withAScheduler(options: RunOptions): RunOptions {
   const given: Record<string, unknown> = { ...options };
   for (const name of SCHEDULER_OPTION_NAMES) delete given[name];
@@ -177,7 +178,7 @@ describe("every run option reaches the engine from every front-end", () => {
   it("evaluateCheckpoints()", async () => {
     server.addFineTuningJob({ id: FINETUNE_JOB_ID, checkpoints: riseAndFallCheckpoints() });
     // The watch resumes and names each checkpoint's run itself, and brings its own scheduler,
-    // made from the scheduler's five options, and its own signal, tied to the one given.
+    // made from the scheduler's own options, and its own signal, tied to the one given.
     const { identifier: _identifier, resume: _resume, ...given } = everyRunOption(env());
     const watchJudge = new MockJudge({ answers: (call) => answerFineTuningJudge(call) });
     await evaluateCheckpoints({

@@ -289,7 +289,9 @@ describe.concurrent("verdict test run --watch", () => {
     TIMEOUT_MS,
   );
 
-  it("refuses --watch with --shard, --resume or --output, saying why", async ({ expect }) => {
+  it("refuses --watch with --shard, --resume, --output, --dry-run or a budget, saying why", async ({
+    expect,
+  }) => {
     const { project, home, server } = await scenario();
     const run = (args: string[]) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
@@ -304,15 +306,21 @@ describe.concurrent("verdict test run --watch", () => {
         });
         child.on("close", (code) => resolve({ code, stderr }));
       });
-    const [shard, resume, output] = await Promise.all([
+    const [shard, resume, output, dryRun, maxCost, maxTokens] = await Promise.all([
       run(["test", "run", "--watch", "--shard", "1/2"]),
       run(["test", "run", "--watch", "--identifier", "x", "--resume"]),
       run(["test", "run", "--watch", "--output", "json"]),
+      run(["test", "run", "--watch", "--dry-run"]),
+      run(["test", "run", "--watch", "--max-cost", "1"]),
+      run(["test", "run", "--watch", "--max-tokens", "1000"]),
     ]);
     for (const [result, flag] of [
       [shard, "--shard"],
       [resume, "--resume"],
       [output, "--output"],
+      [dryRun, "--dry-run"],
+      [maxCost, "--max-cost"],
+      [maxTokens, "--max-tokens"],
     ] as const) {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`--watch cannot be used with ${flag}:`);

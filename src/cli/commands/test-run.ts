@@ -8,6 +8,7 @@ import { resolveVerdictHome } from "../../config/project-config.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { describeStopSignal } from "../../evaluate/cancel-on-interrupt.ts";
+import { describeBudgetShare } from "../../report/cost-estimate-report.ts";
 import { createGitHubActionsReporter } from "../../report/github-actions-report.ts";
 import { createHtmlReporter } from "../../report/html-report.ts";
 import { createJsonReporter } from "../../report/json-report.ts";
@@ -36,6 +37,7 @@ import {
   type OutputTarget,
   resolveOutputTargets,
 } from "../output-targets.ts";
+import { startTestRunBudget, type TestRunBudget } from "./test-run-budget.ts";
 import { TestRunStop } from "./test-run-stop.ts";
 import { WatchHeartbeat } from "./watch-heartbeat.ts";
 import { refuseWithWatch, WatchSession, watchIdentifier } from "./watch-session.ts";
@@ -97,6 +99,15 @@ export interface TestRunCommandOptions {
   watch?: boolean;
   /** `--judge-text`: what the store keeps of the judge's prompts and answers (`VERDICT_JUDGE_TEXT` for the workers). */
   judgeText?: JudgeTextMode;
+  /**
+   * `--dry-run`: ask no judge; print what each metric and the run are expected to spend (judge
+   * calls, tokens, cost, with their range; cached answers free). The tests still run.
+   */
+  dryRun?: boolean;
+  /** `--max-cost`: the run's budget in USD; it stops (exit 4) before its spend could pass it. */
+  maxCostUsd?: number;
+  /** `--max-tokens`: the run's budget in judge tokens. */
+  maxTokens?: number;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
@@ -268,6 +279,9 @@ async function runWithBroker(
   }
   const include = includePatterns({ paths: options.paths, cwd });
   if (typeof include === "string") return usage(include);
+  if (options.dryRun && (options.outputs?.length ?? 0) > 0) {
+    return usage("--dry-run writes no report, it prints the estimate: leave out --output.");
+  }
 
   const targets = resolveOutputTargets({
     outputs: options.outputs ?? [],
@@ -276,21 +290,6 @@ async function runWithBroker(
   });
   if (typeof targets === "string") return usage(targets);
   const shard = options.shard?.replace(/\s+/g, "");
-  const caseShard = shard === undefined ? null : parseShard(shard);
-  const outputReporters = targets.map((target) =>
-    createOutputReporter({ output: target.format, file: target.file, shard }),
-  );
-  const github = githubActionsOf({ env: options.env, enabled: options.github !== false });
-  if (github !== null) {
-    outputReporters.push(
-      createGitHubActionsReporter({
-        summaryFile: github.summaryFile,
-        annotate: true,
-        cwd,
-        workspace: github.workspace,
-      }),
-    );
-  }
   const env: NodeJS.ProcessEnv = {
     ...options.env,
     // Absolute, so the workers, whatever their working folder, share this store and cache.
@@ -306,9 +305,60 @@ async function runWithBroker(
         ...(options.verbose ? { verbose: true } : {}),
         ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
         ...(options.repeat === undefined ? {} : { repeat: options.repeat }),
+        ...(options.dryRun ? { dryRun: true } : {}),
       },
     }),
   };
+  // One budget for every worker, kept here (a dry run spends nothing: it only compares).
+  const budget = options.dryRun
+    ? null
+    : await startTestRunBudget({
+        maxCostUsd: options.maxCostUsd,
+        maxTokens: options.maxTokens,
+        resume: options.resume === true,
+        identifier: options.identifier,
+        env,
+        cwd,
+      });
+  try {
+    return await runVitest({ options, env, budget, include, targets, shard, stop, startedAt });
+  } finally {
+    await budget?.close();
+  }
+}
+
+/** Runs the tests through Vitest's Node API with verdict's reporter; returns the exit code. */
+async function runVitest(context: {
+  options: TestRunCommandOptions;
+  env: NodeJS.ProcessEnv;
+  budget: TestRunBudget | null;
+  include: string[];
+  targets: OutputTarget[];
+  shard: string | undefined;
+  stop: TestRunStop;
+  startedAt: number;
+}): Promise<number> {
+  const { options, include, targets, shard, stop, startedAt, budget } = context;
+  const { cwd } = options;
+  const env = { ...context.env, ...budget?.environment };
+  const caseShard = shard === undefined ? null : parseShard(shard);
+  const outputReporters = targets.map((target) =>
+    createOutputReporter({ output: target.format, file: target.file, shard }),
+  );
+  // A dry run writes no report: no job summary, no annotations either.
+  const github = options.dryRun
+    ? null
+    : githubActionsOf({ env: options.env, enabled: options.github !== false });
+  if (github !== null) {
+    outputReporters.push(
+      createGitHubActionsReporter({
+        summaryFile: github.summaryFile,
+        annotate: true,
+        cwd,
+        workspace: github.workspace,
+      }),
+    );
+  }
   const identifier =
     options.identifier ?? (options.watch ? watchIdentifier(new Date()) : undefined);
   const reporter = new VerdictReporter({
@@ -319,12 +369,21 @@ async function runWithBroker(
     ...(options.resume ? { resume: true } : {}),
     ...(outputReporters.length === 0 ? {} : { reporters: outputReporters }),
     ...(caseShard === null ? {} : { shard: caseShard }),
+    ...(budget === null ? {} : { budget: budget.summary }),
     config: {
       command: "verdict test run",
       paths: options.paths,
       exitOnFirstFailure: options.exitOnFirstFailure,
       shard: options.shard ?? null,
       ...(options.watch ? { watch: true } : {}),
+      ...(budget === null
+        ? {}
+        : {
+            budget: {
+              maxCostUsd: options.maxCostUsd ?? null,
+              maxTokens: options.maxTokens ?? null,
+            },
+          }),
     },
   });
   const watch =
@@ -461,6 +520,11 @@ async function runWithBroker(
   const unwritten = printWrittenReports(targets, startedAt);
   const outcome = reporter.outcome;
   if (outcome === null) return usage("No test ran: nothing was evaluated.");
+  const { estimate } = reporter;
+  if (estimate !== null && options.maxCostUsd !== undefined) {
+    const share = describeBudgetShare({ estimate, maxCostUsd: options.maxCostUsd });
+    if (share !== null) process.stdout.write(`${share}\n`);
+  }
   const code = exitCodeForOutcome({ outcome });
   // A CI job must not pass without the report it asked for.
   for (const target of unwritten) {

@@ -42,18 +42,25 @@ export function watchIdentifier(startedAt: Date): string {
 }
 
 /**
- * Why `--watch` cannot go with the other flags given, or `null`: `--shard`, `--resume` and
- * `--output` are about one whole run, and a watch session re-runs only what changes.
+ * Why `--watch` cannot go with the other flags given, or `null`: `--shard`, `--resume`,
+ * `--output`, `--dry-run`, `--max-cost` and `--max-tokens` are about one whole run (a budget is
+ * spent, an estimate made, over the whole suite), and a watch session re-runs only what changes.
  */
 export function refuseWithWatch(flags: {
   shard?: string | undefined;
   resume?: boolean | undefined;
   outputs?: readonly unknown[] | undefined;
+  dryRun?: boolean | undefined;
+  maxCostUsd?: number | undefined;
+  maxTokens?: number | undefined;
 }): string | null {
   const conflict = [
     ["--shard", flags.shard !== undefined],
     ["--resume", flags.resume === true],
     ["--output", (flags.outputs ?? []).length > 0],
+    ["--dry-run", flags.dryRun === true],
+    ["--max-cost", flags.maxCostUsd !== undefined],
+    ["--max-tokens", flags.maxTokens !== undefined],
   ].find(([, given]) => given)?.[0];
   return conflict === undefined
     ? null

@@ -63,6 +63,15 @@ export function countOrZero(flag: string) {
   };
 }
 
+/** `--max-cost`: dollars above 0, with or without a leading `$`. */
+export function dollars(value: string): number {
+  const number = Number(value.trim().replace(/^\$/, ""));
+  if (value.trim() === "" || !Number.isFinite(number) || number <= 0) {
+    throw new InvalidArgumentError("--max-cost takes dollars above 0, e.g. --max-cost 2.50.");
+  }
+  return number;
+}
+
 /** `--poll-interval`: a number of seconds above 0. */
 export function positiveSeconds(value: string): number {
   const number = Number(value);

@@ -2,7 +2,7 @@ import { type Command, Option } from "commander";
 import { JUDGE_TEXT_MODES, type JudgeTextMode } from "../../results/judge-text.ts";
 import type { OutputRequest } from "../output-targets.ts";
 import type { CommandContext } from "./command-context.ts";
-import { nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
+import { dollars, nonEmpty, shard, wholeNumber } from "./flag-parsers.ts";
 import {
   type DisplayMode,
   displayOption,
@@ -31,6 +31,9 @@ interface TestRunFlags {
   judge?: string;
   watch?: true;
   judgeText?: JudgeTextMode;
+  dryRun?: true;
+  maxCost?: number;
+  maxTokens?: number;
 }
 
 /** `verdict test run [paths...]`: evaluation test files through Vitest with verdict's reporter. */
@@ -94,6 +97,20 @@ export function defineTestCommands(program: Command, context: CommandContext): v
         'what the store keeps of the judge\'s prompts and answers: "text" (shown by verdict view) or "hash" (their SHA-256 only); sets VERDICT_JUDGE_TEXT',
       ).choices(JUDGE_TEXT_MODES),
     )
+    .option(
+      "--dry-run",
+      "ask no judge: print the judge calls, tokens and cost each metric is expected to spend (cached answers free), with their range",
+    )
+    .option(
+      "--max-cost <dollars>",
+      "stop before the judge spend could pass this many dollars (exit 4); finished cases are kept, --resume with more to finish",
+      dollars,
+    )
+    .option(
+      "--max-tokens <count>",
+      "the same cap in judge tokens (prompt and completion)",
+      wholeNumber("--max-tokens"),
+    )
     .addHelpText(
       "after",
       [
@@ -105,16 +122,22 @@ export function defineTestCommands(program: Command, context: CommandContext): v
         "cases that flipped between passed and failed, metric means before → after, judge calls",
         "paid. Keys: q quits (exit 0), a re-runs every file, Ctrl-C stops (exit 130); a run in",
         "progress is then stored as interrupted. Without a terminal, type q and Enter, or send",
-        "SIGINT/SIGTERM. Not with --shard, --resume or --output. See docs/watch.md.",
+        "SIGINT/SIGTERM. Not with --shard, --resume, --output, --dry-run, --max-cost or",
+        "--max-tokens. See docs/watch.md.",
+        "",
+        "Cost (docs/cost.md): --dry-run estimates the judge calls, tokens and dollars of the run",
+        "without asking a judge; --max-cost and --max-tokens stop the run before a judge call",
+        "could pass the cap, keep the cases finished and exit 4 (resume with a larger cap).",
         "",
         "Under GitHub Actions (GITHUB_ACTIONS=true) the Markdown report is appended to the job",
         "summary and failing tests are annotated at their file and line (--no-github: neither).",
         "A CI workflow that shards, merges and compares: docs/ci.md.",
         "",
         "Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error, 3 judge",
-        "errors left test cases unscored, 130 interrupted by Ctrl-C, 143 by SIGTERM (a cancelled",
-        "CI job), 129 by SIGHUP: the run is then stored as interrupted and its reports written;",
-        "continue it with --identifier NAME --resume.",
+        "errors left test cases unscored, 4 the budget (--max-cost, --max-tokens) stopped the run,",
+        "130 interrupted by Ctrl-C, 143 by SIGTERM (a cancelled CI job), 129 by SIGHUP: the run is",
+        "then stored as interrupted and its reports written; continue it with --identifier NAME",
+        "--resume.",
       ].join("\n"),
     )
     .action(async (paths: string[], flags: TestRunFlags) => {
@@ -140,6 +163,9 @@ export function defineTestCommands(program: Command, context: CommandContext): v
           ...(flags.judge === undefined ? {} : { judge: flags.judge }),
           ...(flags.watch === true ? { watch: true } : {}),
           ...(flags.judgeText === undefined ? {} : { judgeText: flags.judgeText }),
+          ...(flags.dryRun === true ? { dryRun: true } : {}),
+          ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+          ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
           cwd,
           env,
         }),

@@ -8,6 +8,7 @@ import {
   type ReasonPlan,
   type ScoredSteps,
 } from "../base-metric.ts";
+import type { EstimateContext, StepEstimate } from "../metric-estimate.ts";
 import { itemText } from "../shared/answer-text.ts";
 import { templateSteps } from "../shared/check-evaluation-template.ts";
 import {
@@ -83,6 +84,14 @@ export class AnswerRelevancyMetric extends BaseMetric<AnswerRelevancyTemplateFun
 
   protected defaultTemplate(): AnswerRelevancyTemplateFunctions {
     return templateSteps(AnswerRelevancyTemplate, STEPS);
+  }
+
+  protected override async estimateSteps(
+    context: EstimateContext<AnswerRelevancyTemplateFunctions>,
+  ): Promise<StepEstimate[]> {
+    // Loaded when a dry run asks, never by scoring.
+    const { estimateRelevancySteps } = await import("./estimate-relevancy-steps.ts");
+    return estimateRelevancySteps({ context, penalizeAmbiguous: this.penalizeAmbiguous });
   }
 
   protected async scoreTestCase(

@@ -8,6 +8,7 @@ import {
   type MetricContext,
   type ScoredSteps,
 } from "../base-metric.ts";
+import type { EstimateContext, StepEstimate } from "../metric-estimate.ts";
 import { quoteList, quoteText } from "../shared/prompt-text.ts";
 import { GEvalTemplate } from "./prompts.ts";
 import { formatRubric, type Rubric, rubricSchema, scoreRangeOf, sortRubric } from "./rubric.ts";
@@ -97,7 +98,7 @@ function parametersText(fields: readonly GEvalField[]): string {
 
 /** The judged fields of a test case as quoted data, each under its label. */
 function testCaseContent(
-  context: MetricContext<GEvalTemplateFunctions>,
+  context: Pick<MetricContext<GEvalTemplateFunctions>, "testCase" | "render">,
   fields: readonly GEvalField[],
   images: ImagePart[],
 ): string {
@@ -198,6 +199,25 @@ export class GEval extends BaseMetric<GEvalTemplateFunctions> {
       generateStrictEvaluationResults: (args) =>
         GEvalTemplate.generateStrictEvaluationResults(args),
     };
+  }
+
+  protected override async estimateSteps(
+    context: EstimateContext<GEvalTemplateFunctions>,
+  ): Promise<StepEstimate[]> {
+    // Loaded when a dry run asks, never by scoring.
+    const { estimateGEvalSteps } = await import("./estimate-g-eval-steps.ts");
+    const images: ImagePart[] = [];
+    return estimateGEvalSteps({
+      context,
+      parameters: parametersText(this.evaluationParams),
+      content: testCaseContent(context, this.evaluationParams, images),
+      images: images.length,
+      criteria: this.criteria,
+      evaluationSteps: this.evaluationSteps,
+      rubric: this.rubric === null ? null : formatRubric(this.rubric),
+      scoreRange: this.scoreRange,
+      strictMode: this.strictMode,
+    });
   }
 
   protected async scoreTestCase(

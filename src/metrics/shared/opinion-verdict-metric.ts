@@ -1,4 +1,5 @@
 import type { BaseMetricOptions } from "../base-metric.ts";
+import type { EstimateContext, StepEstimate } from "../metric-estimate.ts";
 import { templateSteps } from "./check-evaluation-template.ts";
 import {
   flaggedShare,
@@ -77,5 +78,17 @@ export abstract class OpinionVerdictMetric<
 
   protected defaultTemplate(): Template {
     return templateSteps(this.opinionDeclaration.template, STEPS) as Template;
+  }
+
+  protected override async estimateSteps(
+    context: EstimateContext<Template>,
+  ): Promise<StepEstimate[]> {
+    // Loaded when a dry run asks, never by scoring.
+    const { estimateOpinionSteps } = await import("./estimate-opinion-steps.ts");
+    return estimateOpinionSteps({
+      context,
+      reasonPrompt: (flagged, score) =>
+        this.opinionDeclaration.reasonPrompt(context.template, flagged, score),
+    });
   }
 }

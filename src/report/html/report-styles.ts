@@ -66,6 +66,7 @@ code { font-family: var(--mono); font-size: 0.875em; overflow-wrap: anywhere; }
 .run-facts dd { margin: 0; color: var(--text); min-width: 0; }
 .run-status { padding: 0.25rem 0.75rem; border-radius: 999px; font-weight: 600; font-size: 0.8125rem; border: 1px solid currentColor; color: var(--neutral); background: var(--neutral-background); }
 .run-status-failed, .run-status-quota-exhausted { color: var(--fail); background: var(--fail-background); }
+.run-status-budget-exhausted { color: var(--error); background: var(--error-background); }
 .run-status-interrupted { color: var(--error); background: var(--error-background); }
 .fake-judge-notice { margin-top: 1.25rem; padding: 0.75rem 1rem; border-radius: 8px; border: 2px solid var(--error); color: var(--error); background: var(--error-background); }
 .verdict { margin-top: 1.25rem; padding: 0.75rem 1rem; border-radius: 8px; border: 1px solid var(--border); border-left-width: 6px; background: var(--surface); }

@@ -1,15 +1,8 @@
 import type { RunStatus } from "../../results/evaluation-result.ts";
+import { RUN_STATUSES } from "../../results/run-status.ts";
 import type { CaseTableQuery } from "./loaded-run.ts";
 
 import { BadQueryError } from "./view-errors.ts";
-
-const RUN_STATUSES: readonly RunStatus[] = [
-  "running",
-  "completed",
-  "interrupted",
-  "quota-exhausted",
-  "failed",
-];
 
 function oneOf<Value extends string>(
   query: URLSearchParams,

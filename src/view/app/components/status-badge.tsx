@@ -19,6 +19,7 @@ const RUN_STATUS: Record<RunStatus, { tone: Tone; label: string }> = {
   completed: { tone: "neutral", label: "run finished" },
   interrupted: { tone: "error", label: "run interrupted" },
   "quota-exhausted": { tone: "error", label: "run out of quota" },
+  "budget-exhausted": { tone: "error", label: "run stopped by its budget" },
   failed: { tone: "error", label: "run stopped by an error" },
 };
 

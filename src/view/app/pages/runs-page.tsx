@@ -1,5 +1,5 @@
 import { formatCount, formatPlural, showName } from "../../../report/format.ts";
-import type { RunStatus } from "../../../results/evaluation-result.ts";
+import { RUN_STATUSES } from "../../../results/run-status.ts";
 import type { IdentifierList, RunRow, RunsPage as RunsPageData } from "../../api.ts";
 import { apiPath } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
@@ -13,7 +13,6 @@ import { RunGroupTable } from "./run-group-table.tsx";
 import { Trends } from "./trends.tsx";
 
 const PAGE_SIZE = 50;
-const STATUSES: RunStatus[] = ["running", "completed", "interrupted", "quota-exhausted", "failed"];
 
 /** Runs of a page grouped by identifier, groups in the order of their newest run. */
 function groupByIdentifier(runs: RunRow[]): Array<{ identifier: string | null; runs: RunRow[] }> {
@@ -102,7 +101,7 @@ export function RunsPage(props: { query: URLSearchParams }) {
             onChange={(event) => setFilter("status", event.currentTarget.value)}
           >
             <option value="">Any status</option>
-            {STATUSES.map((value) => (
+            {RUN_STATUSES.map((value) => (
               <option key={value} value={value}>
                 {value}
               </option>

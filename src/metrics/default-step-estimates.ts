@@ -1,0 +1,31 @@
+import type { EstimateRange } from "../results/cost-estimate.ts";
+import { exactly, type StepEstimate } from "./metric-estimate.ts";
+
+/** Prompt tokens a step of an unknown metric adds to the text it judges: its instructions. */
+const INSTRUCTION_TOKENS: EstimateRange = { low: 50, expected: 300, high: 2_000 };
+/** Completion tokens of a step of an unknown metric: a JSON answer with a score and a reason. */
+const ANSWER_TOKENS: EstimateRange = { low: 10, expected: 100, high: 1_000 };
+
+/**
+ * The estimate of a metric that gives none of its own (a `BaseMetric` subclass, `defineMetric`
+ * without `estimate`): each of its steps asked once per case (the first surely, the others
+ * maybe), each prompt the judged text plus some instructions, each answer a short JSON object.
+ * A dry run replaces the first step's prompt with the real one, built by the metric itself.
+ */
+export function defaultStepEstimates(options: {
+  steps: readonly string[];
+  /** Estimated tokens of the fields the metric sends to the judge. */
+  judgedTokens: number;
+}): StepEstimate[] {
+  const { judgedTokens } = options;
+  return options.steps.map((step, position) => ({
+    step,
+    calls: position === 0 ? exactly(1) : { low: 0, expected: 1, high: 1 },
+    inputTokens: {
+      low: judgedTokens + INSTRUCTION_TOKENS.low,
+      expected: judgedTokens + INSTRUCTION_TOKENS.expected,
+      high: judgedTokens + INSTRUCTION_TOKENS.high,
+    },
+    outputTokens: { ...ANSWER_TOKENS },
+  }));
+}

@@ -3,6 +3,7 @@ import { ConfigError } from "../errors/config-error.ts";
 import { MockJudge } from "../testing/mock-judge.ts";
 import { AnswerRelevancyMetric } from "./answer-relevancy/answer-relevancy-metric.ts";
 import { BiasMetric } from "./bias/bias-metric.ts";
+import { GEval } from "./g-eval/g-eval-metric.ts";
 import { ToxicityMetric } from "./toxicity/toxicity-metric.ts";
 
 function configErrorOf(make: () => unknown): ConfigError {
@@ -63,6 +64,25 @@ describe("metric options are checked when the metric is made", () => {
     expect(error.message).toContain("2 options it cannot use");
     expect(error.message).toContain("`treshold`");
     expect(error.message).toContain("`penalizeAmbiguous` must be true or false");
+  });
+
+  it("says a wrong value is a wrong option, not one the metric cannot use", () => {
+    const message = configErrorOf(() => new BiasMetric({ threshold: 2 })).message;
+    expect(message).toMatch(/^BiasMetric has a wrong option: `threshold` must be/);
+    expect(message).not.toContain("cannot use");
+  });
+
+  it("ends a did-you-mean with its question mark alone", () => {
+    const message = configErrorOf(() => new ToxicityMetric({ treshold: 0.2 } as never)).message;
+    expect(message).toContain("did you mean `threshold`? Its options are");
+    expect(message).not.toContain("?.");
+  });
+
+  it("shows a short list as written, so the wrong entry shows", () => {
+    const message = configErrorOf(
+      () => new GEval({ name: "x", criteria: "c", evaluationParams: ["actual_output"] } as never),
+    ).message;
+    expect(message).toContain('got ["actual_output"]');
   });
 
   it("refuses options that are not an object", () => {

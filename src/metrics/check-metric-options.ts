@@ -70,6 +70,17 @@ function describeUnknown(name: string, known: readonly string[]): string {
   return `\`${name}\` is not one of its options`;
 }
 
+/** A short list as written (`["actual_output"]`), so a wrong entry shows; else what it is. */
+function describeList(value: unknown): string {
+  if (!Array.isArray(value)) return describeValue(value);
+  try {
+    const json = JSON.stringify(value);
+    return json !== undefined && json.length <= 80 ? json : describeValue(value);
+  } catch {
+    return describeValue(value);
+  }
+}
+
 function describeWrongValue(
   name: string,
   spec: MetricOptionSpec,
@@ -81,7 +92,7 @@ function describeWrongValue(
       ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`
       : typeof value === "number" || typeof value === "boolean"
         ? String(value)
-        : describeValue(value);
+        : describeList(value);
   if (spec.expects !== undefined) return `\`${name}\` must be ${spec.expects}; got ${shown}`;
   const issue = error.issues[0];
   const path = issue && issue.path.length > 0 ? ` (at ${issue.path.join(".")})` : "";
@@ -121,6 +132,7 @@ export function checkMetricOptions(options: {
   for (const name of Object.keys(values)) {
     if (!(name in specs)) problems.push(describeUnknown(name, known));
   }
+  const unknownCount = problems.length;
   for (const [name, spec] of Object.entries(specs)) {
     const value = values[name];
     const isOwn = name in options.own;
@@ -133,9 +145,19 @@ export function checkMetricOptions(options: {
     }
   }
   if (problems.length > 0) {
+    // Only a wrong value (or a required option left out): nothing unknown was given.
+    const lead =
+      unknownCount === 0
+        ? problems.length === 1
+          ? "has a wrong option"
+          : `has ${problems.length} wrong options`
+        : problems.length === 1
+          ? "was given an option it cannot use"
+          : `was given ${problems.length} options it cannot use`;
+    const said = problems.join("; ");
     throw new ConfigError(
-      `${metric} was given ${problems.length === 1 ? "an option it cannot use" : `${problems.length} options it cannot use`}: ` +
-        `${problems.join("; ")}. Its options are ${known.map((name) => `\`${name}\``).join(", ")}.`,
+      `${metric} ${lead}: ${said}${said.endsWith("?") ? "" : "."} ` +
+        `Its options are ${known.map((name) => `\`${name}\``).join(", ")}.`,
     );
   }
   return own;

@@ -213,6 +213,25 @@ describe("createProgressReporter in CI logs", () => {
     );
   });
 
+  it("never shows more cases finished than in all (a test asserting twice is two cases)", () => {
+    const { stream, writes } = fakeStream();
+    const clock = fakeClock();
+    const progress = createProgressReporter({
+      stream,
+      isTTY: false,
+      intervalMs: 5000,
+      now: clock.now,
+    });
+    progress.onEvent(runStart(3));
+    for (let finished = 1; finished <= 4; finished += 1) {
+      clock.advance(100);
+      progress.onEvent(caseEnd(finished, finished, 0));
+    }
+    progress.onEvent(runEnd({ judgeCalls: 4, costUsd: 0, durationMs: 400 }));
+    expect(writes.at(-1)).toMatch(/^verdict: 4\/4 test cases \(100%\) in /);
+    expect(writes.join("")).not.toContain("4/3");
+  });
+
   it("counts resumed cases as finished but not in the rate", () => {
     const { stream, writes } = fakeStream();
     const clock = fakeClock();

@@ -148,6 +148,9 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
     judgeCalls = summary.judgeCalls;
     costUsd = summary.costUsd;
     if (!totalFinal) total = Math.max(total, summary.testCases.total);
+    // A count known up front may be of tests, not cases (a test asserting twice is two cases):
+    // never end on "4/3".
+    total = Math.max(total, finished);
     totalFinal = true;
     if (total === 0) {
       write(`verdict: no test cases to evaluate${statusSuffix(summary.status)}\n`);
@@ -194,6 +197,7 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
       finishedHere += 1;
       if (event.totalTestCases !== undefined) total = event.totalTestCases;
       if (event.totalFinal !== undefined) totalFinal = event.totalFinal;
+      total = Math.max(total, finished);
       judgeCalls = event.judgeCalls;
       costUsd = event.costUsd;
       const sinceLastOutput = now() - lastOutputAt;

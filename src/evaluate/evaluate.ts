@@ -48,6 +48,10 @@ export async function evaluate(
 ): Promise<EvaluationResult | CostEstimate> {
   // The engine (scheduler, store, reporters, batches) is loaded on the first run, not by
   // `import "verdict"`: a script that only calls `metric.measure()` never loads it.
+  if (typeof options === "object" && options !== null) {
+    const { checkEvaluateOptionNames } = await import("./check-evaluate-option-names.ts");
+    checkEvaluateOptionNames(options);
+  }
   if ("goldens" in options || "observedCallback" in options) {
     if ((options as { dryRun?: unknown }).dryRun === true) {
       throw new ConfigError(

@@ -1,6 +1,6 @@
 import { type ZodType, z } from "zod";
 import { ConfigError } from "../errors/config-error.ts";
-import { editDistance } from "../errors/edit-distance.ts";
+import { describeUnknownName as describeUnknown } from "../errors/unknown-name.ts";
 import { describeValue } from "../test-case/llm-test-case.ts";
 
 /** One option a metric takes: what it must be, and how to say so. */
@@ -41,33 +41,6 @@ export const BASE_METRIC_OPTIONS: Readonly<Record<string, MetricOptionSpec>> = {
 
 function specOf(spec: MetricOptionSpec | ZodType): MetricOptionSpec {
   return "schema" in spec && !("safeParse" in spec) ? spec : { schema: spec as ZodType };
-}
-
-/** `strict_mode`, `strict-mode` and `StrictMode` → `strictMode`. */
-function camelCase(name: string): string {
-  const camel = name.replace(/[_-]+([a-zA-Z0-9])/g, (_, letter: string) => letter.toUpperCase());
-  return camel.charAt(0).toLowerCase() + camel.slice(1);
-}
-
-/** Why `name` is no option, with the option it most likely meant. */
-function describeUnknown(name: string, known: readonly string[]): string {
-  const spelled = camelCase(name);
-  if (spelled !== name && known.includes(spelled)) {
-    return `\`${name}\`: verdict spells it \`${spelled}\``;
-  }
-  const loose = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const sameLetters = known.find((option) => loose(option) === loose(name));
-  if (sameLetters !== undefined) return `\`${name}\`: verdict spells it \`${sameLetters}\``;
-  let best: { option: string; distance: number } | null = null;
-  for (const option of known) {
-    const distance = editDistance(loose(name), loose(option));
-    if (best === null || distance < best.distance) best = { option, distance };
-  }
-  const allowed = Math.max(2, Math.floor(name.length / 4));
-  if (best !== null && best.distance <= allowed) {
-    return `\`${name}\`: did you mean \`${best.option}\`?`;
-  }
-  return `\`${name}\` is not one of its options`;
 }
 
 /** A short list as written (`["actual_output"]`), so a wrong entry shows; else what it is. */

@@ -70,7 +70,7 @@ describe("verdict (usage)", () => {
     for (const args of [["--help"], ["test", "run", "--help"]]) {
       const help = await run(args);
       expect(help.stdout.replace(/\s+/g, " ")).toMatch(
-        /Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error, 3 judge errors left test cases unscored[;,] 130 interrupted by Ctrl-C, 143 by SIGTERM \(a cancelled CI job\), 129 by SIGHUP/,
+        /Exit codes: 0 all passed, 1 some test failed, 2 usage or configuration error, 3 judge errors left test cases unscored, 4 .*budget.* stopped the run.*[;,] 130 interrupted by Ctrl-C, 143 by SIGTERM \(a cancelled CI job\), 129 by SIGHUP/,
       );
     }
     // A reader that has left before the help is written, as `verdict --help | head -3` may

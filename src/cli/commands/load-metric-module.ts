@@ -5,17 +5,13 @@ import { ConfigError } from "../../errors/config-error.ts";
 import type { ModelSpec } from "../../judge/resolve-model.ts";
 import type { BaseMetric } from "../../metrics/base-metric.ts";
 import { NAMES_BUILT_BY_NAME } from "../../metrics/metrics-by-name.ts";
+import { isMetric } from "../../tracing/check-metrics.ts";
 
 type MetricClass = new (options?: Record<string, unknown>) => BaseMetric<object>;
 
-function isMetric(value: unknown): value is BaseMetric<object> {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { name?: unknown }).name === "string" &&
-    typeof (value as { run?: unknown }).run === "function" &&
-    typeof (value as { config?: unknown }).config === "function"
-  );
+/** A metric object (see `isMetric`) that also describes itself, as `calibrate` stores it. */
+function isMetricObject(value: unknown): value is BaseMetric<object> {
+  return isMetric(value) && typeof (value as { config?: unknown }).config === "function";
 }
 
 function isMetricClass(value: unknown): value is MetricClass {
@@ -63,7 +59,7 @@ export async function loadMetricModule(options: {
   }
   const exported = module[exportName];
   const exportsList = Object.keys(module)
-    .filter((name) => isMetric(module[name]) || isMetricClass(module[name]))
+    .filter((name) => isMetricObject(module[name]) || isMetricClass(module[name]))
     .map((name) => (name === "default" ? file : `${file}#${name}`));
   const hint =
     exportsList.length > 0 ? ` Its metrics: ${exportsList.join(", ")}.` : " It exports no metric.";
@@ -72,7 +68,7 @@ export async function loadMetricModule(options: {
       `${flag} "${spec}": ${file} has no ${exportName === "default" ? "default export" : `export "${exportName}"`}.${hint}`,
     );
   }
-  if (isMetric(exported)) {
+  if (isMetricObject(exported)) {
     if (options.threshold !== undefined || options.model !== undefined) {
       throw new ConfigError(
         `${flag} "${spec}" is a metric object, which has its own threshold and judge: set them in ${file}, ` +

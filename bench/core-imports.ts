@@ -8,7 +8,7 @@
  * The judge is a JudgeModel of the script's own (three canned answers: opinions, verdicts, a
  * reason), so no provider package is needed beyond what verdict itself loads.
  */
-import { registerHooks } from "node:module";
+import { createRequire, registerHooks } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -24,8 +24,12 @@ registerHooks({
   },
 });
 
+// import.meta.resolve ignores its parent argument without --experimental-import-meta-resolve
+// (it would find this repository's own "verdict"): resolve from the project's package.json.
 const specifier = values.from
-  ? import.meta.resolve("verdict", pathToFileURL(path.join(path.resolve(values.from), "x.js")).href)
+  ? pathToFileURL(
+      createRequire(path.join(path.resolve(values.from), "package.json")).resolve("verdict"),
+    ).href
   : "verdict";
 const { ToxicityMetric } = (await import(specifier)) as typeof import("verdict");
 const answers = [

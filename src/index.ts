@@ -106,14 +106,8 @@ export {
 export {
   BaseMetric,
   type BaseMetricOptions,
-  type MetricContext,
   type MetricDeclaration,
-  type MetricDetails,
   type MetricRunOptions,
-  type MetricRunResult,
-  type ReasonPlan,
-  type ScoredSteps,
-  type VerboseStep,
 } from "./metrics/base-metric.ts";
 export {
   BiasMetric,
@@ -201,7 +195,15 @@ export {
   HallucinationTemplate,
   type HallucinationVerdictsArgs,
 } from "./metrics/hallucination/prompts.ts";
+export type {
+  MetricContext,
+  MetricDetails,
+  ReasonPlan,
+  ScoredSteps,
+  VerboseStep,
+} from "./metrics/metric-context.ts";
 export type { EstimateContext, StepEstimate } from "./metrics/metric-estimate.ts";
+export type { MetricRunResult } from "./metrics/metric-run-result.ts";
 export {
   MisuseMetric,
   type MisuseMetricOptions,

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { ConfigError } from "../errors/config-error.ts";
 import type { JudgeTransport } from "../judge/judge-transport.ts";
-import type { BaseMetric, MetricRunResult } from "../metrics/base-metric.ts";
+import type { BaseMetric } from "../metrics/base-metric.ts";
+import type { MetricRunResult } from "../metrics/metric-run-result.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import type { SpanRecord, TraceRecord } from "../results/trace-record.ts";

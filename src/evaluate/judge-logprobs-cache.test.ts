@@ -6,12 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createJudge } from "../judge/ai-sdk-judge.ts";
 import type { JudgeAnswerWithTokens } from "../judge/structured-output.ts";
-import {
-  BaseMetric,
-  type BaseMetricOptions,
-  type MetricContext,
-  type ScoredSteps,
-} from "../metrics/base-metric.ts";
+import { BaseMetric, type BaseMetricOptions } from "../metrics/base-metric.ts";
+import type { MetricContext, ScoredSteps } from "../metrics/metric-context.ts";
 import { SqliteRunStore } from "../store/sqlite-run-store.ts";
 import type { TestCaseField } from "../test-case/llm-test-case.ts";
 import {

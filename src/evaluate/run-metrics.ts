@@ -1,4 +1,5 @@
-import type { BaseMetric, MetricRunResult } from "../metrics/base-metric.ts";
+import type { BaseMetric } from "../metrics/base-metric.ts";
+import type { MetricRunResult } from "../metrics/metric-run-result.ts";
 
 /**
  * Runs one job per metric and returns the outcomes in the jobs' order: metrics in async

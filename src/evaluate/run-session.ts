@@ -2,7 +2,7 @@ import { BudgetExhaustedError } from "../errors/budget-exhausted-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-error.ts";
-import type { MetricRunResult } from "../metrics/base-metric.ts";
+import type { MetricRunResult } from "../metrics/metric-run-result.ts";
 import { describeBudgetStop, resumeEvaluateHint } from "../report/describe-budget-stop.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
 import type { JudgeTextMode } from "../results/judge-text.ts";

@@ -10,13 +10,10 @@ import {
   type AskJudgeOptions,
   askJudge,
   askJudgeWithTokens,
-  type JudgeAnswerWithTokens,
   type JudgeStep,
 } from "../judge/structured-output.ts";
-import type { JudgeText, JudgeTextMode } from "../results/judge-text.ts";
-import type { MetricData } from "../results/metric-data.ts";
+import type { JudgeTextMode } from "../results/judge-text.ts";
 import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
-import { redactSecretText } from "../secrets/redact-secrets.ts";
 import { hasImages, type ImagePart, loadImage, renderContent } from "../test-case/image.ts";
 import {
   describeTestCase,
@@ -27,7 +24,10 @@ import {
   toTestCase,
 } from "../test-case/llm-test-case.ts";
 import { checkMetricOptions, type MetricOptionSpecs } from "./check-metric-options.ts";
+import type { MetricContext, MetricDetails, ScoredSteps, VerboseStep } from "./metric-context.ts";
 import type { EstimateContext, StepEstimate } from "./metric-estimate.ts";
+import { type MetricRunResult, toMetricRunResult } from "./metric-run-result.ts";
+import { resolveEvaluationTemplate } from "./resolve-evaluation-template.ts";
 import { checkEvaluationTemplate } from "./shared/check-evaluation-template.ts";
 import { formatScore } from "./shared/prompt-text.ts";
 import type { Verdict } from "./shared/verdicts.ts";
@@ -91,35 +91,6 @@ export interface MetricRunOptions {
   judgeText?: JudgeTextMode;
 }
 
-/** A metric's outcome on one test case: the plain data, and the error object when it failed. */
-export interface MetricRunResult {
-  data: MetricData;
-  error: Error | null;
-  /** What the steps extracted and judged (empty when the metric failed). */
-  details?: MetricDetails | undefined;
-  /**
-   * The texts of the prompts and answers its judge calls name by hash (`promptHash`,
-   * `answerHash`), each once; empty when `judgeText` is `"hash"`.
-   */
-  judgeTexts?: JudgeText[] | undefined;
-}
-
-/**
- * What a metric's steps extracted and judged on one test case, read after `measure()` as
- * `metric.verdicts`, `metric.opinions` (Toxicity, Bias) and `metric.statements` (Answer
- * Relevancy). Frozen: reading them never changes the metric.
- */
-export interface MetricDetails {
-  /** One verdict per extracted item, in order (empty when nothing was extracted). */
-  verdicts?: ReadonlyArray<Readonly<Verdict>>;
-  /** Opinions extracted from `actualOutput` (Toxicity, Bias). */
-  opinions?: readonly string[];
-  /** Statements extracted from `actualOutput` (Answer Relevancy). */
-  statements?: readonly string[];
-  /** Whatever else a metric's steps produced (G-Eval's `evaluationSteps`, a custom metric's own), as JSON. */
-  readonly [detail: string]: unknown;
-}
-
 /** What a metric is, declared once by its class: given to {@link BaseMetric}'s constructor. */
 export interface MetricDeclaration {
   /** True when a lower score is better (Toxicity, Bias): passes when `score <= threshold`; strict mode scores 0 or 1 towards it. */
@@ -132,57 +103,6 @@ export interface MetricDeclaration {
    * and every one of them is part of {@link BaseMetric.config} (the fingerprint).
    */
   options?: MetricOptionSpecs;
-}
-
-/** One intermediate step shown in verbose logs. */
-export interface VerboseStep {
-  label: string;
-  value: unknown;
-  /**
-   * For verdicts, the one that counts against the output where the metric's direction does
-   * not say it (see `MetricStep.flaggedVerdict`), for the dashboard's colours.
-   */
-  flaggedVerdict?: string;
-}
-
-/**
- * What a metric's reason step needs: a judge step, or — when there is nothing to explain —
- * why the score is what it is, written into `The score is 0.00 because <because>.`
- */
-export type ReasonPlan =
-  | { judge: Omit<JudgeStep<{ reason: string }>, "metric"> }
-  | { because: string }
-  /** The reason as it is, e.g. what the scoring step's judge already said (`null`: none). */
-  | { text: string | null };
-
-/** What a metric's scoring produced before strict mode and the reason. */
-export interface ScoredSteps {
-  score: number;
-  steps: VerboseStep[];
-  /** Plans the reason for the final score (after strict mode). */
-  planReason: (score: number) => ReasonPlan;
-  /** What the steps extracted and judged, for `metric.verdicts` and friends. */
-  details: MetricDetails;
-}
-
-/** Tools a metric's scoring gets. */
-export interface MetricContext<Template> {
-  testCase: LLMTestCase;
-  /** The resolved prompt functions (built-in, overridden by `evaluationTemplate`). */
-  template: Template;
-  /** Whether the judged fields hold images. */
-  multimodal: boolean;
-  /** Renders a field as prompt text; its images are numbered and sent with the prompt. */
-  render: (field: TestCaseField, images: ImagePart[]) => string;
-  /** Asks the judge one step (structured output, lenient parsing, one re-ask). */
-  ask: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<T>;
-  /**
-   * Asks like {@link MetricContext.ask}, and returns with the answer the judge's raw text and,
-   * when the step set `topLogprobs` and the judge reports them, its token log-probabilities.
-   */
-  askWithTokens: <T>(step: Omit<JudgeStep<T>, "metric">) => Promise<JudgeAnswerWithTokens<T>>;
-  /** The judge's name (part of every cache key): what a metric keys anything it shares by. */
-  judgeName: string;
 }
 
 /**
@@ -359,19 +279,10 @@ export abstract class BaseMetric<Template extends object> {
    */
   protected async estimateSteps(context: EstimateContext<Template>): Promise<StepEstimate[]> {
     const { defaultStepEstimates } = await import("./default-step-estimates.ts");
-    const images: ImagePart[] = [];
-    const judged = this.judgedFields
-      .map((field) => {
-        const value = context.testCase[field];
-        // Text and content with images as the prompt shows them; lists, tools and metadata as JSON.
-        return field === "input" || field === "actualOutput" || field === "expectedOutput"
-          ? context.render(field, images)
-          : JSON.stringify(value ?? null);
-      })
-      .join("\n");
     return defaultStepEstimates({
       steps: this.stepNames,
-      judgedTokens: context.tokens(judged, images.length),
+      judgedFields: this.judgedFields,
+      context,
     });
   }
 
@@ -417,41 +328,16 @@ export abstract class BaseMetric<Template extends object> {
       reason: string | null;
       error: Error | null;
       details?: MetricDetails;
-    }): MetricRunResult => {
-      const totals = ledger.totals();
-      const data: MetricData = {
-        name: this.name,
-        threshold: this.threshold,
+    }): MetricRunResult =>
+      toMetricRunResult({
+        metric: this,
         success: this.decideSuccess(outcome.score, outcome.error),
-        score: outcome.score,
-        reason: outcome.reason,
-        strictMode: this.strictMode,
-        lowerIsBetter: this.lowerIsBetter,
+        outcome,
         evaluationModel,
-        error: outcome.error ? outcome.error.message : null,
-        evaluationCost: totals.costUsd,
-        inputTokens: totals.inputTokens,
-        outputTokens: totals.outputTokens,
-        verboseLogs: formatVerboseSteps(steps),
-        judgeCalls: totals.judgeCalls,
-        cachedJudgeCalls: totals.cachedCalls,
-        sharedJudgeCalls: totals.sharedCalls,
-        saved: totals.saved,
-        steps: steps.map((step) => ({
-          label: step.label,
-          value: toJsonValue(step.value),
-          ...(step.flaggedVerdict === undefined ? {} : { flaggedVerdict: step.flaggedVerdict }),
-        })),
-        calls: totals.calls,
-      };
-      if (options.verbose ?? this.verboseMode) printVerbose(data);
-      return {
-        data,
-        error: outcome.error,
-        details: outcome.details ?? {},
-        judgeTexts: totals.texts,
-      };
-    };
+        totals: ledger.totals(),
+        steps,
+        verbose: options.verbose ?? this.verboseMode,
+      });
 
     try {
       const validCase = toTestCase(testCase);
@@ -510,26 +396,11 @@ export abstract class BaseMetric<Template extends object> {
   }
 
   private resolveTemplate(): Template {
-    const defaults = this.defaultTemplate();
-    const custom = this.evaluationTemplate as Record<string, unknown> | undefined;
-    if (!custom) return defaults;
-    const resolved: Record<string, unknown> = {};
-    for (const [step, builtIn] of Object.entries(defaults)) {
-      const override = custom[step];
-      resolved[step] =
-        typeof override === "function"
-          ? (args: unknown) => {
-              const prompt = override.call(custom, args);
-              if (typeof prompt !== "string" || prompt.trim() === "") {
-                throw new ConfigError(
-                  `evaluationTemplate.${step} of metric "${this.name}" must return the prompt as a non-empty string; it returned ${typeof prompt}.`,
-                );
-              }
-              return prompt;
-            }
-          : builtIn;
-    }
-    return resolved as Template;
+    return resolveEvaluationTemplate({
+      metric: this.name,
+      defaults: this.defaultTemplate(),
+      custom: this.evaluationTemplate,
+    });
   }
 
   private async checkImages(testCase: LLMTestCase, judge: JudgeModel, caseName: string) {
@@ -598,25 +469,4 @@ function describeModelSpec(model: ModelSpec | undefined): string | null {
 function asError(error: unknown): Error {
   if (error instanceof Error) return error;
   return new EvalError("JUDGE_CALL", `Unexpected failure: ${String(error)}`, { cause: error });
-}
-
-function formatVerboseSteps(steps: readonly VerboseStep[]): string {
-  return steps.map((step) => `${step.label}:\n${JSON.stringify(step.value, null, 2)}`).join("\n\n");
-}
-
-function printVerbose(data: MetricData): void {
-  const stars = "*".repeat(50);
-  const lines = [
-    stars,
-    `${data.name} Verbose Logs`,
-    stars,
-    "",
-    data.verboseLogs,
-    "",
-    data.error
-      ? `Error: ${data.error}`
-      : `Score: ${data.score === null ? "none" : formatScore(data.score)}\nReason: ${data.reason ?? "(not requested)"}`,
-    "=".repeat(70),
-  ];
-  console.log(redactSecretText(lines.join("\n")));
 }

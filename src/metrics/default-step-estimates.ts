@@ -1,5 +1,7 @@
 import type { EstimateRange } from "../results/cost-estimate.ts";
-import { exactly, type StepEstimate } from "./metric-estimate.ts";
+import type { ImagePart } from "../test-case/image.ts";
+import type { TestCaseField } from "../test-case/llm-test-case.ts";
+import { type EstimateContext, exactly, type StepEstimate } from "./metric-estimate.ts";
 
 /** Prompt tokens a step of an unknown metric adds to the text it judges: its instructions. */
 const INSTRUCTION_TOKENS: EstimateRange = { low: 50, expected: 300, high: 2_000 };
@@ -14,10 +16,22 @@ const ANSWER_TOKENS: EstimateRange = { low: 10, expected: 100, high: 1_000 };
  */
 export function defaultStepEstimates(options: {
   steps: readonly string[];
-  /** Estimated tokens of the fields the metric sends to the judge. */
-  judgedTokens: number;
+  /** The fields the metric sends to the judge. */
+  judgedFields: readonly TestCaseField[];
+  context: EstimateContext<unknown>;
 }): StepEstimate[] {
-  const { judgedTokens } = options;
+  const { context } = options;
+  const images: ImagePart[] = [];
+  const judged = options.judgedFields
+    .map((field) => {
+      const value = context.testCase[field];
+      // Text and content with images as the prompt shows them; lists, tools and metadata as JSON.
+      return field === "input" || field === "actualOutput" || field === "expectedOutput"
+        ? context.render(field, images)
+        : JSON.stringify(value ?? null);
+    })
+    .join("\n");
+  const judgedTokens = context.tokens(judged, images.length);
   return options.steps.map((step, position) => ({
     step,
     calls: position === 0 ? exactly(1) : { low: 0, expected: 1, high: 1 },

@@ -2,13 +2,8 @@ import { createHash } from "node:crypto";
 import type { ZodType, z } from "zod";
 import type { ImagePart } from "../test-case/image.ts";
 import type { LLMTestCase, TestCaseField } from "../test-case/llm-test-case.ts";
-import {
-  BaseMetric,
-  type BaseMetricOptions,
-  type MetricContext,
-  type MetricDetails,
-  type ScoredSteps,
-} from "./base-metric.ts";
+import { BaseMetric, type BaseMetricOptions } from "./base-metric.ts";
+import type { MetricContext, MetricDetails, ScoredSteps } from "./metric-context.ts";
 import type { EstimateContext, StepEstimate } from "./metric-estimate.ts";
 
 /** A metric's prompts: one function per judge step, taking what it needs and returning the prompt. */

@@ -1,12 +1,7 @@
 import type { ImagePart } from "../../test-case/image.ts";
 import type { TestCaseField } from "../../test-case/llm-test-case.ts";
-import {
-  BaseMetric,
-  type BaseMetricOptions,
-  type MetricContext,
-  type ReasonPlan,
-  type ScoredSteps,
-} from "../base-metric.ts";
+import { BaseMetric, type BaseMetricOptions } from "../base-metric.ts";
+import type { MetricContext, ReasonPlan, ScoredSteps } from "../metric-context.ts";
 import { splitSentences } from "../shared/answer-text.ts";
 import { templateSteps } from "../shared/check-evaluation-template.ts";
 import { judgeReason } from "../shared/verdicts.ts";

@@ -1,13 +1,8 @@
 import { z } from "zod";
 import type { ImagePart } from "../../test-case/image.ts";
 import type { TestCaseField } from "../../test-case/llm-test-case.ts";
-import {
-  BaseMetric,
-  type BaseMetricOptions,
-  type MetricContext,
-  type ReasonPlan,
-  type ScoredSteps,
-} from "../base-metric.ts";
+import { BaseMetric, type BaseMetricOptions } from "../base-metric.ts";
+import type { MetricContext, ReasonPlan, ScoredSteps } from "../metric-context.ts";
 import { templateSteps } from "../shared/check-evaluation-template.ts";
 import { checkClaims, TRUTHS_EXTRACTION_LIMIT } from "../shared/truths-and-claims.ts";
 import { judgeReason, reasonOrItem } from "../shared/verdicts.ts";

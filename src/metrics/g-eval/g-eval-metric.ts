@@ -2,12 +2,8 @@ import { z } from "zod";
 import { ConfigError } from "../../errors/config-error.ts";
 import type { ImagePart } from "../../test-case/image.ts";
 import type { TestCaseField } from "../../test-case/llm-test-case.ts";
-import {
-  BaseMetric,
-  type BaseMetricOptions,
-  type MetricContext,
-  type ScoredSteps,
-} from "../base-metric.ts";
+import { BaseMetric, type BaseMetricOptions } from "../base-metric.ts";
+import type { MetricContext, ScoredSteps } from "../metric-context.ts";
 import type { EstimateContext, StepEstimate } from "../metric-estimate.ts";
 import { quoteList, quoteText } from "../shared/prompt-text.ts";
 import { GEvalTemplate } from "./prompts.ts";

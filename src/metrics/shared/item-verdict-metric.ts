@@ -1,12 +1,8 @@
 import { z } from "zod";
 import type { ImagePart } from "../../test-case/image.ts";
 import type { TestCaseField } from "../../test-case/llm-test-case.ts";
-import {
-  BaseMetric,
-  type MetricContext,
-  type ReasonPlan,
-  type ScoredSteps,
-} from "../base-metric.ts";
+import { BaseMetric } from "../base-metric.ts";
+import type { MetricContext, ReasonPlan, ScoredSteps } from "../metric-context.ts";
 import { itemText } from "./answer-text.ts";
 import { judgeReason, reasonOrItem } from "./verdicts.ts";
 import { askYesNoVerdicts, type YesNoVerdict } from "./yes-no-verdicts.ts";

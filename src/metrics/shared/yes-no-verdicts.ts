@@ -1,5 +1,5 @@
 import type { ImagePart } from "../../test-case/image.ts";
-import type { MetricContext } from "../base-metric.ts";
+import type { MetricContext } from "../metric-context.ts";
 import { normalizeVerdictAnswer, reasonOrItem, type Verdict, verdictsSchema } from "./verdicts.ts";
 
 /**

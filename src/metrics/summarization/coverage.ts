@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ImagePart } from "../../test-case/image.ts";
-import type { MetricContext } from "../base-metric.ts";
+import type { MetricContext } from "../metric-context.ts";
 import { itemText } from "../shared/answer-text.ts";
 import { runSteps } from "../shared/truths-and-claims.ts";
 import { normalizeVerdict } from "../shared/verdicts.ts";

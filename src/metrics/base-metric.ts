@@ -5,7 +5,8 @@ import { createDirectTransport } from "../judge/direct-transport.ts";
 import { JudgeLedger } from "../judge/judge-ledger.ts";
 import type { JudgeModel } from "../judge/judge-model.ts";
 import type { JudgeTransport } from "../judge/judge-transport.ts";
-import { type ModelSpec, resolveJudge } from "../judge/resolve-model.ts";
+import { resolveJudgeLazily } from "../judge/resolve-judge-lazily.ts";
+import type { ModelSpec } from "../judge/resolve-model.ts";
 import {
   type AskJudgeOptions,
   askJudge,
@@ -349,7 +350,10 @@ export abstract class BaseMetric<Template extends object> {
       }
       const judge =
         options.judge ??
-        (await resolveJudge({ model: this.model, ...(options.env ? { env: options.env } : {}) }));
+        (await resolveJudgeLazily({
+          model: this.model,
+          ...(options.env ? { env: options.env } : {}),
+        }));
       evaluationModel = judge.name;
       await this.checkImages(validCase, judge, caseName);
 

@@ -173,4 +173,38 @@ console.log(JSON.stringify({
     expect(existsSync(join(project, ".verdict"))).toBe(false);
     expect(server.requests.some((request) => request.model === "gpt-4.1-mini")).toBe(true);
   });
+
+  it("metric.measure() with a judge of the script's own reads .env too, before the judge is asked", async ({
+    expect,
+  }) => {
+    const project = makeProject("module");
+    writeFileSync(join(project, ".env"), "MY_JUDGE_TOKEN=only-in-dotenv\n");
+    writeFileSync(
+      join(project, "score.ts"),
+      `import { ToxicityMetric } from "verdict";
+const answers = [{ opinions: ["You are great."] }, { verdicts: [{ verdict: "no" }] }];
+let calls = 0;
+let token;
+const myJudge = {
+  name: "my-judge",
+  generate: async () => {
+    token ??= process.env.MY_JUDGE_TOKEN;
+    return JSON.stringify(answers[calls++ % answers.length]);
+  },
+};
+const score = await new ToxicityMetric({ model: myJudge, includeReason: false }).measure({
+  input: "How am I doing?",
+  actualOutput: "You are great.",
+});
+console.log(JSON.stringify({ score, token }));
+`,
+    );
+    const result = await run({ project, args: ["score.ts"], env: cleanEnv() });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}")).toEqual({
+      score: 0,
+      token: "only-in-dotenv",
+    });
+  });
 });

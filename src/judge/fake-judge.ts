@@ -1,29 +1,7 @@
 import { FAKE_JUDGE_NAME } from "../results/fake-judge-notice.ts";
 import { defaultAnswer } from "./default-answer.ts";
+import { fakeJudgePreference } from "./fake-judge-preference.ts";
 import type { JudgeModel, JudgeOutput, JudgeRequest } from "./judge-model.ts";
-
-// Which enum values of a step's schema mean "nothing wrong", for the built-in fake judge. A
-// metric whose clean verdict is "yes" (relevant, attributable, agrees) marks its verdict
-// schema here, so that the fake judge lets it pass as it lets Toxicity pass with "no". Kept
-// beside the schema object, never in the JSON Schema sent to judges (the request is unchanged).
-const preferences = new WeakMap<object, readonly unknown[]>();
-
-/**
- * Marks `values` as what the fake judge answers for any enum of `schema` that offers one of
- * them (first match wins). Returns `schema`.
- */
-export function preferInFakeJudge<Schema extends object>(
-  schema: Schema,
-  values: readonly unknown[],
-): Schema {
-  preferences.set(schema, values);
-  return schema;
-}
-
-/** The values marked for `schema` by {@link preferInFakeJudge}; `null` when none. */
-export function fakeJudgePreference(schema: object): readonly unknown[] | null {
-  return preferences.get(schema) ?? null;
-}
 
 // The fake judge finds nothing wrong: "idk" where a step allows it (Answer Relevancy counts it
 // as relevant unless penalizeAmbiguous), else "no" (not toxic, not biased), unless the step's

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { preferInFakeJudge } from "../../judge/fake-judge.ts";
+import { preferInFakeJudge } from "../../judge/fake-judge-preference.ts";
 import type { ImagePart } from "../../test-case/image.ts";
 import type { TestCaseField } from "../../test-case/llm-test-case.ts";
 import { BaseMetric, type BaseMetricOptions } from "../base-metric.ts";

@@ -1,4 +1,3 @@
-import { UnsupportedFunctionalityError } from "ai";
 import { imagePlaceholder, loadImage } from "../test-case/image.ts";
 import {
   type AiSdkBatchInterface,
@@ -92,6 +91,7 @@ export class AiSdkJudgeBatch implements JudgeBatchApi {
       } catch (error) {
         // Anthropic batches cannot carry the JSON-tool fallback of models without native
         // structured output: ask for JSON in the prompt alone, as the judge would after a rejection.
+        const { UnsupportedFunctionalityError } = await import("ai");
         if (mode !== "text" && UnsupportedFunctionalityError.isInstance(error)) {
           this.#batchMode = MODES[MODES.indexOf(mode) + 1] ?? "text";
           continue;
@@ -130,16 +130,19 @@ export class AiSdkJudgeBatch implements JudgeBatchApi {
   }
 
   #interface(): Promise<AiSdkBatchInterface> {
-    this.#api ??= findBatchInterface({ model: this.#judge.model, family: this.#family }).then(
-      (found) => {
-        if (found !== null) return found;
-        throw new UnsupportedFunctionalityError({
-          functionality: "batch",
-          message: `Judge "${this.#judge.name}": this version of the provider package offers no batch interface verdict can use.`,
-        });
-      },
-    );
+    this.#api ??= this.#findInterface();
     return this.#api;
+  }
+
+  async #findInterface(): Promise<AiSdkBatchInterface> {
+    const found = await findBatchInterface({ model: this.#judge.model, family: this.#family });
+    if (found !== null) return found;
+    // The AI SDK is loaded when a batch is used, never when verdict is imported.
+    const { UnsupportedFunctionalityError } = await import("ai");
+    throw new UnsupportedFunctionalityError({
+      functionality: "batch",
+      message: `Judge "${this.#judge.name}": this version of the provider package offers no batch interface verdict can use.`,
+    });
   }
 
   async #callOptions(request: JudgeRequest, mode: Mode): Promise<Record<string, unknown>> {

@@ -1,11 +1,4 @@
-import {
-  APICallError,
-  generateText,
-  type LanguageModel,
-  type OutputInterface,
-  UnsupportedFunctionalityError,
-  type UserContent,
-} from "ai";
+import type { LanguageModel, OutputInterface, UserContent } from "ai";
 import { imagePlaceholder, loadImage } from "../test-case/image.ts";
 import { AiSdkJudgeBatch } from "./ai-sdk-batch.ts";
 import { batchFamilyOf } from "./find-batch-interface.ts";
@@ -31,6 +24,9 @@ export type AiSdkLanguageModel = Exclude<LanguageModel, string>;
 export type StructuredOutputMode = "json-schema" | "json" | "text";
 
 const MODES: readonly StructuredOutputMode[] = ["json-schema", "json", "text"];
+
+/** The AI SDK's module, which a judge loads on its first call (see {@link AiSdkJudge.generate}). */
+type AiSdk = typeof import("ai");
 
 /** Options of {@link createJudge}. */
 export interface CreateJudgeOptions {
@@ -149,20 +145,24 @@ export class AiSdkJudge implements JudgeModel {
     return this.#batch;
   }
 
-  /** Answers one request with the model's raw text, usage and cost. */
+  /**
+   * Answers one request with the model's raw text, usage and cost. The AI SDK is loaded on the
+   * first call, so that `import "verdict"` (and `createJudge`) never loads it.
+   */
   async generate(request: JudgeRequest): Promise<JudgeOutput> {
     const content = await userContent(request);
+    const ai = await import("ai");
     for (;;) {
       const mode = this.#mode;
       const temperature = this.#temperature;
       try {
-        return await this.#call({ request, content, mode, temperature });
+        return await this.#call({ ai, request, content, mode, temperature });
       } catch (error) {
-        if (temperature !== undefined && isTemperatureRejection(error)) {
+        if (temperature !== undefined && isTemperatureRejection(ai, error)) {
           this.#temperature = undefined;
           continue;
         }
-        if (mode !== "text" && isStructuredOutputRejection(error)) {
+        if (mode !== "text" && isStructuredOutputRejection(ai, error)) {
           // Concurrent calls may have stepped down already: never step back up.
           const next = MODES.indexOf(mode) + 1;
           this.#mode = MODES[Math.max(next, MODES.indexOf(this.#mode))] ?? "text";
@@ -174,6 +174,7 @@ export class AiSdkJudge implements JudgeModel {
   }
 
   async #call(options: {
+    ai: AiSdk;
     request: JudgeRequest;
     content: UserContent;
     mode: StructuredOutputMode;
@@ -200,7 +201,7 @@ export class AiSdkJudge implements JudgeModel {
         return undefined;
       },
     };
-    const result = await generateText({
+    const result = await options.ai.generateText({
       model: this.model,
       messages: [{ role: "user", content: options.content }],
       output,
@@ -296,21 +297,21 @@ function isVisionModel(modelId: string): boolean {
 }
 
 /** The text of a provider rejection (HTTP 400/422), or `null` for any other error. */
-function rejectionText(error: unknown): string | null {
-  if (!APICallError.isInstance(error)) return null;
+function rejectionText(ai: AiSdk, error: unknown): string | null {
+  if (!ai.APICallError.isInstance(error)) return null;
   if (error.statusCode !== 400 && error.statusCode !== 422) return null;
   return `${error.message} ${error.responseBody ?? ""}`;
 }
 
-function isTemperatureRejection(error: unknown): boolean {
-  return /temperature/i.test(rejectionText(error) ?? "");
+function isTemperatureRejection(ai: AiSdk, error: unknown): boolean {
+  return /temperature/i.test(rejectionText(ai, error) ?? "");
 }
 
-function isStructuredOutputRejection(error: unknown): boolean {
-  if (UnsupportedFunctionalityError.isInstance(error)) {
+function isStructuredOutputRejection(ai: AiSdk, error: unknown): boolean {
+  if (ai.UnsupportedFunctionalityError.isInstance(error)) {
     return /response.?format|json|schema|structured/i.test(error.message);
   }
-  const text = rejectionText(error);
+  const text = rejectionText(ai, error);
   if (text === null) return false;
   return (
     /response_?format|json_?schema|json schema|json_object|json mode|structured|schema/i.test(

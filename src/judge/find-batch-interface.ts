@@ -1,5 +1,3 @@
-import { createOpenAI } from "@ai-sdk/openai";
-
 /** A batch's status as an AI SDK batch interface reports it (`Experimental_BatchV4Status`). */
 export interface AiSdkBatchStatus {
   status: "pending" | "completed" | "failed";
@@ -95,7 +93,8 @@ export async function findBatchInterface(options: {
   if (!isModelConfig(config)) return null;
   if (family === "openai") {
     // Chat models share the configuration; the batch asks the Responses endpoint, as the
-    // AI SDK's OpenAI batches do.
+    // AI SDK's OpenAI batches do. Loaded here, on a batch's first use, never on import.
+    const { createOpenAI } = await import("@ai-sdk/openai");
     const probe = createOpenAI({ apiKey: "unused" }).experimental_batch();
     return construct(probe, {
       provider: "openai.batch",

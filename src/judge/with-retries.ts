@@ -8,7 +8,6 @@ import {
   resolveRetryPolicy,
   retryDelayMs,
 } from "./retry-policy.ts";
-import { toJudgeCallError } from "./to-judge-call-error.ts";
 
 /** What {@link withRetries} reports before it waits for the next attempt. */
 export interface RetryInfo {
@@ -132,7 +131,7 @@ export async function withRetries<T>(options: WithRetriesOptions<T>): Promise<T>
       const classified =
         signal?.aborted || (caught instanceof EvalError && !(caught instanceof JudgeCallError))
           ? null
-          : toJudgeCallError({ error: caught, judgeName });
+          : await classifyFailure({ error: caught, judgeName });
       if (holdsSlot) slot?.release({ error: classified });
       if (signal?.aborted) throw abortedError({ judgeName, signal });
       // Errors verdict raised itself (a missing image file, a bad option) are not call failures.
@@ -259,6 +258,20 @@ async function runAttempt<T>(options: {
     parent?.removeEventListener("abort", onParentAbort);
     attemptSignal.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * A failed attempt as a {@link JudgeCallError}. The classifier (provider errors, HTTP
+ * statuses, similar model names) is loaded on the first failure: a run whose judge never
+ * fails never loads it.
+ */
+async function classifyFailure(options: {
+  error: unknown;
+  judgeName: string;
+}): Promise<JudgeCallError> {
+  if (options.error instanceof JudgeCallError) return options.error;
+  const { toJudgeCallError } = await import("./to-judge-call-error.ts");
+  return toJudgeCallError(options);
 }
 
 function abortedError(options: { judgeName: string; signal: AbortSignal }): EvalError {

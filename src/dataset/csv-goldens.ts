@@ -1,7 +1,7 @@
 import { renderCsv } from "../csv/render-csv.ts";
 import { ConfigError } from "../errors/config-error.ts";
 import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
-import type { Golden } from "../test-case/golden.ts";
+import { describeGolden, type Golden } from "../test-case/golden.ts";
 import { csvRowWidthProblem, parseCsvTable } from "./dataset-records.ts";
 import {
   columnName,
@@ -10,13 +10,7 @@ import {
   type GoldenField,
   matchColumns,
 } from "./golden-columns.ts";
-import {
-  describeGolden,
-  goldenFromRecord,
-  presentFields,
-  type RecordValue,
-  recordError,
-} from "./golden-record.ts";
+import { goldenFromRecord, presentFields, type RecordValue, recordError } from "./golden-record.ts";
 import { joinListCell, splitListCell } from "./list-cell.ts";
 
 const LIST_FIELDS = new Set<GoldenField>(["context", "retrievalContext", "tags"]);

@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
 import { EvalError } from "../errors/eval-error.ts";
 import { toJsonValue, WHOLE_VALUE } from "../results/to-json-value.ts";
-import { Golden, type GoldenFields } from "../test-case/golden.ts";
+import { describeGolden, Golden, type GoldenFields } from "../test-case/golden.ts";
 import { type Content, contentText, hasImages, type ImagePart, image } from "../test-case/image.ts";
 import { isBlankText } from "../test-case/llm-test-case.ts";
 import { DatasetFileError } from "./dataset-file-error.ts";
@@ -172,14 +172,6 @@ export function goldenFromRecord(options: {
     if (!(error instanceof EvalError)) throw error;
     throw recordError({ location, problem: error.message, cause: error });
   }
-}
-
-/** A name for a golden in messages: `golden #3 "name"` or `golden #3 ("What is…")`. */
-export function describeGolden(options: { golden: Golden; index: number }): string {
-  const { golden, index } = options;
-  if (golden.name !== undefined) return `golden #${index} "${golden.name}"`;
-  const text = contentText(golden.input).trim().replace(/\s+/g, " ");
-  return `golden #${index} (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)})`;
 }
 
 /** Fields a golden has, in file order. */

@@ -1,8 +1,7 @@
 import { cleanErrorCause } from "../errors/clean-error-cause.ts";
 import { EvalError } from "../errors/eval-error.ts";
-import type { Golden } from "../test-case/golden.ts";
+import { describeGolden, type Golden } from "../test-case/golden.ts";
 import type { LLMTestCase } from "../test-case/llm-test-case.ts";
-import { describeGolden } from "./golden-record.ts";
 
 /** One golden the application failed on. */
 export interface TestCaseBuildFailure {

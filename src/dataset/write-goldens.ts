@@ -1,13 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
-import type { Golden } from "../test-case/golden.ts";
+import { describeGolden, type Golden } from "../test-case/golden.ts";
 import { contentText, hasImages } from "../test-case/image.ts";
 import { isBlankText } from "../test-case/llm-test-case.ts";
 import { stringifyCsvGoldens } from "./csv-goldens.ts";
 import { type DatasetFormat, resolveDatasetFormat } from "./dataset-format.ts";
 import { checkColumns, type GoldenColumns } from "./golden-columns.ts";
-import { describeGolden } from "./golden-record.ts";
 import { stringifyJsonGoldens, stringifyJsonLinesGoldens } from "./json-goldens.ts";
 import { checkListDelimiter } from "./list-cell.ts";
 

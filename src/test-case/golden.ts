@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EvalError } from "../errors/eval-error.ts";
-import type { Content } from "./image.ts";
+import { type Content, contentText } from "./image.ts";
 import {
   describeIssues,
   LLMTestCase,
@@ -64,4 +64,12 @@ export class Golden implements GoldenFields {
     const { comments: _comments, ...fields } = this as GoldenFields;
     return new LLMTestCase({ ...fields, ...overrides });
   }
+}
+
+/** A name for a golden in messages: `golden #3 "name"` or `golden #3 ("What is…")`. */
+export function describeGolden(options: { golden: Golden; index: number }): string {
+  const { golden, index } = options;
+  if (golden.name !== undefined) return `golden #${index} "${golden.name}"`;
+  const text = contentText(golden.input).trim().replace(/\s+/g, " ");
+  return `golden #${index} (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)})`;
 }

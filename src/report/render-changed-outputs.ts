@@ -1,7 +1,7 @@
 import { formatCount, showName } from "./format.ts";
 import { diffWords, formatWordDiff } from "./word-diff.ts";
 
-/** What {@link renderChangedOutputs} reads of a verdict change (`ChangedVerdict` of compare-runs). */
+/** What {@link renderChangedOutputs} reads of a verdict change (a `VerdictChange` of find-changes.ts). */
 export interface ChangedVerdict {
   testCase: string;
   metric: string;

@@ -33,7 +33,7 @@
  * serve the app's index.html, which routes on the client; `/assets/*` are the app's built files.
  */
 
-import type { PairedTests } from "../report/compare-runs.ts";
+import type { PairedTests } from "../report/paired-tests.ts";
 import type { WordDiffPart } from "../report/word-diff.ts";
 import type { CalibrationReport } from "../results/calibration-report.ts";
 import type {

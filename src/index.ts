@@ -49,8 +49,8 @@ export type { BatchOptions } from "./evaluate/batch-options.ts";
 export type { DisplayOption } from "./evaluate/default-reporters.ts";
 export { type EvaluateOptions, evaluate } from "./evaluate/evaluate.ts";
 export type { ComponentEvaluateOptions } from "./evaluate/evaluate-components.ts";
+export type { CacheMode } from "./evaluate/judge-scheduler-options.ts";
 export type { RunBudget, RunOptions } from "./evaluate/run-options.ts";
-export type { CacheMode } from "./evaluate/scheduler.ts";
 // Fine-tuning (evaluateCheckpoints and createEvaluationCallback are in "verdict/finetune")
 export type { BestCheckpoint, CheckpointEvaluation } from "./finetune/best-checkpoint.ts";
 export type { CheckpointMetadata } from "./finetune/checkpoint-runs.ts";

@@ -1,7 +1,8 @@
 import type { JudgeCache, JudgeLeases } from "../store/run-store.ts";
 import { BudgetLedger } from "./budget/judge-budget.ts";
+import type { JudgeSchedulerOptions } from "./judge-scheduler-options.ts";
 import type { RunOptions } from "./run-options.ts";
-import { JudgeScheduler, type JudgeSchedulerOptions } from "./scheduler.ts";
+import { JudgeScheduler } from "./scheduler.ts";
 
 /**
  * The scheduler of a run from its options: concurrency, throttle, retries, cache mode, and

@@ -7,7 +7,8 @@ import { parseShard } from "../store/run-shards.ts";
 import { checkStoredName } from "../store/stored-names.ts";
 import { type BatchOptions, resolveBatchOptions } from "./batch-options.ts";
 import type { DisplayOption } from "./default-reporters.ts";
-import type { CacheMode, JudgeScheduler } from "./scheduler.ts";
+import type { CacheMode } from "./judge-scheduler-options.ts";
+import type { JudgeScheduler } from "./scheduler.ts";
 
 /**
  * A cap on what a run spends on its judges, over all its parts (a resumed run counts what its

@@ -5,7 +5,8 @@ import { emptySpending } from "../results/spending.ts";
 import { summarizeRun } from "../results/summarize-run.ts";
 import type { StoredRun } from "../store/run-store.ts";
 import { renderComparisonMarkdown } from "./compare-markdown.ts";
-import { compareRuns, type RunWithResults } from "./compare-runs.ts";
+import { compareRuns } from "./compare-runs.ts";
+import type { RunWithResults } from "./run-with-results.ts";
 
 /** A run whose cases pass unless listed in `failing` (by position), with their outputs. */
 function run(options: {

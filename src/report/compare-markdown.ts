@@ -1,11 +1,6 @@
 import type { TestResult } from "../results/evaluation-result.ts";
-import type {
-  MetricComparison,
-  PairedTests,
-  RunComparison,
-  RunWithResults,
-  VerdictChange,
-} from "./compare-runs.ts";
+import type { MetricComparison, RunComparison } from "./compare-runs.ts";
+import type { VerdictChange } from "./find-changes.ts";
 import {
   formatCount,
   formatPassRate,
@@ -15,6 +10,8 @@ import {
   formatScore,
 } from "./format.ts";
 import { codeBlock, inlineText, MarkdownBudget, markdownTable } from "./markdown/markdown-text.ts";
+import type { PairedTests } from "./paired-tests.ts";
+import type { RunWithResults } from "./run-with-results.ts";
 
 /** Options of {@link renderComparisonMarkdown}. */
 export interface RenderComparisonMarkdownOptions {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { rawHiddenCharacters, spoofingResult } from "../../test/fixtures/hidden-characters.ts";
 import { metricData, testResult } from "../../test/fixtures/results.ts";
 import type { StoredRun } from "../store/run-store.ts";
-import { compareRuns, formatRunComparison } from "./compare-runs.ts";
+import { compareRuns } from "./compare-runs.ts";
+import { formatRunComparison } from "./format-run-comparison.ts";
 
 function storedRun(id: string, identifier: string): StoredRun {
   return {

@@ -1,19 +1,6 @@
+import type { VerdictChange } from "./find-changes.ts";
 import { formatCount, showName } from "./format.ts";
 import { diffWords, formatWordDiff } from "./word-diff.ts";
-
-/** What {@link renderChangedOutputs} reads of a verdict change (`ChangedVerdict` of compare-runs). */
-export interface ChangedVerdict {
-  testCase: string;
-  metric: string;
-  from: string;
-  to: string;
-  baselineIndex: number;
-  candidateIndex: number;
-  baselineReason: string | null;
-  candidateReason: string | null;
-  baselineOutput: string | null;
-  candidateOutput: string | null;
-}
 
 /** Changed cases whose outputs `verdict compare` prints, at most. */
 export const MAX_OUTPUTS_SHOWN = 20;
@@ -28,8 +15,8 @@ const MAX_OUTPUT_LENGTH = 1_000;
  * module loads nothing that needs Node: the dashboard's types reach it through compare-runs).
  * Nothing when no case changed.
  */
-export function renderChangedOutputs(changes: readonly ChangedVerdict[]): string[] {
-  const byCase = new Map<string, ChangedVerdict[]>();
+export function renderChangedOutputs(changes: readonly VerdictChange[]): string[] {
+  const byCase = new Map<string, VerdictChange[]>();
   for (const change of changes) {
     const key = `${change.baselineIndex}\u0000${change.candidateIndex}`;
     byCase.set(key, [...(byCase.get(key) ?? []), change]);
@@ -41,7 +28,7 @@ export function renderChangedOutputs(changes: readonly ChangedVerdict[]): string
     `Outputs of the test cases that changed verdict (baseline, then candidate; [-removed-] {+added+} words):`,
   ];
   for (const group of shown) {
-    const first = group[0] as ChangedVerdict;
+    const first = group[0] as VerdictChange;
     const same = first.baselineOutput === first.candidateOutput;
     lines.push(
       "",

@@ -17,32 +17,27 @@
  * | `/api/identifiers`                      | {@link IdentifierList}                      |
  * | `/api/trends?identifier=X&limit&fake`    | {@link Trend} (`identifier=` empty: runs without one; limit ≤ 500, default 50: the latest runs; `fake=1` keeps runs scored by the fake judge, left out by default) |
  * | `/api/runs/:run`                        | {@link RunDetail}                           |
- * | `/api/runs/:run/cases?…` ({@link CaseQuery}) | {@link CasesPage}                      |
- * | `/api/runs/:run/cases/:key`             | {@link CaseDetail}                          |
- * | `/api/runs/:run/cases/:key/images/:n`   | the stored image's bytes (data URL / bytes / file inside the project); 404 for URLs. `:n` counts the case's images from 1 over all fields: use {@link ImageView.src} |
- * | `/api/compare?run=A&baseline=B&maxDrop&alpha&stats` | {@link RunComparisonView} (`maxDrop` as `verdict compare --max-drop`, default 0; `alpha` as `--alpha`, default 0.05; `stats=0` as `--no-stats`) |
- * | `/api/runs/:run/events?after=V`         | server-sent events, {@link LiveEvent}       |
+ * | `/api/runs/:run/cases?…` (`CaseQuery`)  | `CasesPage`                                 |
+ * | `/api/runs/:run/cases/:key`             | `CaseDetail`                                |
+ * | `/api/runs/:run/cases/:key/images/:n`   | the stored image's bytes (data URL / bytes / file inside the project); 404 for URLs. `:n` counts the case's images from 1 over all fields: use `ImageView.src` |
+ * | `/api/compare?run=A&baseline=B&maxDrop&alpha&stats` | `RunComparisonView` (`maxDrop` as `verdict compare --max-drop`, default 0; `alpha` as `--alpha`, default 0.05; `stats=0` as `--no-stats`) |
+ * | `/api/runs/:run/events?after=V`         | server-sent events, `LiveEvent`             |
  * | `/api/runs/:run/export?format=html\|json\|junit\|csv` | a download (content-disposition) |
- * | `/api/calibrations?runId&limit`         | {@link CalibrationsPage} (`runId`: a run id or identifier, only its calibrations; limit ≤ 500, default 50), newest first |
- * | `/api/calibrations/:id`                 | {@link CalibrationDetail}                   |
+ * | `/api/calibrations?runId&limit`         | `CalibrationsPage` (`runId`: a run id or identifier, only its calibrations; limit ≤ 500, default 50), newest first |
+ * | `/api/calibrations/:id`                 | `CalibrationDetail`                         |
  *
  * `:run` is a run id (or an identifier: its latest run). `:key` is a case's
- * {@link CaseRow.key}. `:id` is a calibration's id. Everything else is the app: `/`,
+ * `CaseRow.key`. `:id` is a calibration's id. Everything else is the app: `/`,
  * `/runs/:run`, `/runs/:run/cases/:key`, `/compare?run=A&baseline=B` (and
  * `/runs/:run?baseline=B`), `/calibrations` (`?run=R`: of one run) and `/calibrations/:id`
  * serve the app's index.html, which routes on the client; `/assets/*` are the app's built files.
+ *
+ * The shapes of the runs list, trends and a run's page are here; those of its cases in
+ * `case-views.ts`, of a comparison in `run-comparison-view.ts`, of the event stream in
+ * `live-event.ts`, and of calibrations in `calibration-views.ts`.
  */
 
-import type { PairedTests } from "../report/compare-runs.ts";
-import type { WordDiffPart } from "../report/word-diff.ts";
-import type { CalibrationReport } from "../results/calibration-report.ts";
-import type {
-  FlakyCase,
-  MetricSummary,
-  RunStatus,
-  TestResult,
-} from "../results/evaluation-result.ts";
-import type { JudgeCallRecord } from "../results/metric-data.ts";
+import type { FlakyCase, MetricSummary, RunStatus } from "../results/evaluation-result.ts";
 
 /**
  * `/api/runs` parameters. `q`: text found (case-insensitive) in the run's id or identifier;
@@ -193,7 +188,7 @@ export interface RunDetail {
   tags: string[];
   /**
    * Cases of a `repeat` run that passed some trials and failed others, in run order, each with
-   * its {@link CaseRow.key}; empty when none.
+   * its `CaseRow.key`; empty when none.
    */
   flakyCases: FlakyCaseView[];
   /** Shown on top when the run is not completed or its process is gone. */
@@ -207,304 +202,3 @@ export interface RunDetail {
 
 /** A flaky case (passes k of n trials, with a 95% Wilson interval) and the key of its page. */
 export type FlakyCaseView = FlakyCase & { key: string };
-
-/** Which cases `/api/runs/:run/cases` returns, and in what order. */
-export interface CaseQuery {
-  /**
-   * `"case"` (run order, the default), `"name"`, `"status"` (ascending: errored, failed,
-   * unscored, scored, passed), or `"metric:<name>"` (by that metric's score; cases without a
-   * score on it come last in both directions; an unknown metric is a 400). Ties keep run order.
-   */
-  sort?: string;
-  dir?: "asc" | "desc";
-  /** @default "all" */
-  filter?: "all" | "passing" | "failing" | "errored";
-  /**
-   * Case-insensitive text searched in name, input, output, expected output, and the reasons
-   * and errors of every metric (all trials).
-   */
-  q?: string;
-  /**
-   * `"file"` or `"tag"`: rows come sorted by group first (groups by name; `"(no file)"` or
-   * `"untagged"` last), each with its `group`. With `"tag"`, a case with several tags is a row
-   * in each of their groups, and `total` counts rows.
-   */
-  group?: "file" | "tag";
-  offset?: number;
-  /** @default 100, at most 500 */
-  limit?: number;
-}
-
-/** A case in the run's table. */
-export interface CaseRow {
-  /** Stable within the run: the path segment of the case's detail. */
-  key: string;
-  /** 1-based position in run order (what users see; never an internal index). */
-  position: number;
-  name: string;
-  status: "passed" | "failed" | "errored" | "unscored" | "scored";
-  /** The first 200 characters of each (`textLengths` says how long each is whole). */
-  input: string;
-  actualOutput: string | null;
-  expectedOutput: string | null;
-  /**
-   * The length of each text whole, in characters (`null` where it has none): a row's text is
-   * cut when it is shorter than this; the case's page (`/api/runs/:run/cases/:key`) has it whole.
-   */
-  textLengths: { input: number; actualOutput: number | null; expectedOutput: number | null };
-  file: string | null;
-  tags: string[];
-  /** Set when the query groups: the file (`"(no file)"` for none), or one tag (`"untagged"` for none). */
-  group?: string;
-  metrics: Record<
-    string,
-    {
-      score: number | null;
-      success: boolean | null;
-      threshold: number | null;
-      error: string | null;
-    }
-  >;
-  durationMs: number | null;
-}
-
-/** `/api/runs/:run/cases`. */
-export interface CasesPage {
-  cases: CaseRow[];
-  /** Cases matching the filter and search (all pages). */
-  total: number;
-  /** Cases in the run. */
-  runTotal: number;
-  offset: number;
-  limit: number;
-  /** Groups and their sizes, in order, when the query groups. */
-  groups?: Array<{ name: string; count: number }>;
-  /** As {@link RunDetail.resultsVersion}. (Added by the server.) */
-  resultsVersion: number;
-}
-
-/**
- * One judge request behind a metric's score, as results record it: step, model, tokens,
- * `costUsd` (what the answer cost when bought; for `cache` and `shared` nothing was paid),
- * `latencyMs`, `source` (`"judge"`, `"cache"` or `"shared"`), the SHA-256 of its prompt and
- * answer, and their texts.
- */
-export type JudgeCallView = JudgeCallRecord & {
-  /**
-   * The prompt as sent (secrets masked); `null` when the store does not keep it: the run kept
-   * only its hash (`keepJudgeText: "hash"`), or was stored before verdict kept prompts
-   * (`promptHash` absent too).
-   */
-  prompt: string | null;
-  /** The judge's raw answer (an object answer as its JSON); `null` as `prompt`. */
-  answer: string | null;
-};
-
-/** One of the judge's steps as rows: (opinion / statement / claim) → verdict → reason. */
-export interface StepTable {
-  label: string;
-  /** Column names, e.g. `["opinion", "verdict", "reason"]`. */
-  columns: string[];
-  rows: string[][];
-  /**
-   * The verdict that counts against the output when the metric says so itself (see
-   * `MetricStep.flaggedVerdict`); absent, "yes" for a lower-is-better metric, else "no".
-   */
-  flaggedVerdict?: string;
-}
-
-/** A metric on a case, in full. */
-export interface MetricDetailView {
-  name: string;
-  score: number | null;
-  threshold: number | null;
-  success: boolean | null;
-  lowerIsBetter: boolean;
-  reason: string | null;
-  error: string | null;
-  evaluationModel: string | null;
-  costUsd: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  /** The steps as tables where they are lists of items, else as text. */
-  steps: Array<StepTable | { label: string; text: string }>;
-  /** Empty for results stored before verdict recorded each call. */
-  calls: JudgeCallView[];
-}
-
-/** An image of a case: where the app loads it from, never a remote URL without a click. */
-export interface ImageView {
-  field: "input" | "actualOutput" | "expectedOutput";
-  number: number;
-  label: string;
-  /** `/api/runs/:run/cases/:key/images/:n` for stored bytes and local files; `null` for a URL. */
-  src: string | null;
-  /** The remote URL, shown as a link the user may follow. */
-  remoteUrl: string | null;
-}
-
-/** `/api/runs/:run/cases/:key`. */
-export interface CaseDetail {
-  runId: string;
-  key: string;
-  position: number;
-  name: string;
-  status: CaseRow["status"];
-  input: string;
-  actualOutput: string | null;
-  expectedOutput: string | null;
-  context: string[] | null;
-  retrievalContext: string[] | null;
-  file: string | null;
-  tags: string[];
-  images: ImageView[];
-  metrics: MetricDetailView[];
-  /** For `repeat` runs: every trial's metrics. */
-  trials: Array<{ trial: number; success: boolean | null; metrics: MetricDetailView[] }>;
-  /**
-   * For component runs: the span tree, each span with its metrics. The root is the trace
-   * itself (`type: "trace"`, its trace-level metrics); its children are the outermost spans.
-   */
-  trace: SpanView | null;
-  /** Neighbours in run order, for "previous / next". */
-  previousKey: string | null;
-  nextKey: string | null;
-  durationMs: number | null;
-}
-
-/** A span of a traced (component) run. */
-export interface SpanView {
-  name: string;
-  type: string;
-  input: unknown;
-  output: unknown;
-  durationMs: number | null;
-  error: string | null;
-  metrics: MetricDetailView[];
-  children: SpanView[];
-}
-
-/** `/api/compare`: the same numbers as `verdict compare`. */
-export interface RunComparisonView {
-  run: RunRow;
-  baseline: RunRow;
-  /** The `maxDrop` the regressions were judged with. (Added by the server.) */
-  maxDrop: number;
-  /** The significance level of the paired tests; `null` when they are off (`stats=0`). */
-  alpha: number | null;
-  /** Cases of one run with no counterpart in the other: not compared. */
-  unmatched: { baseline: string[]; candidate: string[] };
-  metrics: Array<{
-    name: string;
-    lowerIsBetter: boolean;
-    baseline: MetricSummary | null;
-    candidate: MetricSummary | null;
-    /** Candidate − baseline; `null` when either is missing. */
-    meanScoreChange: number | null;
-    passRateChange: number | null;
-    /**
-     * `"better"`, `"worse"` or `"same"`: the pass rate's change when it moved, else the mean
-     * score's, read in the metric's direction; `null` when neither can be compared.
-     */
-    direction: "better" | "worse" | "same" | null;
-    /** Worse beyond `maxDrop` and significant (p < `alpha`): what fails `verdict compare`. */
-    regressions: string[];
-    /** Worse beyond `maxDrop` but not significant: within the judge's noise. */
-    notSignificant: string[];
-    /** The paired tests (McNemar on pass/fail, Wilcoxon signed-rank on scores); `null` when off. */
-    tests: PairedTests | null;
-  }>;
-  /** Cases whose verdict on a metric changed, both sides with their reasons. */
-  changes: Array<{
-    metric: string;
-    name: string;
-    runKey: string | null;
-    baselineKey: string | null;
-    from: string;
-    to: string;
-    baselineScore: number | null;
-    candidateScore: number | null;
-    baselineReason: string | null;
-    candidateReason: string | null;
-    /** The case's output in each run (`actualOutput`). */
-    baselineOutput: string | null;
-    candidateOutput: string | null;
-    /**
-     * The two outputs' word-level diff: the `"same"` and `"removed"` parts spell the
-     * baseline's, the `"same"` and `"added"` parts this run's. `null` when an output is
-     * missing, one is too long to diff, or they have almost nothing in common.
-     */
-    outputDiff: WordDiffPart[] | null;
-  }>;
-  regressed: boolean;
-}
-
-/**
- * A server-sent event of `/api/runs/:run/events` (`event: <type>`, `data: <json>`, `id: <results
- * version>`). On connecting: a `progress` event, then a `case` event for every case saved after
- * `?after=<version>` (or `Last-Event-ID`, which EventSource sends when it reconnects; without
- * either, only cases saved from now on), then `progress` and `case` events as cases finish (the
- * store is read every 300 ms), and `end` when the run stops running (completed, failed,
- * interrupted, or its process is gone), after which the server closes the stream. A run that
- * is not running gets `progress` and `end` at once. Comment lines keep the stream alive.
- *
- * A watch session's run (`RunRow.watchSession` is `"watching"`) that is the latest of its
- * identifier when the stream opens (or on a reconnection) is followed: when it stops running,
- * the stream sends `waiting` (its final row) instead of `end`, then `next` (the newer run's row)
- * as soon as the session's next run is stored, or `end` when the session's process is gone;
- * it closes after either.
- */
-export type LiveEvent =
-  | { type: "progress"; run: RunRow }
-  | { type: "case"; case: CaseRow }
-  | { type: "end"; run: RunRow }
-  | { type: "waiting"; run: RunRow }
-  | { type: "next"; run: RunRow };
-
-/** A calibration (`verdict calibrate`) in the list: what was calibrated, and its agreement. */
-export interface CalibrationRow {
-  id: string;
-  createdAt: string;
-  /** The run that scored the rows. */
-  runId: string;
-  /** How that run ended. */
-  status: RunStatus;
-  metric: string;
-  lowerIsBetter: boolean;
-  threshold: number;
-  judge: string | null;
-  /** The data file as given; `null` for rows passed in memory. */
-  source: string | null;
-  /** Rows read, scored (`n` of the figures) and left unscored. */
-  rows: { total: number; scored: number; unscored: number };
-  accuracy: number | null;
-  accuracyCi: [number, number] | null;
-  kappa: number | null;
-  kappaCi: [number, number] | null;
-  rocAuc: number | null;
-  /** `true` when the scores came from the fake judge (the figures mean nothing). */
-  fakeJudge: boolean;
-}
-
-/** `/api/calibrations`: calibrations, newest first. */
-export interface CalibrationsPage {
-  calibrations: CalibrationRow[];
-  /** The run asked for (its id), or `null` for all. */
-  runId: string | null;
-  limit: number;
-}
-
-/** `/api/calibrations/:id`: the report as stored, its texts as text (the app shows them as text). */
-export interface CalibrationDetail {
-  report: CalibrationReport;
-  /** The run that scored the rows, as the runs list shows it; `null` when it is gone. */
-  run: RunRow | null;
-  /**
-   * For each of `report.disagreements`, in order: the {@link CaseRow.key} of its case in that
-   * run, or `null` when the run does not hold it.
-   */
-  disagreementKeys: Array<string | null>;
-}
-
-/** The fields of a stored result the case views read (for the server's mapping). */
-export type StoredCase = TestResult;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { RequestGate } from "../evaluate/scheduler.ts";
+import type { RequestGate } from "../evaluate/request-gate.ts";
 import {
   connectRequestSlots,
   type RequestSlotBroker,

@@ -14,7 +14,7 @@
 
 import { connect, createServer, type Socket } from "node:net";
 import { queuePosition } from "../evaluate/model-lane.ts";
-import type { RequestGate } from "../evaluate/scheduler.ts";
+import type { RequestGate } from "../evaluate/request-gate.ts";
 
 /** The environment variable that tells workers where the broker listens (`127.0.0.1:port`). */
 export const REQUEST_SLOTS_ENV = "VERDICT_REQUEST_SLOTS";

@@ -2,7 +2,7 @@ import type { RunnerTestCase } from "vitest";
 import { EvalError } from "../errors/eval-error.ts";
 import { JudgeCallError } from "../errors/judge-call-error.ts";
 import { evaluate } from "../evaluate/evaluate.ts";
-import type { CacheMode } from "../evaluate/scheduler.ts";
+import type { CacheMode } from "../evaluate/judge-scheduler-options.ts";
 import type { BaseMetric } from "../metrics/base-metric.ts";
 import { hasThresholdFailure } from "../results/case-metrics.ts";
 import type { TestResult } from "../results/evaluation-result.ts";

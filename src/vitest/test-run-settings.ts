@@ -1,5 +1,5 @@
 import { ConfigError } from "../errors/config-error.ts";
-import type { CacheMode } from "../evaluate/scheduler.ts";
+import type { CacheMode } from "../evaluate/judge-scheduler-options.ts";
 
 /**
  * The environment variables through which `verdict test run` hands its flags to the Vitest

@@ -1,5 +1,7 @@
 import type { JudgeBudget } from "../evaluate/budget/judge-budget.ts";
-import { type CacheMode, JudgeScheduler, type RequestGate } from "../evaluate/scheduler.ts";
+import type { CacheMode } from "../evaluate/judge-scheduler-options.ts";
+import type { RequestGate } from "../evaluate/request-gate.ts";
+import { JudgeScheduler } from "../evaluate/scheduler.ts";
 import { openStore } from "../store/open-store.ts";
 import type { Store } from "../store/run-store.ts";
 import { BUDGET_ENV, connectBudget } from "./budget-broker.ts";

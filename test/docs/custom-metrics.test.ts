@@ -15,7 +15,7 @@ import {
   reply,
   startFakeOpenAIServer,
 } from "../../src/testing/fake-openai-server.ts";
-import type { CaseDetail } from "../../src/view/api.ts";
+import type { CaseDetail } from "../../src/view/case-views.ts";
 import { createViewServer } from "../../src/view/server/view-server.ts";
 import { projectRoot } from "../e2e/run-node.ts";
 import { makeAppFolder } from "../fixtures/dashboard-runs.ts";

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { EvalError } from "../../errors/eval-error.ts";
-import type { RunWithResults } from "../../report/compare-runs.ts";
 import { readJsonReport } from "../../report/json-report.ts";
+import type { RunWithResults } from "../../report/run-with-results.ts";
 
 /** Whether a `verdict compare` argument names a JSON report (a path ending in `.json`) rather than a stored run. */
 export function isReportPath(argument: string): boolean {

@@ -4,12 +4,10 @@ import { resolveVerdictHome } from "../../config/project-config.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreError } from "../../errors/store-error.ts";
 import { renderComparisonMarkdown } from "../../report/compare-markdown.ts";
-import {
-  compareRuns,
-  formatRunComparison,
-  type RunWithResults,
-} from "../../report/compare-runs.ts";
+import { compareRuns } from "../../report/compare-runs.ts";
+import { formatRunComparison } from "../../report/format-run-comparison.ts";
 import { appendStepSummary } from "../../report/github-actions-report.ts";
+import type { RunWithResults } from "../../report/run-with-results.ts";
 import { writeReportFile } from "../../report/write-report-file.ts";
 import { openStore } from "../../store/open-store.ts";
 import { type RunLivenessOptions, runLiveness } from "../../store/run-liveness.ts";

@@ -15,8 +15,8 @@ import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { EXIT_CODES, exitCodeForOutcome } from "../exit-codes.ts";
 import { type GitHubActionsTarget, githubActionsOf } from "../github-actions.ts";
 import { type OutputRequest, resolveOutputTargets } from "../output-targets.ts";
+import { createOutputReporter } from "./create-output-reporter.ts";
 import { readStoredRunForMerge } from "./merge-stored-run.ts";
-import { createOutputReporter } from "./test-run.ts";
 
 /** Options of {@link runMerge}: the arguments of `verdict merge`. */
 export interface MergeCommandOptions {

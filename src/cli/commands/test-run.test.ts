@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { runTestRun, type TestRunCommandOptions } from "./test-run.ts";
+import { runTestRun } from "./test-run.ts";
+import type { TestRunCommandOptions } from "./test-run-command-options.ts";
 
 const base: TestRunCommandOptions = {
   paths: [],

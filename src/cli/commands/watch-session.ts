@@ -8,6 +8,7 @@ import type { EvaluationResult, TestResult } from "../../results/evaluation-resu
 import { redactSecretText } from "../../secrets/redact-secrets.ts";
 import { failedToLoad } from "../../vitest/failed-to-load.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
+import { posixPath } from "../posix-path.ts";
 import type { TestRunStop } from "./test-run-stop.ts";
 import type { WatchHeartbeat } from "./watch-heartbeat.ts";
 import { listenForWatchKeys, type WatchKeys } from "./watch-keys.ts";
@@ -67,10 +68,6 @@ export function refuseWithWatch(flags: {
     : `--watch cannot be used with ${conflict}: a watch session re-runs only the files that change, and ${conflict} is about one whole run. Leave out --watch for that run.`;
 }
 
-function posix(file: string): string {
-  return file.split(path.sep).join("/");
-}
-
 /**
  * `verdict test run --watch`: Vitest's own watch mode runs the suite, then re-runs the test
  * files that changed and those that import a changed module. The session keeps each file's
@@ -114,7 +111,7 @@ export class WatchSession {
       this.runFiles = [
         ...new Set(
           specifications.map((specification) =>
-            posix(path.relative(specification.project.config.root, specification.moduleId)),
+            posixPath(path.relative(specification.project.config.root, specification.moduleId)),
           ),
         ),
       ].sort();
@@ -122,7 +119,7 @@ export class WatchSession {
     },
     onTestRunEnd: (testModules: ReadonlyArray<TestModule>) => {
       for (const testModule of testModules) {
-        if (failedToLoad(testModule)) this.brokenFiles.add(posix(testModule.relativeModuleId));
+        if (failedToLoad(testModule)) this.brokenFiles.add(posixPath(testModule.relativeModuleId));
       }
     },
     onWatcherRerun: (_files: string[], trigger?: string) => {
@@ -131,7 +128,7 @@ export class WatchSession {
     },
     onTestRemoved: (trigger?: string) => {
       if (trigger === undefined || this.vitest === null) return;
-      this.removedFiles.add(posix(path.relative(this.vitest.config.root, trigger)));
+      this.removedFiles.add(posixPath(path.relative(this.vitest.config.root, trigger)));
     },
     onWatcherStart: () => this.runEnded(),
     onServerRestart: () => {

@@ -1,6 +1,7 @@
 import type { CalibrationReport } from "../../results/calibration-report.ts";
 import type { StoredRun } from "../../store/run-store.ts";
-import type { CalibrationDetail, CalibrationRow, CalibrationsPage, RunRow } from "../api.ts";
+import type { RunRow } from "../api.ts";
+import type { CalibrationDetail, CalibrationRow, CalibrationsPage } from "../calibration-views.ts";
 import type { LoadedRun } from "./loaded-run.ts";
 import { NotFoundError } from "./view-errors.ts";
 import { integerParameter } from "./view-query.ts";

@@ -5,7 +5,8 @@ import {
 } from "../../../test/fixtures/dashboard-calibrations.ts";
 import { useDashboards } from "../../../test/fixtures/dashboard-server.ts";
 import { rawHttpRequest } from "../../../test/fixtures/view-requests.ts";
-import type { CalibrationDetail, CalibrationsPage, RunDetail } from "../api.ts";
+import type { RunDetail } from "../api.ts";
+import type { CalibrationDetail, CalibrationsPage } from "../calibration-views.ts";
 import { parseViewRequest } from "./parse-view-request.ts";
 import { VIEW_CONTENT_SECURITY_POLICY } from "./view-server.ts";
 

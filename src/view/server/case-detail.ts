@@ -1,7 +1,7 @@
 import type { ResultImage } from "../../results/evaluation-result.ts";
 import type { MetricData } from "../../results/metric-data.ts";
 import type { SpanRecord, TraceRecord } from "../../results/trace-record.ts";
-import type { CaseDetail, ImageView, MetricDetailView, SpanView } from "../api.ts";
+import type { CaseDetail, ImageView, MetricDetailView, SpanView } from "../case-views.ts";
 import type { CaseEntry } from "./case-rows.ts";
 import type { LoadedRun } from "./loaded-run.ts";
 import { toStepViews } from "./step-tables.ts";

@@ -1,6 +1,6 @@
 import { caseOutcome, metricsOfCase } from "../../results/case-metrics.ts";
 import type { TestResult } from "../../results/evaluation-result.ts";
-import type { CaseRow } from "../api.ts";
+import type { CaseRow } from "../case-views.ts";
 
 /** How many characters of input and output a table row carries. */
 const ROW_TEXT_LENGTH = 200;

@@ -1,6 +1,7 @@
 import { COMPARISON_TOLERANCE, type RunComparison } from "../../report/compare-runs.ts";
 import { diffWords } from "../../report/word-diff.ts";
-import type { RunComparisonView, RunRow } from "../api.ts";
+import type { RunRow } from "../api.ts";
+import type { RunComparisonView } from "../run-comparison-view.ts";
 
 type MetricView = RunComparisonView["metrics"][number];
 

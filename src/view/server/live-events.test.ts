@@ -5,7 +5,8 @@ import { openEvents, type ReceivedEvent } from "../../../test/fixtures/live-even
 import { testResult } from "../../../test/fixtures/results.ts";
 import type { StoredRun } from "../../store/run-store.ts";
 import { makeSummary } from "../../testing/store-contract.ts";
-import type { CaseRow, RunRow } from "../api.ts";
+import type { RunRow } from "../api.ts";
+import type { CaseRow } from "../case-views.ts";
 
 const dashboard = useDashboards();
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StoredRun } from "../../store/run-store.ts";
-import type { CaseRow, LiveEvent } from "../api.ts";
+import type { CaseRow } from "../case-views.ts";
+import type { LiveEvent } from "../live-event.ts";
 import { toCaseRow } from "./case-rows.ts";
 import type { ViewApi } from "./view-api.ts";
 import type { ViewStore } from "./view-store.ts";

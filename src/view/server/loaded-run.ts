@@ -1,5 +1,5 @@
 import type { TestResult } from "../../results/evaluation-result.ts";
-import type { CaseRow, CasesPage } from "../api.ts";
+import type { CaseRow, CasesPage } from "../case-views.ts";
 import {
   type CaseEntry,
   groupsOf,

@@ -1,6 +1,6 @@
 import type { JsonValue } from "../../results/json-value.ts";
 import type { MetricData, MetricStep } from "../../results/metric-data.ts";
-import type { MetricDetailView } from "../api.ts";
+import type { MetricDetailView } from "../case-views.ts";
 
 type StepView = MetricDetailView["steps"][number];
 

@@ -23,16 +23,9 @@ import type { ResultImage } from "../../results/evaluation-result.ts";
 import { wilsonInterval } from "../../results/statistics.ts";
 import type { Store } from "../../store/run-store.ts";
 import { MockJudge } from "../../testing/mock-judge.ts";
-import type {
-  CaseDetail,
-  CasesPage,
-  IdentifierList,
-  RunComparisonView,
-  RunDetail,
-  RunsPage,
-  StepTable,
-  Trend,
-} from "../api.ts";
+import type { IdentifierList, RunDetail, RunsPage, Trend } from "../api.ts";
+import type { CaseDetail, CasesPage, StepTable } from "../case-views.ts";
+import type { RunComparisonView } from "../run-comparison-view.ts";
 
 const dashboard = useDashboards();
 

@@ -11,18 +11,10 @@ import {
   watchSessionOf,
 } from "../../store/run-liveness.ts";
 import type { StoredRun } from "../../store/run-store.ts";
-import type {
-  CalibrationDetail,
-  CalibrationsPage,
-  CaseDetail,
-  CasesPage,
-  IdentifierList,
-  RunComparisonView,
-  RunDetail,
-  RunRow,
-  RunsPage,
-  Trend,
-} from "../api.ts";
+import type { IdentifierList, RunDetail, RunRow, RunsPage, Trend } from "../api.ts";
+import type { CalibrationDetail, CalibrationsPage } from "../calibration-views.ts";
+import type { CaseDetail, CasesPage } from "../case-views.ts";
+import type { RunComparisonView } from "../run-comparison-view.ts";
 import { listCalibrations, showCalibration } from "./calibration-view.ts";
 import { toCaseDetail } from "./case-detail.ts";
 import type { CaseEntry } from "./case-rows.ts";

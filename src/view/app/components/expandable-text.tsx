@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { MISSING_VALUE, showControlCharacters } from "../../../report/format.ts";
-import type { CaseDetail } from "../../api.ts";
+import type { CaseDetail } from "../../case-views.ts";
 import { apiPath, fetchJson } from "../api-client.ts";
 
 /** A case's text field, as the case table shows it. */

@@ -1,6 +1,6 @@
 import { RUN_STATUS_MEANING } from "../../../report/format.ts";
 import type { RunStatus } from "../../../results/evaluation-result.ts";
-import type { CaseRow } from "../../api.ts";
+import type { CaseRow } from "../../case-views.ts";
 
 type Tone = "pass" | "fail" | "error" | "neutral" | "running";
 

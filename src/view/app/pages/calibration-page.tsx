@@ -16,7 +16,7 @@ import {
 } from "../../../report/format.ts";
 import type { CalibrationReport } from "../../../results/calibration-report.ts";
 import { FAKE_JUDGE_NOTICE } from "../../../results/fake-judge-notice.ts";
-import type { CalibrationDetail } from "../../api.ts";
+import type { CalibrationDetail } from "../../calibration-views.ts";
 import { IntervalNote } from "../components/interval-note.tsx";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";

@@ -1,7 +1,7 @@
 import { lineOf, placeOf } from "../../../report/calibration/describe-calibration.ts";
 import { formatCount, formatScore, showName } from "../../../report/format.ts";
 import type { CalibrationReport } from "../../../results/calibration-report.ts";
-import type { CalibrationDetail } from "../../api.ts";
+import type { CalibrationDetail } from "../../calibration-views.ts";
 import { Link } from "../components/link.tsx";
 import { TextBlock } from "../components/text-block.tsx";
 import { casePath } from "../router.ts";

@@ -7,7 +7,10 @@ import {
   formatScoreInterval,
   showName,
 } from "../../../report/format.ts";
-import type { CalibrationRow, CalibrationsPage as CalibrationsData } from "../../api.ts";
+import type {
+  CalibrationRow,
+  CalibrationsPage as CalibrationsData,
+} from "../../calibration-views.ts";
 import { apiPath } from "../api-client.ts";
 import { IntervalNote } from "../components/interval-note.tsx";
 import { Link } from "../components/link.tsx";

@@ -1,4 +1,4 @@
-import type { ImageView } from "../../api.ts";
+import type { ImageView } from "../../case-views.ts";
 
 const FIELD_LABELS: Record<ImageView["field"], string> = {
   input: "input",

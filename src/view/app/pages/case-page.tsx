@@ -1,5 +1,5 @@
 import { formatCount, formatDuration, showName } from "../../../report/format.ts";
-import type { CaseDetail } from "../../api.ts";
+import type { CaseDetail } from "../../case-views.ts";
 import { Link } from "../components/link.tsx";
 import { ErrorNotice, Loading } from "../components/load-state.tsx";
 import { CaseStatusBadge, MetricOutcomeBadge } from "../components/status-badge.tsx";

@@ -7,7 +7,8 @@ import {
   MISSING_VALUE,
   showName,
 } from "../../../report/format.ts";
-import type { CaseQuery, CaseRow, CasesPage, RunDetail } from "../../api.ts";
+import type { RunDetail } from "../../api.ts";
+import type { CaseQuery, CaseRow, CasesPage } from "../../case-views.ts";
 import { apiPath } from "../api-client.ts";
 import { ExpandableText } from "../components/expandable-text.tsx";
 import { Link } from "../components/link.tsx";

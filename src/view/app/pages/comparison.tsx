@@ -7,7 +7,7 @@ import {
   showControlCharacters,
   showName,
 } from "../../../report/format.ts";
-import type { RunComparisonView } from "../../api.ts";
+import type { RunComparisonView } from "../../run-comparison-view.ts";
 import { apiPath } from "../api-client.ts";
 import { formatRateChange, formatScoreChange } from "../components/change-text.ts";
 import { Link } from "../components/link.tsx";

@@ -8,7 +8,7 @@ import {
   MISSING_VALUE,
   showName,
 } from "../../../report/format.ts";
-import type { JudgeCallView, MetricDetailView, StepTable } from "../../api.ts";
+import type { JudgeCallView, MetricDetailView, StepTable } from "../../case-views.ts";
 import { MetricOutcomeBadge } from "../components/status-badge.tsx";
 import { TextBlock } from "../components/text-block.tsx";
 

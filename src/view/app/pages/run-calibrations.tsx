@@ -4,7 +4,7 @@ import {
   formatScoreInterval,
   showName,
 } from "../../../report/format.ts";
-import type { CalibrationsPage } from "../../api.ts";
+import type { CalibrationsPage } from "../../calibration-views.ts";
 import { apiPath } from "../api-client.ts";
 import { Link } from "../components/link.tsx";
 import { TimeText } from "../components/time-text.tsx";

@@ -1,5 +1,5 @@
 import { formatDuration, showName } from "../../../report/format.ts";
-import type { SpanView } from "../../api.ts";
+import type { SpanView } from "../../case-views.ts";
 import { JsonBlock } from "../components/text-block.tsx";
 import { MetricDetail } from "./metric-detail.tsx";
 

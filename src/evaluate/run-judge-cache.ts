@@ -1,0 +1,124 @@
+import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
+import type { JudgeResponse } from "../judge/judge-transport.ts";
+import type {
+  CachedJudgeAnswer,
+  JudgeCache,
+  JudgeCacheClaim,
+  JudgeLeases,
+} from "../store/run-store.ts";
+import { cachedResponse } from "./cached-response.ts";
+import { JudgeCacheFallback } from "./judge-cache-fallback.ts";
+import { judgeCacheKey } from "./judge-cache-key.ts";
+import type { CacheMode } from "./judge-scheduler-options.ts";
+
+/**
+ * The judge cache as a run's scheduler uses it: in its mode (on, off, or `"replay"`), with
+ * leases on its keys when it is shared with other processes, through {@link JudgeCacheFallback}
+ * (a cache that fails costs no result).
+ */
+export class RunJudgeCache {
+  private readonly options: {
+    cache: JudgeCache | null | undefined;
+    leases: JudgeLeases | null | undefined;
+    cacheMode: CacheMode | undefined;
+  };
+  private readonly fallback: JudgeCacheFallback;
+
+  constructor(options: {
+    cache: JudgeCache | null | undefined;
+    leases: JudgeLeases | null | undefined;
+    cacheMode: CacheMode | undefined;
+    warn: (message: string) => void;
+  }) {
+    this.options = { cache: options.cache, leases: options.leases, cacheMode: options.cacheMode };
+    this.fallback = new JudgeCacheFallback({ warn: options.warn });
+  }
+
+  /** How the cache is used. @default true */
+  get mode(): CacheMode {
+    return this.options.cacheMode ?? true;
+  }
+
+  /** Whether requests are looked up in a judge cache (the cache is on and there is one). */
+  get usesCache(): boolean {
+    return (this.options.cacheMode ?? true) !== false && (this.options.cache ?? null) !== null;
+  }
+
+  /**
+   * Answers the request of `key` with `answer`, given the cache to use (`null`: none, or off)
+   * and the outcome of its lease claim: with leases, the claim is made first and the lease
+   * released once answered.
+   */
+  async withLease(options: {
+    key: string;
+    signal: AbortSignal | undefined;
+    /** Whether the request goes into a provider batch (asked only when leases could apply). */
+    batched: () => boolean;
+    answer: (found: {
+      cache: JudgeCache | null;
+      /** The lease claim's outcome; `null`: it failed; `undefined`: no leases, read the cache. */
+      claim: JudgeCacheClaim | null | undefined;
+    }) => Promise<JudgeResponse>;
+  }): Promise<JudgeResponse> {
+    const { key } = options;
+    const mode = this.options.cacheMode ?? true;
+    const cache = mode === false ? null : (this.options.cache ?? null);
+    // A cache shared with other processes hands out leases: of all the processes asking this
+    // request now, one pays and the others wait for its answer. Not for a request sent in a
+    // provider batch: that may wait hours, and thousands of leases renewed all along would
+    // cost more than the rare request two processes batch at once (at half price).
+    const leases =
+      cache !== null && mode === true && !options.batched() ? (this.options.leases ?? null) : null;
+    // A claim the store failed (null) goes on without a lease, as a miss.
+    const claim =
+      leases === null
+        ? undefined
+        : await this.fallback.claim({ leases, key, signal: options.signal });
+    const lease = claim != null && "lease" in claim ? claim.lease : null;
+    try {
+      return await options.answer({ cache, claim });
+    } finally {
+      await lease?.release();
+    }
+  }
+
+  /** The cached answer of `key`, or `undefined` on a miss or a failed read (warned once). */
+  read(options: { cache: JudgeCache; key: string }): Promise<CachedJudgeAnswer | undefined> {
+    return this.fallback.read({ ...options, replay: this.mode === "replay" });
+  }
+
+  /** Keeps a judge's answer for `key`; a failed write is warned of once and otherwise ignored. */
+  keep(options: { cache: JudgeCache; key: string; response: JudgeResponse }): Promise<void> {
+    const { cache, key, response } = options;
+    return this.fallback.write({
+      cache,
+      key,
+      answer: {
+        text: response.text,
+        object: response.object ?? null,
+        inputTokens: response.usage?.inputTokens ?? null,
+        outputTokens: response.usage?.outputTokens ?? null,
+        costUsd: response.costUsd,
+        ...(response.logprobs === undefined ? {} : { logprobs: response.logprobs }),
+      },
+    });
+  }
+
+  /**
+   * The answer the judge cache holds for a request, without asking the judge or counting
+   * anything: what a dry run looks up. `undefined` on a miss, with the cache off (or no cache),
+   * or when the cache cannot be read (warned once).
+   */
+  async lookUp(options: {
+    judge: JudgeModel;
+    request: JudgeRequest;
+    trial: number;
+  }): Promise<JudgeResponse | undefined> {
+    const mode = this.options.cacheMode ?? true;
+    const cache = mode === false ? null : (this.options.cache ?? null);
+    if (cache === null) return undefined;
+    const key = judgeCacheKey(options);
+    const hit = await this.fallback.read({ cache, key, replay: false });
+    return hit === undefined ? undefined : cachedResponse(hit);
+  }
+}

@@ -37,7 +37,7 @@
  * `live-event.ts`, and of calibrations in `calibration-views.ts`.
  */
 
-import type { FlakyCase, MetricSummary, RunStatus } from "../results/evaluation-result.ts";
+import type { FlakyCase, RunStatus } from "../results/evaluation-result.ts";
 
 /**
  * `/api/runs` parameters. `q`: text found (case-insensitive) in the run's id or identifier;

@@ -4,9 +4,11 @@ import type {
   CachedJudgeAnswer,
   JudgeCache,
   JudgeCacheClaim,
+  JudgeCacheLease,
   JudgeLeases,
 } from "../store/run-store.ts";
 import { cachedResponse } from "./cached-response.ts";
+import type { HeldFirstSlot } from "./held-first-slot.ts";
 import { JudgeCacheFallback } from "./judge-cache-fallback.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import type { CacheMode } from "./judge-scheduler-options.ts";
@@ -46,18 +48,25 @@ export class RunJudgeCache {
 
   /**
    * Answers the request of `key` with `answer`, given the cache to use (`null`: none, or off)
-   * and the outcome of its lease claim: with leases, the claim is made first and the lease
-   * released once answered.
+   * and the outcome of its lease claim. With leases, an answer already cached is used at once;
+   * on a miss the request takes its concurrency slot first (`holdSlot`) and claims the lease
+   * holding it, so that a lease is only ever held by a request that can ask the judge now (a
+   * process waiting for that answer waits for one judge call, not for the holder's queue); the
+   * lease is released once answered.
    */
   async withLease(options: {
     key: string;
     signal: AbortSignal | undefined;
     /** Whether the request goes into a provider batch (asked only when leases could apply). */
     batched: () => boolean;
+    /** Takes the request's concurrency slot, held for its first attempt. */
+    holdSlot: () => Promise<HeldFirstSlot>;
     answer: (found: {
       cache: JudgeCache | null;
       /** The lease claim's outcome; `null`: it failed; `undefined`: no leases, read the cache. */
       claim: JudgeCacheClaim | null | undefined;
+      /** The request's slot when it holds its first already (claimed under a lease). */
+      held?: HeldFirstSlot;
     }) => Promise<JudgeResponse>;
   }): Promise<JudgeResponse> {
     const { key } = options;
@@ -69,15 +78,19 @@ export class RunJudgeCache {
     // cost more than the rare request two processes batch at once (at half price).
     const leases =
       cache !== null && mode === true && !options.batched() ? (this.options.leases ?? null) : null;
-    // A claim the store failed (null) goes on without a lease, as a miss.
-    const claim =
-      leases === null
-        ? undefined
-        : await this.fallback.claim({ leases, key, signal: options.signal });
-    const lease = claim != null && "lease" in claim ? claim.lease : null;
+    if (leases === null || cache === null) return await options.answer({ cache, claim: undefined });
+    const hit = await this.read({ cache, key });
+    if (hit) return await options.answer({ cache, claim: { answer: hit } });
+    const held = await options.holdSlot();
+    let lease: JudgeCacheLease | null = null;
     try {
-      return await options.answer({ cache, claim });
+      // A claim the store failed (null) goes on without a lease, as a miss.
+      const claim = await this.fallback.claim({ leases, key, signal: options.signal });
+      if (claim !== null && "answer" in claim) held.giveBack();
+      lease = claim !== null && "lease" in claim ? claim.lease : null;
+      return await options.answer({ cache, claim, held });
     } finally {
+      held.giveBack();
       await lease?.release();
     }
   }

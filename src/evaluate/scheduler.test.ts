@@ -277,7 +277,7 @@ describe("JudgeScheduler", () => {
       const response = await settle(scheduler.send(judge, request("x"), meta));
       expect(response.cached).toBe(false);
       expect(state.calls).toBe(1);
-      expect(log).toEqual(["claim", "set", "release"]);
+      expect(log).toEqual(["get", "claim", "set", "release"]);
     });
 
     it("takes the answer another process paid for, without a call", async () => {
@@ -290,7 +290,7 @@ describe("JudgeScheduler", () => {
         text: '{"reason": "bought by another machine"}',
       });
       expect(state.calls).toBe(0);
-      expect(log).toEqual(["claim"]);
+      expect(log).toEqual(["get", "claim"]);
       expect(scheduler.stats).toMatchObject({ cacheHits: 1, judgeCalls: 0 });
       expect(scheduler.stats.saved).toEqual({
         judgeCalls: 1,
@@ -307,7 +307,54 @@ describe("JudgeScheduler", () => {
       const response = await settle(scheduler.send(judge, request("x"), meta));
       expect(response).toMatchObject({ cached: true, text: elsewhere.text });
       expect(state.calls).toBe(0);
-      expect(log).toEqual(["claim", "claim", "claim"]);
+      expect(log).toEqual(["get", "claim", "claim", "claim"]);
+    });
+
+    it("claims a lease only once the request holds its concurrency slot, and keeps that slot for the call", async () => {
+      const cache = new MemoryRunStore().judgeCache;
+      const held = new Set<string>();
+      const log: string[] = [];
+      let inFlight = 0;
+      const judge: JudgeModel = {
+        name: "slow",
+        async generate(request) {
+          inFlight += 1;
+          log.push(`call ${request.prompt} (in flight: ${inFlight})`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          inFlight -= 1;
+          return '{"reason": "fine"}';
+        },
+      };
+      const leases: JudgeLeases = {
+        tryClaim: async (key) => {
+          log.push(`claim (in flight: ${inFlight})`);
+          const answer = await cache.get(key);
+          if (answer) return { answer };
+          if (held.has(key)) return { leased: false };
+          held.add(key);
+          return { leased: true };
+        },
+        renew: async () => {},
+        release: async (key) => {
+          log.push("release");
+          held.delete(key);
+        },
+      };
+      const scheduler = new JudgeScheduler({ cache, leases, maxConcurrent: 1 });
+      await Promise.all([
+        settle(scheduler.send(judge, request("x"), meta)),
+        settle(scheduler.send(judge, request("y"), meta)),
+      ]);
+      // y claims once x's call has ended and handed it the slot (before, y claimed its lease at
+      // once and held it while queueing behind x's call).
+      expect(log).toEqual([
+        "claim (in flight: 0)",
+        "call x (in flight: 1)",
+        "claim (in flight: 0)",
+        "release",
+        "call y (in flight: 1)",
+        "release",
+      ]);
     });
 
     it("releases the lease, storing nothing, when the call fails or its answer is rejected", async () => {
@@ -322,7 +369,7 @@ describe("JudgeScheduler", () => {
       await expect(scheduler.send(failing, request("x"), meta)).rejects.toThrow("bad request");
       const prose: JudgeModel = { name: "prose", generate: async () => "no JSON here" };
       await scheduler.send(prose, request("y"), { ...meta, validate: () => false });
-      expect(log).toEqual(["claim", "release", "claim", "release"]);
+      expect(log).toEqual(["get", "claim", "release", "get", "claim", "release"]);
     });
 
     it("only reads in replay mode, and leaves the cache alone when it is off", async () => {

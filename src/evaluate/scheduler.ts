@@ -5,6 +5,7 @@ import { sendToJudge } from "../judge/direct-transport.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import type { JudgeCallMeta, JudgeResponse, JudgeTransport } from "../judge/judge-transport.ts";
 import { resolveRetryPolicy } from "../judge/retry-policy.ts";
+import type { AttemptSlot } from "../judge/with-retries.ts";
 import type { JudgeCache, JudgeCacheClaim } from "../store/run-store.ts";
 import { BatchDispatcher } from "./batch-dispatcher.ts";
 import { resolveBatchOptions } from "./batch-options.ts";
@@ -14,6 +15,7 @@ import type { JudgeBudget } from "./budget/judge-budget.ts";
 import { sendBatchedWithinBudget } from "./budget/send-batched-within-budget.ts";
 import { worstCaseOf } from "./budget/worst-case.ts";
 import { cachedResponse } from "./cached-response.ts";
+import { HeldFirstSlot } from "./held-first-slot.ts";
 import { InFlightRequests } from "./in-flight-requests.ts";
 import { judgeCacheKey } from "./judge-cache-key.ts";
 import type { JudgeSchedulerOptions } from "./judge-scheduler-options.ts";
@@ -169,12 +171,35 @@ export class JudgeScheduler implements JudgeTransport {
     meta: JudgeCallMeta;
   }): Promise<JudgeResponse> {
     const { key, judge, request, meta } = options;
+    let priority: number | undefined;
     return this.judgeCache.withLease({
       key,
       signal: request.signal,
       batched: () => this.batcher?.handles(judge) === true,
-      answer: ({ cache, claim }) => this.answer({ key, judge, request, meta, cache, claim }),
+      holdSlot: async () => {
+        // The priority is taken here, before the claim, and kept for the request's attempts.
+        priority = meta.priority ?? this.nextPriority++;
+        const held = new HeldFirstSlot(this.slotOf(judge.name, priority));
+        await held.take(request.signal);
+        return held;
+      },
+      answer: ({ cache, claim, held }) =>
+        this.answer({
+          key,
+          judge,
+          request,
+          meta: priority === undefined ? meta : { ...meta, priority },
+          cache,
+          claim,
+          ...(held === undefined ? {} : { slot: held.slot }),
+        }),
     });
+  }
+
+  /** The slot of a request's attempts to `judgeName`: its lane's, and the gate's if any. */
+  private slotOf(judgeName: string, priority: number): AttemptSlot {
+    const lane = this.lanes.laneFor(judgeName);
+    return laneSlot({ lane, gate: this.options.gate, judgeName, priority });
   }
 
   private async answer(options: {
@@ -185,6 +210,8 @@ export class JudgeScheduler implements JudgeTransport {
     cache: JudgeCache | null;
     /** The lease claim's outcome; `null`: it failed; `undefined`: no leases, read the cache. */
     claim: JudgeCacheClaim | null | undefined;
+    /** The slot of a direct call whose first attempt's slot is already held. */
+    slot?: AttemptSlot;
   }): Promise<JudgeResponse> {
     const { key, judge, request, meta, cache, claim } = options;
     const mode = this.judgeCache.mode;
@@ -211,7 +238,9 @@ export class JudgeScheduler implements JudgeTransport {
     }
 
     try {
-      const direct = () => this.callDirect({ judge, request, meta });
+      const { slot } = options;
+      const direct = () =>
+        this.callDirect({ judge, request, meta, ...(slot === undefined ? {} : { slot }) });
       const batcher = this.batcher;
       // A request with images for a judge that cannot see them goes the direct way, which
       // refuses it with a clear error.
@@ -270,12 +299,14 @@ export class JudgeScheduler implements JudgeTransport {
     judge: JudgeModel;
     request: JudgeRequest;
     meta: JudgeCallMeta;
+    /** The request's slot, its first already held (see `HeldFirstSlot`); default: its lane's. */
+    slot?: AttemptSlot;
   }): Promise<JudgeResponse> {
     const { judge, meta } = options;
     const lane = this.lanes.laneFor(judge.name);
     // A retry queues again with the same priority: it is still that case's request.
     const priority = meta.priority ?? this.nextPriority++;
-    const slotOfLane = laneSlot({ lane, gate: this.options.gate, judgeName: judge.name, priority });
+    const slotOfLane = options.slot ?? this.slotOf(judge.name, priority);
     const budget = this.options.budget ?? null;
     let request = options.request;
     let budgeted: BudgetedCall | null = null;

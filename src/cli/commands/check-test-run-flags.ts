@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { type OutputTarget, resolveOutputTargets } from "../output-targets.ts";
+import { parseShard } from "../../store/run-shards.ts";
 import { posixPath } from "../posix-path.ts";
 import type { TestRunCommandOptions } from "./test-run-command-options.ts";
 import { refuseWithWatch } from "./watch-session.ts";
@@ -15,9 +16,9 @@ export function checkTestRunFlags(
 ): { include: string[]; targets: OutputTarget[] } | string {
   const { cwd } = options;
   if (options.shard !== undefined) {
-    const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(options.shard);
-    const [index, count] = [Number(match?.[1]), Number(match?.[2])];
-    if (match === null || index < 1 || count < 1 || index > count) {
+    // The rule evaluate() applies (parseShard): a count too large to be exact is refused here
+    // too, rather than accepted and then run unsharded.
+    if (parseShard(options.shard) === null) {
       return `--shard takes i/n with 1 <= i <= n, e.g. --shard 1/3; got "${options.shard}".`;
     }
   }

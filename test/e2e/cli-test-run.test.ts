@@ -82,6 +82,17 @@ for (let number = 1; number <= 8; number++) {
 `;
 
 /** One RAG case, every retrieval metric and Hallucination on it. */
+// toPass with no import of verdict/vitest: verdict test run's setup file registers it.
+const MATCHER_ONLY_EVAL = `import { expect, test } from "vitest";
+import { ToxicityMetric } from "verdict";
+
+test("greets without importing verdict/vitest", async () => {
+  await expect({ input: "Hi!", actualOutput: "Hello! How can I help?" }).toPass([
+    new ToxicityMetric(),
+  ]);
+});
+`;
+
 const RAG_EVAL = `import { test } from "vitest";
 import {
   ContextualPrecisionMetric,
@@ -189,6 +200,7 @@ beforeAll(async () => {
   mkdirSync(join(project, "other/broken"), { recursive: true });
   writeFileSync(join(project, "other/concurrent.check.ts"), CONCURRENT_EVAL);
   writeFileSync(join(project, "other/rag.check.ts"), RAG_EVAL);
+  writeFileSync(join(project, "other/matcher-only.check.ts"), MATCHER_ONLY_EVAL);
   writeFileSync(join(project, "other/broken/syntax.check.ts"), BROKEN_EVAL);
 });
 
@@ -457,6 +469,16 @@ describe.concurrent("verdict test run", () => {
       ["Hallucination", 0],
     ]);
     expect(await storedRuns(storeHome("rag"))).toBe(1);
+  });
+
+  it("registers toPass for test files that do not import verdict/vitest", async ({ expect }) => {
+    const result = await verdict(
+      ["test", "run", "other/matcher-only.check.ts"],
+      cliEnv({ home: storeHome("matcher-only") }),
+    );
+    expect(result.stdout + result.stderr).not.toContain("Invalid Chai property");
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain("Test cases: 1 passed, 0 failed, 0 unscored (1 total)");
   });
 
   it("exits 2 when a report it was asked for could not be written, though every case passed", async ({

@@ -311,6 +311,17 @@ describe("the packed tarball", () => {
         "dist/index.d.ts",
       ]),
     );
+    // Every docs page a message or --help names ("see docs/cost.md") is in the package.
+    const cited = new Set(
+      packedFiles
+        .filter((file) => file.path.startsWith("dist/") && file.path.endsWith(".js"))
+        .flatMap((file) => [
+          ...readFileSync(join(projectRoot, file.path), "utf8").matchAll(/docs\/[a-z-]+\.md/g),
+        ])
+        .map((match) => match[0]),
+    );
+    expect(cited.size).toBeGreaterThan(3);
+    expect([...cited].filter((page) => !paths.includes(page))).toEqual([]);
     expect(paths.filter((path) => path.endsWith(".map") || path.startsWith("src/"))).toEqual([]);
     expect(paths.filter((path) => path.endsWith(".test.js"))).toEqual([]);
     const bin = packedFiles.find((file) => file.path === "bin/verdict.js");

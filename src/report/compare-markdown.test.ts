@@ -59,6 +59,19 @@ function markdown(baseline: RunWithResults, candidate: RunWithResults, maxLength
 }
 
 describe("renderComparisonMarkdown", () => {
+  it("says untested, as the console does, of a drop no case in both runs could test", () => {
+    const baseline = run({ id: "base", failing: [] });
+    const renamed = run({ id: "cand", failing: [0, 1, 2] });
+    const candidate = {
+      ...renamed,
+      results: renamed.results.map((result) => ({ ...result, name: `other ${result.name}` })),
+    };
+    const comparison = compareRuns({ baseline, candidate, maxDrop: 0, alpha: 0.05 });
+    const text = renderComparisonMarkdown({ baseline, candidate, comparison, maxDrop: 0 });
+    expect(text).toContain("untested: pass rate");
+    expect(text).not.toContain("within noise");
+  });
+
   it("lists regressions before improvements, each with both outputs", () => {
     const text = markdown(run({ id: "main", failing: [4] }), run({ id: "pr", failing: [1] }));
     const headings = text.split("\n").filter((line) => line.startsWith("#### "));

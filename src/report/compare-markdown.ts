@@ -1,5 +1,5 @@
 import type { TestResult } from "../results/evaluation-result.ts";
-import type { MetricComparison, RunComparison } from "./compare-runs.ts";
+import { type MetricComparison, notSignificantLabel, type RunComparison } from "./compare-runs.ts";
 import type { VerdictChange } from "./find-changes.ts";
 import {
   formatCount,
@@ -172,10 +172,8 @@ function verdictOf(metric: MetricComparison): string {
   if (metric.regressions.length > 0) {
     return `**worse**: ${inlineText(metric.regressions.join("; "), 400)}`;
   }
-  if (metric.notSignificant.length > 0) {
-    return `within noise: ${inlineText(metric.notSignificant.join("; "), 400)}`;
-  }
-  return "ok";
+  const label = notSignificantLabel(metric);
+  return label === null ? "ok" : `${label}: ${inlineText(metric.notSignificant.join("; "), 400)}`;
 }
 
 /** Regressions first (a pass lost), then other changes, each group in run order. */

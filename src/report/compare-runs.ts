@@ -31,6 +31,17 @@ export interface MetricComparison {
   tests: PairedTests | null;
 }
 
+/**
+ * How a metric's changes that are not regressions read: `"untested"` when none could be tested
+ * (no case scored in both runs), else `"within noise"`; `null` when there are none.
+ */
+export function notSignificantLabel(metric: MetricComparison): "untested" | "within noise" | null {
+  if (metric.notSignificant.length === 0) return null;
+  return metric.notSignificant.every((text) => text.endsWith(UNTESTED_SUFFIX))
+    ? "untested"
+    : "within noise";
+}
+
 /** What {@link compareRuns} found. */
 export interface RunComparison {
   metrics: MetricComparison[];
@@ -41,6 +52,9 @@ export interface RunComparison {
   /** The significance level the regressions were tested at; `null` with statistics off. */
   alpha: number | null;
 }
+
+/** What ends a change that could not be tested (no case scored in both runs). */
+const UNTESTED_SUFFIX = "(no paired cases to test)";
 
 /** The significance level of `verdict compare` when none is given. */
 export const DEFAULT_ALPHA = 0.05;
@@ -124,7 +138,7 @@ export function compareRuns(options: {
         regressions.push(`${text} (${formatPValue(pValue)})`);
       else {
         notSignificant.push(
-          `${text} (${pValue == null ? "no paired cases to test" : formatPValue(pValue)})`,
+          `${text} ${pValue == null ? UNTESTED_SUFFIX : `(${formatPValue(pValue)})`}`,
         );
       }
     };

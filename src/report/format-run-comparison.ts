@@ -1,5 +1,10 @@
 import type { StoredRun } from "../store/run-store.ts";
-import { COMPARISON_TOLERANCE, type MetricDirection, type RunComparison } from "./compare-runs.ts";
+import {
+  COMPARISON_TOLERANCE,
+  type MetricDirection,
+  notSignificantLabel,
+  type RunComparison,
+} from "./compare-runs.ts";
 import {
   formatCount,
   formatPassRate,
@@ -75,13 +80,7 @@ export function formatRunComparison(options: {
         BETTER[metric.direction],
         fromTo(metric.baseline?.meanScore ?? null, metric.candidate?.meanScore ?? null, SCORE),
         fromTo(metric.baseline?.passRate ?? null, metric.candidate?.passRate ?? null, RATE),
-        metric.regressions.length > 0
-          ? "WORSE"
-          : metric.notSignificant.length > 0
-            ? metric.notSignificant.every((text) => text.endsWith("(no paired cases to test)"))
-              ? "untested"
-              : "within noise"
-            : "",
+        metric.regressions.length > 0 ? "WORSE" : (notSignificantLabel(metric) ?? ""),
       ]),
     ]),
   ];

@@ -59,6 +59,25 @@ function markdown(baseline: RunWithResults, candidate: RunWithResults, maxLength
 }
 
 describe("renderComparisonMarkdown", () => {
+  it("prints an output once when it is the same in both runs, and counts cases, not verdicts", () => {
+    const same = (index: number) => `the same answer ${index + 1}`;
+    const baseline = run({ id: "base", failing: [], output: same });
+    const candidate = run({ id: "cand", failing: [1], output: same });
+    // Case 2 is scored by a second metric too, which changes verdict with the first.
+    const withBias = (result: TestResult | undefined): TestResult => {
+      const first = result?.metricsData[0];
+      if (result === undefined || first === undefined) throw new Error("case 2 has no metric");
+      return { ...result, metricsData: [first, { ...first, name: "Bias" }] };
+    };
+    baseline.results[1] = withBias(baseline.results[1]);
+    candidate.results[1] = withBias(candidate.results[1]);
+    const text = markdown(baseline, candidate);
+    expect(text).toContain("### Test cases that changed verdict (1 case, 2 verdicts)");
+    expect(text).toContain("**Output (the same in both runs)**");
+    expect(text).not.toContain("**Output in");
+    expect(text.split("the same answer 2").length - 1).toBe(2);
+  });
+
   it("says untested, as the console does, of a drop no case in both runs could test", () => {
     const baseline = run({ id: "base", failing: [] });
     const renamed = run({ id: "cand", failing: [0, 1, 2] });

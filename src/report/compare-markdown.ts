@@ -1,6 +1,6 @@
 import type { TestResult } from "../results/evaluation-result.ts";
 import { type MetricComparison, notSignificantLabel, type RunComparison } from "./compare-runs.ts";
-import type { VerdictChange } from "./find-changes.ts";
+import { countChanges, type VerdictChange } from "./find-changes.ts";
 import {
   formatCount,
   formatPassRate,
@@ -89,7 +89,7 @@ export function renderComparisonMarkdown(options: RenderComparisonMarkdownOption
     budget.add("No test case changed verdict.");
     return `${budget.toString()}\n`;
   }
-  budget.add(`### Test cases that changed verdict (${formatCount(changes.length)})`);
+  budget.add(`### Test cases that changed verdict (${countChanges(changes, formatCount)})`);
   const index = {
     baseline: new Map(baseline.results.map((result) => [result.index, result])),
     candidate: new Map(candidate.results.map((result) => [result.index, result])),
@@ -220,9 +220,14 @@ function changedCase(options: {
     ),
   ];
   if (before !== undefined) parts.push(`**Input**\n${codeBlock(before.input, maxOutput)}`);
-  parts.push(
-    `**Output in ${inlineText(labels.baseline, 100)}**\n${output(before)}`,
-    `**Output in ${inlineText(labels.candidate, 100)}**\n${output(after)}`,
-  );
+  if (before !== undefined && after !== undefined && before.actualOutput === after.actualOutput) {
+    // Only the judge changed its mind: one copy of the output says all.
+    parts.push(`**Output (the same in both runs)**\n${output(before)}`);
+  } else {
+    parts.push(
+      `**Output in ${inlineText(labels.baseline, 100)}**\n${output(before)}`,
+      `**Output in ${inlineText(labels.candidate, 100)}**\n${output(after)}`,
+    );
+  }
   return parts.join("\n\n");
 }

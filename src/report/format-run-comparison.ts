@@ -5,6 +5,7 @@ import {
   notSignificantLabel,
   type RunComparison,
 } from "./compare-runs.ts";
+import { countChanges } from "./find-changes.ts";
 import {
   formatCount,
   formatPassRate,
@@ -116,7 +117,7 @@ export function formatRunComparison(options: {
     "",
     changes.length === 0
       ? "No test case changed verdict."
-      : `Test cases that changed verdict (${formatCount(changes.length)}):`,
+      : `Test cases that changed verdict (${countChanges(changes, formatCount)}):`,
     ...alignColumns(
       changes.map((item) => [
         showName(item.testCase),

@@ -66,6 +66,13 @@ export function leaseHostId(): string | null {
 
 const processTag = Math.random().toString(36).slice(2, 10);
 let claims = 0;
+// This process's start time, read once: it names every claim, and a read of /proc per claim
+// was a synchronous file read on the path of every judge request of a shared cache.
+let ownStart: string | null | undefined;
+const ownStartTime = (): string | null => {
+  if (ownStart === undefined) ownStart = processStartTime(process.pid);
+  return ownStart;
+};
 
 /**
  * A holder name of the {@link LeaseHolder} format: `claim` tells claims of one process apart.
@@ -84,7 +91,7 @@ export function leaseHolder(): string {
   return formatLeaseHolder({
     host,
     pid: process.pid,
-    start: processStartTime(process.pid),
+    start: ownStartTime(),
     claim: `${processTag}:${claims}`,
   });
 }

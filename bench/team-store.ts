@@ -31,6 +31,7 @@ const { values } = parseArgs({
     latency: { type: "string", default: "0" },
     stores: { type: "string", default: "postgres,sqlite" },
     "round-trips": { type: "string", default: "2000" },
+    package: { type: "string", default: "source" },
     out: { type: "string", default: fileURLToPath(new URL("./results", import.meta.url)) },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -47,8 +48,14 @@ duplicate and paid-twice counts, cases/s, store-call and claim latency, event-lo
   --latency MS         the fake OpenAI server's latency per request    (default 0)
   --stores LIST        postgres, sqlite or both, comma-separated       (default postgres,sqlite)
   --round-trips N      calls per micro-figure (pool hop, SELECT 1, …)  (default 2000)
+  --package KIND       the shards run verdict's "source" (src/, types stripped as
+                       modules load) or its "built" dist/ (as installed; run
+                       \`npm run build\` first)                          (default source)
   --out DIR            where team-store.{json,md} are written          (default bench/results)`);
   process.exit(0);
+}
+if (values.package !== "source" && values.package !== "built") {
+  throw new Error(`--package takes "source" or "built"; got "${values.package}".`);
 }
 const processes = Number(values.processes);
 const casesPerShard = Number(values.cases);
@@ -90,7 +97,7 @@ function runShard(options: {
     const child = spawn(
       process.execPath,
       [
-        "--conditions=verdict-source",
+        ...(values.package === "built" ? [] : ["--conditions=verdict-source"]),
         shardScript,
         ...["--store", options.store, "--url", options.url, "--shard", options.shard],
         ...["--cases", String(total), "--unique", String(unique)],
@@ -311,6 +318,7 @@ const report: Record<string, unknown> = {
   totalCases: total,
   uniqueCases: unique,
   latencyMs: Number(values.latency),
+  package: values.package,
   loadAtStart: loadavg()[0],
 };
 try {
@@ -398,7 +406,7 @@ function renderMarkdown(figures: Record<string, unknown>): string {
 
 ${figures.date} · Node ${figures.node} · ${figures.cpus} CPUs (load average ${Number(figures.loadAtStart).toFixed(2)} at start, ${Number(figures.loadAtEnd).toFixed(2)} at end; the machine is shared) · ${figures.processes} processes × ${figures.casesPerShard} cases × 3 metrics (Toxicity, Bias, Answer Relevancy) = ${figures.totalCases} cases, each request asked by 2 shards (${figures.uniqueCases} distinct cases) · fake OpenAI server (realistic judge, latency ${figures.latencyMs} ms) in its own process · PostgreSQL 15 throw-away server on 127.0.0.1 with durable settings (fsync on) · SQLite: one shared file (WAL).
 
-Command: \`node --conditions=verdict-source bench/team-store.ts --processes ${figures.processes} --cases ${figures.casesPerShard}\`
+Command: \`node --conditions=verdict-source bench/team-store.ts --processes ${figures.processes} --cases ${figures.casesPerShard} --latency ${figures.latencyMs} --package ${figures.package}\` (shards on verdict's ${figures.package === "built" ? "built dist/, as installed" : "source, types stripped as modules load"})
 
 | store | wall s | cases/s | requests to the server | judge calls (sum) | cache hits (sum) | shared in flight (sum) | paid twice | results stored | lost | duplicate | run | store writes p50 / p99 ms | saveTestResult p50 / p99 ms | cache set p50 / p99 ms | claim (incl. waiting) p50 / p99 ms | event-loop delay p99 / max ms (worst shard) | CPU ms per case: shards / server | store statements per case | second run wall s | second run judge calls | second run requests |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { type OutputTarget, resolveOutputTargets } from "../output-targets.ts";
 import { parseShard } from "../../store/run-shards.ts";
+import { type OutputTarget, resolveOutputTargets } from "../output-targets.ts";
 import { posixPath } from "../posix-path.ts";
 import type { TestRunCommandOptions } from "./test-run-command-options.ts";
 import { refuseWithWatch } from "./watch-session.ts";

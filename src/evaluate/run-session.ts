@@ -32,10 +32,12 @@ export interface RunSession {
   /**
    * Applies the run's error policy to one trial's metric outcomes and reports the kept ones:
    * `kept` holds each outcome's data, or `null` when it was left out (skipped for missing
-   * params, or the run stopped). When `stopped`, the case must not be finished.
+   * params, or the run stopped), and `metricsData` the kept data alone, in order (the trial's
+   * `metricsData`). When `stopped`, the case must not be finished.
    */
   keepOutcomes(options: { index: number; trial: number; outcomes: readonly MetricRunResult[] }): {
     kept: Array<MetricData | null>;
+    metricsData: MetricData[];
     stopped: boolean;
   };
   /**
@@ -287,7 +289,12 @@ function createSession(run: OpenSession): RunSession {
         return data;
       });
       if (stopped) pendingTexts.delete(index);
-      return { kept, stopped };
+      // Usually nothing is left out, and `kept` is the list itself: one made by `filter` has
+      // room for 17, which a run that keeps its results holds for every case.
+      const metricsData = kept.includes(null)
+        ? kept.filter((data) => data !== null)
+        : (kept as MetricData[]);
+      return { kept, metricsData, stopped };
     },
     finishCase: async (result) => {
       run.tally.add(result);

@@ -12,6 +12,10 @@ export interface ToJsonValueOptions {
   maxTotalLength?: number;
 }
 
+// Arrays up to this length are allocated at their final length; a longer one (which V8 would
+// allocate as a dictionary) grows as it is filled.
+const PREALLOCATED_ITEMS = 10_000;
+
 /**
  * Limits for user data that is stored or hashed whole (test-case metadata and tool calls,
  * dataset files): nothing is cut but absurd depth, so equal data stays equal.
@@ -92,6 +96,17 @@ export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): J
     return converted;
   };
 
+  // An array is converted into one of its final length: one grown by `push` keeps room for
+  // about 17 items, which a result holding a few verdicts carries for as long as it is kept.
+  const convertArray = (items: readonly unknown[], depth: number): JsonValue[] => {
+    const kept = Math.min(items.length, limits.maxItems);
+    const length = items.length > kept ? kept + 1 : kept;
+    const converted: JsonValue[] = length <= PREALLOCATED_ITEMS ? new Array(length) : [];
+    for (let index = 0; index < kept; index++) converted[index] = convert(items[index], depth + 1);
+    if (length > kept) converted[kept] = "[more items left out]";
+    return converted;
+  };
+
   const convertObject = (object: object, depth: number): JsonValue => {
     if (object instanceof Date) {
       return Number.isNaN(object.getTime()) ? "Invalid Date" : object.toISOString();
@@ -108,7 +123,7 @@ export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): J
       return `[${object.constructor.name}]`;
     }
     if (depth >= limits.maxDepth) return Array.isArray(object) ? "[Array]" : "[Object]";
-    if (Array.isArray(object)) return convertItems(object, depth);
+    if (Array.isArray(object)) return convertArray(object, depth);
     if (object instanceof Set) return convertItems(object, depth);
     if (object instanceof Map) {
       return convertItems(object.entries(), depth);

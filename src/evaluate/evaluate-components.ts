@@ -260,13 +260,12 @@ async function scoreTrial(options: {
     });
     scored.unshift({ outcome: { data, error: null }, job: undefined });
   }
-  const { kept, stopped } = session.keepOutcomes({
+  const { kept, metricsData, stopped } = session.keepOutcomes({
     index,
     trial,
     outcomes: scored.map(({ outcome }) => outcome),
   });
   if (stopped) return null;
-  const metricsData = kept.filter((data) => data !== null);
   if (trial > 0) return { metricsData, first: null };
   const trace = recordTrace({
     collected,

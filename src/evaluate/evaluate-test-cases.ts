@@ -155,9 +155,9 @@ async function scoreTestCase(options: {
           ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
         }),
     });
-    const { kept, stopped } = session.keepOutcomes({ index, trial, outcomes });
+    const { metricsData, stopped } = session.keepOutcomes({ index, trial, outcomes });
     if (stopped) return;
-    trials.push({ trial, metricsData: kept.filter((data) => data !== null) });
+    trials.push({ trial, metricsData });
   }
   const durationMs = Math.round(performance.now() - caseStartedAt);
   await session.finishCase(buildTestResult({ testCase, index, trials, repeat, durationMs }));

@@ -38,9 +38,9 @@ export function finishInvalidCase(options: {
       }),
       error: entry.error,
     }));
-    const { kept, stopped } = session.keepOutcomes({ index, trial, outcomes });
+    const { metricsData, stopped } = session.keepOutcomes({ index, trial, outcomes });
     if (stopped) return Promise.resolve();
-    trials.push({ trial, metricsData: kept.filter((data) => data !== null) });
+    trials.push({ trial, metricsData });
   }
   return session.finishCase(
     buildTestResult({ testCase: entry.shown, index, trials, repeat: options.repeat }),

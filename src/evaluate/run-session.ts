@@ -5,7 +5,7 @@ import { MissingTestCaseParamsError } from "../errors/missing-test-case-params-e
 import type { MetricRunResult } from "../metrics/metric-run-result.ts";
 import { describeBudgetStop, resumeEvaluateHint } from "../report/describe-budget-stop.ts";
 import type { EvaluationResult, TestResult } from "../results/evaluation-result.ts";
-import type { JudgeTextMode } from "../results/judge-text.ts";
+import type { JudgeText, JudgeTextMode } from "../results/judge-text.ts";
 import type { MetricData } from "../results/metric-data.ts";
 import { decideRunStatus } from "../results/run-status.ts";
 import { snapshotSpending, spendingSince } from "../results/spending.ts";
@@ -32,10 +32,12 @@ export interface RunSession {
   /**
    * Applies the run's error policy to one trial's metric outcomes and reports the kept ones:
    * `kept` holds each outcome's data, or `null` when it was left out (skipped for missing
-   * params, or the run stopped). When `stopped`, the case must not be finished.
+   * params, or the run stopped), and `metricsData` the kept data alone, in order (the trial's
+   * `metricsData`). When `stopped`, the case must not be finished.
    */
   keepOutcomes(options: { index: number; trial: number; outcomes: readonly MetricRunResult[] }): {
     kept: Array<MetricData | null>;
+    metricsData: MetricData[];
     stopped: boolean;
   };
   /**
@@ -252,6 +254,19 @@ function createSession(run: OpenSession): RunSession {
     }
     for (const { hash, text } of outcome.judgeTexts) texts.set(hash, text);
   };
+  // A case's texts, taken as it finishes or stops. Its map is emptied, not only dropped: a
+  // long-lived Map that keeps adding and deleting entries leaves each table it outgrows
+  // pointing at the entries it held, and once one of those tables is in V8's old generation
+  // it keeps every later one alive through young collections until a full one, with every
+  // case's prompts in them. Emptied, what is left of a case there is an empty map.
+  const takeTexts = (index: number): JudgeText[] => {
+    const texts = pendingTexts.get(index);
+    if (texts === undefined) return [];
+    pendingTexts.delete(index);
+    const taken = [...texts].map(([hash, text]) => ({ hash, text }));
+    texts.clear();
+    return taken;
+  };
   // Stopping goes through this run's own signal: a scheduler shared with other runs (the
   // `scheduler` option) must stay usable after one of them fails.
   const fail = (error: Error) => {
@@ -286,18 +301,21 @@ function createSession(run: OpenSession): RunSession {
         keepTexts(index, outcome);
         return data;
       });
-      if (stopped) pendingTexts.delete(index);
-      return { kept, stopped };
+      if (stopped) takeTexts(index);
+      // Usually nothing is left out, and `kept` is the list itself: one made by `filter` has
+      // room for 17, which a run that keeps its results holds for every case.
+      const metricsData = kept.includes(null)
+        ? kept.filter((data) => data !== null)
+        : (kept as MetricData[]);
+      return { kept, metricsData, stopped };
     },
     finishCase: async (result) => {
       run.tally.add(result);
       if (run.results !== null) run.results[result.index] = result;
-      const texts = pendingTexts.get(result.index);
-      pendingTexts.delete(result.index);
       await recorder.recordCase({
         result,
         fingerprint: plan.fingerprintOf(result.index),
-        judgeTexts: texts === undefined ? [] : [...texts].map(([hash, text]) => ({ hash, text })),
+        judgeTexts: takeTexts(result.index),
         spent: { judgeCalls: scheduler.stats.judgeCalls, costUsd: scheduler.stats.costUsd },
       });
     },

@@ -44,8 +44,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** One object of the step's shape: what it reads as, and whether it is valid. */
 interface Reading<T> {
   result: ReturnType<ZodType<T>["safeParse"]>;
-  /** The same for the same content: key order, formatting and `null` members aside. */
-  content: string;
+  /** What was validated: the object as `prepare` left it. */
+  prepared: unknown;
+}
+
+/** A reading's content: the same for the same content, key order, formatting and `null` members aside. */
+function contentOf(reading: Reading<unknown>): string {
+  return canonicalJson(reading.result.success ? reading.result.data : reading.prepared);
 }
 
 /** The value as canonical JSON: keys sorted, `null` and `undefined` members left out. */
@@ -84,7 +89,7 @@ export function chooseStepAnswer<T>(
   const read = (value: unknown): Reading<T> => {
     const prepared = rules.prepare ? rules.prepare(value) : value;
     const result = rules.schema.safeParse(prepared);
-    return { result, content: canonicalJson(result.success ? result.data : prepared) };
+    return { result, prepared };
   };
   const isAnswer = (value: unknown): boolean => {
     if (keys === null) return read(value).result.success;
@@ -121,7 +126,8 @@ export function chooseStepAnswer<T>(
   }
 
   const found = [...answers, ...others];
-  const differing = new Set(found.map((reading) => reading.content)).size;
+  // One answer cannot differ from itself: its content is only written to compare several.
+  const differing = found.length > 1 ? new Set(found.map(contentOf)).size : found.length;
   if (differing > 1) {
     const inAll = found.length > differing ? ` (${found.length} JSON objects in all)` : "";
     return {

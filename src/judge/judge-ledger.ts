@@ -66,18 +66,7 @@ export class JudgeLedger {
    */
   record(response: JudgeResponse, call?: JudgeCallContext): void {
     this.judgeCalls += 1;
-    if (call !== undefined) {
-      this.calls.push({
-        step: call.step,
-        model: call.model,
-        inputTokens: response.usage?.inputTokens ?? null,
-        outputTokens: response.usage?.outputTokens ?? null,
-        costUsd: response.costUsd,
-        latencyMs: call.latencyMs,
-        source: response.cached ? (response.shared ? "shared" : "cache") : "judge",
-        ...this.hashes(call),
-      });
-    }
+    if (call !== undefined) this.calls.push(this.callRecord(response, call));
     if (response.cached) {
       this.cachedCalls += 1;
       if (response.shared) this.sharedCalls += 1;
@@ -96,19 +85,35 @@ export class JudgeLedger {
     this.costUsd = addCosts(this.costUsd, response.costUsd);
   }
 
-  /** The hashes of a call's prompt and answer; their texts kept when the ledger keeps texts. */
-  private hashes(call: JudgeCallContext): Pick<JudgeCallRecord, "promptHash" | "answerHash"> {
-    const hashes: Pick<JudgeCallRecord, "promptHash" | "answerHash"> = {};
-    for (const [field, text] of [
-      ["promptHash", call.prompt],
-      ["answerHash", call.answer],
-    ] as const) {
-      if (text === undefined) continue;
-      const kept = toJudgeText(text);
-      hashes[field] = kept.hash;
-      if (this.judgeText === "text") this.texts.set(kept.hash, kept.text);
-    }
-    return hashes;
+  /**
+   * The record of one call, written as one object literal with its hashes: one spread into
+   * it would put them in a second allocation beside the object, and a run holds nine records
+   * a case for as long as it keeps its results. A hash without its text is left out (never
+   * `undefined`); structured output always gives both.
+   */
+  private callRecord(response: JudgeResponse, call: JudgeCallContext): JudgeCallRecord {
+    const record: JudgeCallRecord = {
+      step: call.step,
+      model: call.model,
+      inputTokens: response.usage?.inputTokens ?? null,
+      outputTokens: response.usage?.outputTokens ?? null,
+      costUsd: response.costUsd,
+      latencyMs: call.latencyMs,
+      source: response.cached ? (response.shared ? "shared" : "cache") : "judge",
+      promptHash: call.prompt === undefined ? undefined : this.hashOf(call.prompt),
+      answerHash: call.answer === undefined ? undefined : this.hashOf(call.answer),
+    };
+    // Last first: V8 takes back the last property of an object without slowing it down.
+    if (record.answerHash === undefined) delete record.answerHash;
+    if (record.promptHash === undefined) delete record.promptHash;
+    return record;
+  }
+
+  /** The hash of a call's prompt or answer; its text kept when the ledger keeps texts. */
+  private hashOf(text: string): string {
+    const kept = toJudgeText(text);
+    if (this.judgeText === "text") this.texts.set(kept.hash, kept.text);
+    return kept.hash;
   }
 
   /** The totals as a plain object. */
@@ -121,7 +126,8 @@ export class JudgeLedger {
       outputTokens: this.outputTokens,
       costUsd: this.costUsd,
       saved: { ...this.saved },
-      calls: this.calls.map((call) => ({ ...call })),
+      // The records themselves: the ledger never changes one once it is listed.
+      calls: this.calls.slice(),
       texts: [...this.texts].map(([hash, text]) => ({ hash, text })),
     };
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  currentSecretMasker,
   isSecretKey,
   isSecretVariable,
   REDACTED,
@@ -311,6 +312,22 @@ describe("registered secret values", () => {
     expect(redactSecretText(plain, { env: {} })).toBe("***");
     second();
     expect(redactSecretText(plain, { env: {} })).toBe(plain);
+  });
+
+  it("hands out one masker while what it masks stays the same, a new one when it changes", () => {
+    const env: NodeJS.ProcessEnv = {};
+    const before = currentSecretMasker({ env });
+    expect(currentSecretMasker({ env })).toBe(before);
+    const forget = registerSecretValues([plain]);
+    try {
+      const masker = currentSecretMasker({ env });
+      expect(masker).not.toBe(before);
+      expect(masker(`echoed ${plain}.`)).toBe(redactSecretText(`echoed ${plain}.`, { env }));
+      expect(masker(`echoed ${plain}.`)).toBe("echoed ***.");
+    } finally {
+      forget();
+    }
+    expect(currentSecretMasker({ env })(plain)).toBe(plain);
   });
 
   it("masks registered values in values copied for storage", () => {

@@ -227,15 +227,26 @@ function spellingsOf(value: string): string[] {
   return spellings;
 }
 
-// The one matcher of every known secret value, rebuilt only when the values change.
-let knownValues: { key: string; matcher: RegExp | null } = { key: "", matcher: null };
+// The one matcher of every known secret value, rebuilt only when the values change, and the
+// masking of text with it.
+interface KnownValues {
+  key: string;
+  matcher: RegExp | null;
+  mask: (text: string) => string;
+}
+const maskWith = (matcher: RegExp | null) => (text: string) => redactString(text, matcher);
+let knownValues: KnownValues = { key: "", matcher: null, mask: maskWith(null) };
 
 /** One regular expression that matches every known secret value, or `null` when there is none. */
 function knownValueMatcher(env: NodeJS.ProcessEnv): RegExp | null {
+  return currentKnownValues(env).matcher;
+}
+
+function currentKnownValues(env: NodeJS.ProcessEnv): KnownValues {
   const fromEnv = secretValuesOf(env);
   const registered = registeredSecretValues();
   const key = `${registered.version}\u0000${fromEnv.join("\u0000")}`;
-  if (key === knownValues.key) return knownValues.matcher;
+  if (key === knownValues.key) return knownValues;
   const spellings = new Set<string>();
   for (const value of [...fromEnv, ...registered.values]) {
     for (const spelling of spellingsOf(value)) spellings.add(spelling);
@@ -245,8 +256,8 @@ function knownValueMatcher(env: NodeJS.ProcessEnv): RegExp | null {
     .sort((left, right) => right.length - left.length)
     .map((spelling) => spelling.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const matcher = alternatives.length === 0 ? null : new RegExp(alternatives.join("|"), "g");
-  knownValues = { key, matcher };
-  return matcher;
+  knownValues = { key, matcher, mask: maskWith(matcher) };
+  return knownValues;
 }
 
 function redactString(text: string, knownValue: RegExp | null): string {
@@ -298,6 +309,15 @@ export interface RedactSecretsOptions {
  */
 export function redactSecretText(text: string, options: RedactSecretsOptions = {}): string {
   return redactString(text, knownValueMatcher(options.env ?? process.env));
+}
+
+/**
+ * {@link redactSecretText} as it masks now, as a function: the same function for as long as
+ * what it masks (the secret values of `env`, the registered ones) stays the same, so that a
+ * caller may keep what it masked and reuse it while it is given that same function.
+ */
+export function currentSecretMasker(options: RedactSecretsOptions = {}): (text: string) => string {
+  return currentKnownValues(options.env ?? process.env).mask;
 }
 
 function redactValue(

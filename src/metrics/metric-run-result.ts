@@ -1,7 +1,7 @@
 import type { JudgeTotals } from "../judge/judge-ledger.ts";
 import type { JudgeText } from "../results/judge-text.ts";
-import type { MetricData, MetricStep } from "../results/metric-data.ts";
-import { isPlainJson, toJsonValue } from "../results/to-json-value.ts";
+import type { MetricData } from "../results/metric-data.ts";
+import { toJsonValue } from "../results/to-json-value.ts";
 import { redactSecretText } from "../secrets/redact-secrets.ts";
 import type { MetricDetails, VerboseStep } from "./metric-context.ts";
 import { formatScore } from "./shared/prompt-text.ts";
@@ -42,15 +42,8 @@ export function toMetricRunResult(options: {
   steps: readonly VerboseStep[];
   verbose: boolean;
 }): MetricRunResult {
-  const { metric, outcome, totals } = options;
-  const steps = options.steps.map(
-    (step): MetricStep => ({
-      label: step.label,
-      value: toJsonValue(step.value),
-      ...(step.flaggedVerdict === undefined ? {} : { flaggedVerdict: step.flaggedVerdict }),
-    }),
-  );
-  const data = {
+  const { metric, outcome, totals, steps } = options;
+  const data: MetricData = {
     name: metric.name,
     threshold: metric.threshold,
     success: options.success,
@@ -63,19 +56,18 @@ export function toMetricRunResult(options: {
     evaluationCost: totals.costUsd,
     inputTokens: totals.inputTokens,
     outputTokens: totals.outputTokens,
-  } as MetricData;
-  // Where the steps are plain JSON, their copies in `steps` write the same text as them.
-  if (options.steps.every((step) => isPlainJson(step.value))) {
-    Object.defineProperty(data, "verboseLogs", VERBOSE_LOGS_OF_STEPS);
-  } else {
-    data.verboseLogs = formatVerboseSteps(options.steps);
-  }
-  data.judgeCalls = totals.judgeCalls;
-  data.cachedJudgeCalls = totals.cachedCalls;
-  data.sharedJudgeCalls = totals.sharedCalls;
-  data.saved = totals.saved;
-  data.steps = steps;
-  data.calls = totals.calls;
+    verboseLogs: formatVerboseSteps(steps),
+    judgeCalls: totals.judgeCalls,
+    cachedJudgeCalls: totals.cachedCalls,
+    sharedJudgeCalls: totals.sharedCalls,
+    saved: totals.saved,
+    steps: steps.map((step) => ({
+      label: step.label,
+      value: toJsonValue(step.value),
+      ...(step.flaggedVerdict === undefined ? {} : { flaggedVerdict: step.flaggedVerdict }),
+    })),
+    calls: totals.calls,
+  };
   if (options.verbose) printVerbose(data);
   return {
     data,
@@ -85,29 +77,7 @@ export function toMetricRunResult(options: {
   };
 }
 
-/**
- * `verboseLogs` written from the result's own `steps` as it is read, rather than kept beside
- * them: the same steps again as text, for every metric of every case a run keeps. It is an
- * own enumerable property like the others, so JSON, spreads, structured clones and equality
- * checks all see the string; one assigned replaces it (as a plain property).
- */
-const VERBOSE_LOGS_OF_STEPS: PropertyDescriptor = {
-  get(this: MetricData): string {
-    return formatVerboseSteps(this.steps ?? []);
-  },
-  set(this: MetricData, value: string) {
-    Object.defineProperty(this, "verboseLogs", {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  },
-  enumerable: true,
-  configurable: true,
-};
-
-function formatVerboseSteps(steps: ReadonlyArray<Pick<VerboseStep, "label" | "value">>): string {
+function formatVerboseSteps(steps: readonly VerboseStep[]): string {
   return steps.map((step) => `${step.label}:\n${JSON.stringify(step.value, null, 2)}`).join("\n\n");
 }
 

@@ -16,13 +16,6 @@ export interface ToJsonValueOptions {
 // allocate as a dictionary) grows as it is filled.
 const PREALLOCATED_ITEMS = 10_000;
 
-const DEFAULT_LIMITS: Required<ToJsonValueOptions> = {
-  maxStringLength: 10_000,
-  maxDepth: 8,
-  maxItems: 200,
-  maxTotalLength: 100_000,
-};
-
 /**
  * Limits for user data that is stored or hashed whole (test-case metadata and tool calls,
  * dataset files): nothing is cut but absurd depth, so equal data stays equal.
@@ -42,11 +35,11 @@ export const WHOLE_VALUE: ToJsonValueOptions = {
  */
 export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): JsonValue {
   const limits = {
-    maxStringLength: options.maxStringLength ?? DEFAULT_LIMITS.maxStringLength,
-    maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth,
-    maxItems: options.maxItems ?? DEFAULT_LIMITS.maxItems,
+    maxStringLength: options.maxStringLength ?? 10_000,
+    maxDepth: options.maxDepth ?? 8,
+    maxItems: options.maxItems ?? 200,
   };
-  let budget = options.maxTotalLength ?? DEFAULT_LIMITS.maxTotalLength;
+  let budget = options.maxTotalLength ?? 100_000;
   const ancestors = new Set<object>();
 
   const cutString = (text: string): string => {
@@ -162,60 +155,6 @@ export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): J
     return convert(value, 0);
   } catch (error) {
     return `[Unreadable: ${describeError(error)}]`;
-  }
-}
-
-/**
- * Whether {@link toJsonValue} (with its default limits) gives `value` back unchanged, so that
- * both stringify to the same JSON: strings, finite numbers, booleans and `null`, in arrays and
- * plain objects (no `toJSON`), all within the limits. Errs on the side of `false`: what it
- * cannot vouch for (`undefined`, a class instance, a value at the limits) is not plain.
- */
-export function isPlainJson(value: unknown): boolean {
-  // The same budget as toJsonValue's, spent the same way, and never allowed to run out.
-  let budget = DEFAULT_LIMITS.maxTotalLength;
-  const spend = (cost: number) => {
-    budget -= cost;
-    return budget > 0;
-  };
-  const isPlain = (input: unknown, depth: number): boolean => {
-    switch (typeof input) {
-      case "string":
-        return input.length <= DEFAULT_LIMITS.maxStringLength && spend(input.length);
-      case "number":
-        return Number.isFinite(input) && spend(8);
-      case "boolean":
-        return spend(5);
-      case "object":
-        break;
-      default:
-        return false;
-    }
-    if (input === null) return true;
-    if (depth >= DEFAULT_LIMITS.maxDepth) return false;
-    if (Array.isArray(input)) {
-      if (Object.getPrototypeOf(input) !== Array.prototype) return false;
-      if (input.length > DEFAULT_LIMITS.maxItems) return false;
-      for (let index = 0; index < input.length; index++) {
-        if (!(index in input) || !isPlain(input[index], depth + 1)) return false;
-      }
-      return true;
-    }
-    const prototype = Object.getPrototypeOf(input);
-    if ((prototype !== Object.prototype && prototype !== null) || "toJSON" in input) return false;
-    const keys = Object.keys(input);
-    if (keys.length > DEFAULT_LIMITS.maxItems) return false;
-    for (const key of keys) {
-      if (!spend(key.length)) return false;
-      if (!isPlain((input as Record<string, unknown>)[key], depth + 1)) return false;
-    }
-    return true;
-  };
-  try {
-    return isPlain(value, 0);
-  } catch {
-    // A getter or proxy that throws: toJsonValue would write what it could not read.
-    return false;
   }
 }
 

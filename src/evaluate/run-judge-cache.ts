@@ -48,11 +48,12 @@ export class RunJudgeCache {
 
   /**
    * Answers the request of `key` with `answer`, given the cache to use (`null`: none, or off)
-   * and the outcome of its lease claim. With leases, an answer already cached is used at once;
-   * on a miss the request takes its concurrency slot first (`holdSlot`) and claims the lease
-   * holding it, so that a lease is only ever held by a request that can ask the judge now (a
-   * process waiting for that answer waits for one judge call, not for the holder's queue); the
-   * lease is released once answered.
+   * and the outcome of its lease claim. With leases, the request takes its concurrency slot
+   * first (`holdSlot`) and claims the lease holding it (the claim returns the answer when one
+   * is cached), so that a lease is only ever held by a request that can ask the judge now: a
+   * process waiting for that answer waits for one judge call, not for the holder's queue. The
+   * lease is released once answered. (Reading the cache before taking the slot, so that a hit
+   * would not queue, sent 2.7× the statements to a PostgreSQL store and waited longer.)
    */
   async withLease(options: {
     key: string;
@@ -79,8 +80,6 @@ export class RunJudgeCache {
     const leases =
       cache !== null && mode === true && !options.batched() ? (this.options.leases ?? null) : null;
     if (leases === null || cache === null) return await options.answer({ cache, claim: undefined });
-    const hit = await this.read({ cache, key });
-    if (hit) return await options.answer({ cache, claim: { answer: hit } });
     const held = await options.holdSlot();
     let lease: JudgeCacheLease | null = null;
     try {

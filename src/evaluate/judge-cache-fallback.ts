@@ -41,6 +41,8 @@ export class JudgeCacheFallback {
     leases: JudgeLeases;
     key: string;
     signal: AbortSignal | undefined;
+    /** Called before each wait for another holder's answer (see `claimWithLease`). */
+    onWait?: () => void;
   }): Promise<JudgeCacheClaim | null> {
     const { leases, key, signal } = options;
     try {
@@ -50,6 +52,7 @@ export class JudgeCacheFallback {
         holder: leaseHolder(),
         leaseMs: leases.leaseMs ?? 30_000,
         signal,
+        ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
       });
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -50,8 +50,9 @@ export class RunJudgeCache {
    * Answers the request of `key` with `answer`, given the cache to use (`null`: none, or off)
    * and the outcome of its lease claim. With leases, the request takes its concurrency slot
    * first (`holdSlot`) and claims the lease holding it (the claim returns the answer when one
-   * is cached), so that a lease is only ever held by a request that can ask the judge now: a
-   * process waiting for that answer waits for one judge call, not for the holder's queue. The
+   * is cached), so that a lease is taken by a request that can ask the judge now: a process
+   * waiting for that answer waits for one judge call, not for the holder's queue. A request
+   * that finds another holder's lease gives its slot back while it waits (see below). The
    * lease is released once answered. (Reading the cache before taking the slot, so that a hit
    * would not queue, sent 2.7× the statements to a PostgreSQL store and waited longer.)
    */
@@ -83,8 +84,18 @@ export class RunJudgeCache {
     const held = await options.holdSlot();
     let lease: JudgeCacheLease | null = null;
     try {
-      // A claim the store failed (null) goes on without a lease, as a miss.
-      const claim = await this.fallback.claim({ leases, key, signal: options.signal });
+      // A claim the store failed (null) goes on without a lease, as a miss. While another
+      // holder's lease is live the slot is given back: that holder may need a slot to answer
+      // (a retry after a 429 queues again), and with every slot held by requests waiting on
+      // each other's leases, across processes sharing a gate or not, none would ever answer.
+      // A lease taken after such a wait (its holder let go without an answer, or died) is held
+      // while the request queues for its slot again, as before leases waited for slots.
+      const claim = await this.fallback.claim({
+        leases,
+        key,
+        signal: options.signal,
+        onWait: () => held.giveBack(),
+      });
       if (claim !== null && "answer" in claim) held.giveBack();
       lease = claim !== null && "lease" in claim ? claim.lease : null;
       return await options.answer({ cache, claim, held });

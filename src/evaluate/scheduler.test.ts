@@ -4,6 +4,7 @@ import { JudgeCallError } from "../errors/judge-call-error.ts";
 import type { JudgeModel, JudgeRequest } from "../judge/judge-model.ts";
 import { MemoryRunStore } from "../store/memory-run-store.ts";
 import type { CachedJudgeAnswer, JudgeCache, JudgeLeases } from "../store/run-store.ts";
+import type { RequestGate } from "./request-gate.ts";
 import { JudgeScheduler } from "./scheduler.ts";
 
 const schema = z.object({ reason: z.string() });
@@ -355,6 +356,94 @@ describe("JudgeScheduler", () => {
         "call y (in flight: 1)",
         "release",
       ]);
+    });
+
+    it("never holds a slot while waiting for another process's lease: a holder retrying after a 429 gets one", async () => {
+      // Two processes (two schedulers) share a cache with leases and one request slot (a gate,
+      // as `verdict test run -n 1` gives its workers). A's first attempt is rate limited: it
+      // gives the slot back and waits to retry, still holding the lease. B asks the same
+      // meanwhile: it must not keep the slot while it waits for A's answer, or A never gets it
+      // back and neither ends.
+      vi.useRealTimers();
+      const answers = new Map<string, CachedJudgeAnswer>();
+      const holders = new Map<string, string>();
+      const cache: JudgeCache = {
+        get: async (key) => answers.get(key),
+        set: async (key, answer) => {
+          answers.set(key, answer);
+          holders.delete(key);
+        },
+      };
+      let claims = 0;
+      const leases: JudgeLeases = {
+        tryClaim: async (key, holder) => {
+          claims += 1;
+          const answer = answers.get(key);
+          if (answer) return { answer };
+          if (holders.has(key)) return { leased: false };
+          holders.set(key, holder);
+          return { leased: true };
+        },
+        renew: async () => {},
+        release: async (key, holder) => {
+          if (holders.get(key) === holder) holders.delete(key);
+        },
+      };
+      let busy = false;
+      const queued: Array<() => void> = [];
+      const gate: RequestGate = {
+        acquire: async () => {
+          if (busy) await new Promise<void>((resolve) => queued.push(resolve));
+          busy = true;
+          let released = false;
+          return () => {
+            if (released) return;
+            released = true;
+            const next = queued.shift();
+            if (next) next();
+            else busy = false;
+          };
+        },
+      };
+      let calls = 0;
+      const judge: JudgeModel = {
+        name: "shared",
+        async generate() {
+          calls += 1;
+          if (calls === 1) {
+            throw new JudgeCallError({
+              message: "429",
+              status: 429,
+              retryable: true,
+              retryAfterMs: 1,
+            });
+          }
+          return '{"reason": "fine"}';
+        },
+      };
+      const b = new JudgeScheduler({ cache, leases, gate });
+      let fromB: Promise<unknown> = Promise.resolve();
+      const a = new JudgeScheduler({
+        cache,
+        leases,
+        gate,
+        sleep: async () => {
+          // B asks while A waits to retry, and has claimed (and found A's lease) before A goes on.
+          fromB = b.send(judge, request("x"), meta);
+          const claimsBefore = claims;
+          while (claims < claimsBefore + 2) await new Promise((resolve) => setTimeout(resolve, 5));
+        },
+      });
+      // A's answer, then B's (B starts while A waits to retry).
+      const both = a.send(judge, request("x"), meta).then(() => fromB);
+      both.catch(() => {});
+      const timedOut = Symbol("timed out");
+      const outcome = await Promise.race([
+        both,
+        new Promise((resolve) => setTimeout(() => resolve(timedOut), 2000)),
+      ]);
+      expect(outcome).not.toBe(timedOut);
+      expect(calls).toBe(2);
     });
 
     it("releases the lease, storing nothing, when the call fails or its answer is rejected", async () => {

@@ -22,6 +22,12 @@ export interface ClaimWithLeaseOptions {
   random?: () => number;
   /** How a holder is found gone (this machine, its process table). @default the real ones */
   liveness?: LeaseHolderGoneOptions;
+  /**
+   * Called before each wait for another holder's answer, e.g. to give back a concurrency slot
+   * held for the claim: a claimant must not keep what that holder may need to answer (a slot to
+   * retry in) while it waits for it.
+   */
+  onWait?: () => void;
 }
 
 function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
@@ -73,6 +79,7 @@ export async function claimWithLease(options: ClaimWithLeaseOptions): Promise<Ju
     ) {
       return { lease: holdLease({ backend, key, holder, leaseMs }) };
     }
+    options.onWait?.();
     if (backend.waitForKey) {
       // Woken as soon as the holder stores its answer or lets go; the timeout covers a holder
       // that died without a word (taken over at the next look when it was of this machine,

@@ -446,6 +446,20 @@ describe("JudgeScheduler", () => {
       expect(calls).toBe(2);
     });
 
+    it("answers cached requests at once under a throttle: a claim never waits for a dispatch", async () => {
+      const { judge, state } = countingJudge({ latencyMs: 1 });
+      const { cache, leases } = leasingCache({ claims: ["answer"] });
+      const scheduler = new JudgeScheduler({ cache, leases, throttleMs: 60_000 });
+      const started = Date.now();
+      const responses = await Promise.all(
+        ["x", "y", "z"].map((prompt) => settle(scheduler.send(judge, request(prompt), meta))),
+      );
+      expect(responses.every((response) => response.cached)).toBe(true);
+      expect(state.calls).toBe(0);
+      // One dispatch a minute: hits that took slots would move the (fake) clock on by minutes.
+      expect(Date.now() - started).toBeLessThan(30_000);
+    });
+
     it("releases the lease, storing nothing, when the call fails or its answer is rejected", async () => {
       const { cache, leases, log } = leasingCache();
       const failing: JudgeModel = {

@@ -180,7 +180,10 @@ export class JudgeScheduler implements JudgeTransport {
         // The priority is taken here, before the claim, and kept for the request's attempts.
         priority = meta.priority ?? this.nextPriority++;
         const held = new HeldFirstSlot(this.slotOf(judge.name, priority));
-        await held.take(request.signal);
+        // Dispatches spaced by throttleMs are spent on judge calls only: a claim that finds
+        // the answer cached must not wait for (or use up) one, so with a throttle the claim
+        // is made before the slot is taken, as it was before slots came first.
+        if ((this.options.throttleMs ?? 0) === 0) await held.take(request.signal);
         return held;
       },
       answer: ({ cache, claim, held }) =>

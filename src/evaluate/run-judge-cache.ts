@@ -14,6 +14,12 @@ import { judgeCacheKey } from "./judge-cache-key.ts";
 import type { CacheMode } from "./judge-scheduler-options.ts";
 
 /**
+ * How long a request waiting for another holder's answer keeps its concurrency slot before it
+ * gives it back (see `withLease`).
+ */
+const SLOT_KEPT_WHILE_WAITING_MS = 250;
+
+/**
  * The judge cache as a run's scheduler uses it: in its mode (on, off, or `"replay"`), with
  * leases on its keys when it is shared with other processes, through {@link JudgeCacheFallback}
  * (a cache that fails costs no result).
@@ -85,17 +91,25 @@ export class RunJudgeCache {
     let lease: JudgeCacheLease | null = null;
     try {
       // A claim the store failed (null) goes on without a lease, as a miss. While another
-      // holder's lease is live the slot is given back: that holder may need a slot to answer
-      // (a retry after a 429 queues again), and with every slot held by requests waiting on
-      // each other's leases, across processes sharing a gate or not, none would ever answer.
-      // A lease taken after such a wait (its holder let go without an answer, or died) is held
-      // while the request queues for its slot again, as before leases waited for slots.
-      const claim = await this.fallback.claim({
-        leases,
-        key,
-        signal: options.signal,
-        onWait: () => held.giveBack(),
-      });
+      // holder's lease is live the slot is kept for a short while (most answers come within
+      // one judge call, and a slot given back at once lets the process start more calls than
+      // the CPU serves, slowing every holder: claim wait p99 +200 ms in the team-store bench),
+      // then given back: that holder may need a slot to answer (a retry after a 429 queues
+      // again), and with every slot held by requests waiting on each other's leases, across
+      // processes sharing a gate or not, none would ever answer. A lease taken after such a
+      // wait (its holder let go without an answer, or died) is held while the request queues
+      // for its slot again, as before leases waited for slots.
+      let giveBackLater: NodeJS.Timeout | undefined;
+      const claim = await this.fallback
+        .claim({
+          leases,
+          key,
+          signal: options.signal,
+          onWait: () => {
+            giveBackLater ??= setTimeout(() => held.giveBack(), SLOT_KEPT_WHILE_WAITING_MS);
+          },
+        })
+        .finally(() => clearTimeout(giveBackLater));
       if (claim !== null && "answer" in claim) held.giveBack();
       lease = claim !== null && "lease" in claim ? claim.lease : null;
       return await options.answer({ cache, claim, held });

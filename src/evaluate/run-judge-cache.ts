@@ -57,9 +57,10 @@ export class RunJudgeCache {
    * and the outcome of its lease claim. With leases, the request takes its concurrency slot
    * first (`holdSlot`) and claims the lease holding it (the claim returns the answer when one
    * is cached), so that a lease is taken by a request that can ask the judge now: a process
-   * waiting for that answer waits for one judge call, not for the holder's queue. A request
-   * that finds another holder's lease gives its slot back while it waits (see below). The
-   * lease is released once answered. (Reading the cache before taking the slot, so that a hit
+   * waiting for that answer waits for one judge call, not for the holder's queue (`holdSlot`
+   * takes no slot under a throttle: see the scheduler). A request that finds another holder's
+   * lease gives its slot back after 250 ms of waiting (see below). The lease is released once
+   * answered. (Reading the cache before taking the slot, so that a hit
    * would not queue, sent 2.7× the statements to a PostgreSQL store and waited longer.)
    */
   async withLease(options: {

@@ -111,7 +111,6 @@ export class RunJudgeCache {
           },
         })
         .finally(() => clearTimeout(giveBackLater));
-      if (claim !== null && "answer" in claim) held.giveBack();
       lease = claim !== null && "lease" in claim ? claim.lease : null;
       return await options.answer({ cache, claim, held });
     } finally {

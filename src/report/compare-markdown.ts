@@ -89,7 +89,7 @@ export function renderComparisonMarkdown(options: RenderComparisonMarkdownOption
     budget.add("No test case changed verdict.");
     return `${budget.toString()}\n`;
   }
-  budget.add(`### Test cases that changed verdict (${countChanges(changes, formatCount)})`);
+  budget.add(`### Test cases that changed verdict (${countChanges(changes)})`);
   const index = {
     baseline: new Map(baseline.results.map((result) => [result.index, result])),
     candidate: new Map(candidate.results.map((result) => [result.index, result])),

@@ -1,3 +1,4 @@
+import { formatCount, formatPlural } from "./format.ts";
 import { type MetricVerdict, verdictOf } from "./metric-verdict.ts";
 import type { CasePairs } from "./pair-cases.ts";
 
@@ -50,14 +51,11 @@ export function findChanges(pairs: CasePairs): VerdictChange[] {
  * How many changes there are, in words: the test cases that changed verdict, and the verdicts
  * when a case changed on more than one metric, e.g. `"3"` or `"2 cases, 3 verdicts"`.
  */
-export function countChanges(
-  changes: readonly VerdictChange[],
-  formatCount: (count: number) => string,
-): string {
+export function countChanges(changes: readonly VerdictChange[]): string {
   const cases = new Set(
     changes.map((change) => `${change.baselineIndex}\u0000${change.candidateIndex}`),
   ).size;
   return cases === changes.length
     ? formatCount(cases)
-    : `${formatCount(cases)} ${cases === 1 ? "case" : "cases"}, ${formatCount(changes.length)} verdicts`;
+    : `${formatPlural(cases, "case")}, ${formatPlural(changes.length, "verdict")}`;
 }

@@ -117,7 +117,7 @@ export function formatRunComparison(options: {
     "",
     changes.length === 0
       ? "No test case changed verdict."
-      : `Test cases that changed verdict (${countChanges(changes, formatCount)}):`,
+      : `Test cases that changed verdict (${countChanges(changes)}):`,
     ...alignColumns(
       changes.map((item) => [
         showName(item.testCase),
